@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/**
+ * Who owns a resource's rows.
+ * - tenant: every row carries tenant_id; a caller sees and changes only its own tenant's rows.
+ * - global: shared by all tenants (menus, dictionaries, regions); everyone signed in reads, only the platform
+ *   administrator (administrator of tenant 000000) writes.
+ * - platform: platform configuration (tenants, packages, clients); only the platform administrator reads or writes.
+ */
+export type Tenancy = 'tenant' | 'global' | 'platform';
+
+/** Extra list calls some resources answer besides `list` (spec §7). */
+export type ListVariant = 'page' | 'nopage' | 'nopageList' | 'select' | 'selectList' | 'selectlist';
+
+export interface SortKey {
+  field: string;
+  desc?: boolean;
+}
+
+export interface UniqueRule {
+  /** camelCase fields whose combination is unique among live rows (within the tenant for tenant resources). */
+  fields: readonly string[];
+  message: string;
+}
+
+export interface ResourceDeclaration<Shape extends z.ZodRawShape> {
+  /** First path segment after /api, e.g. `blade-system`. */
+  service: string;
+  /** Second path segment, e.g. `param`. */
+  name: string;
+  table: string;
+  tenancy: Tenancy;
+  /** The entity's own fields (camelCase, base columns excluded); validates submit bodies. */
+  fields: z.ZodObject<Shape>;
+  variants?: readonly ListVariant[];
+  /** Default order of list calls when the caller gives none. */
+  orderBy?: readonly SortKey[];
+  unique?: readonly UniqueRule[];
+  /** Read-only resources (logs) get no submit or remove. */
+  readOnly?: boolean;
+  /** Fields never sent to clients (password hashes). */
+  hidden?: readonly string[];
+  /** Field holding the parent id for tree resources; remove refuses rows that still have children. */
+  parentField?: string;
+}
+
+export interface Resource<Shape extends z.ZodRawShape = z.ZodRawShape> extends ResourceDeclaration<Shape> {
+  /** `service/name`, the resource's identity in scopes and logs. */
+  key: string;
+  /** Every camelCase column: base columns plus the entity's fields. */
+  columns: readonly string[];
+  /** How each column compares in filters. */
+  kinds: Readonly<Record<string, FieldKind>>;
+}
+
+export type FieldKind = 'text' | 'number' | 'datetime' | 'boolean';
+
+/** Marks string fields that hold `yyyy-MM-dd HH:mm:ss` dates, so filters compare them as dates. */
+export const fieldKinds = z.registry<{ kind: FieldKind }>();
+
+/** Base columns of every table (CONTRACT.md "Base columns"); tenant_id is added for tenant resources. */
+export const BASE_KINDS: Readonly<Record<string, FieldKind>> = {
+  id: 'text',
+  createUser: 'text',
+  createDept: 'text',
+  createTime: 'datetime',
+  updateUser: 'text',
+  updateTime: 'datetime',
+  status: 'number',
+  isDeleted: 'number',
+};
+
+function kindOf(schema: z.ZodType): FieldKind {
+  const registered = fieldKinds.get(schema);
+  if (registered) return registered.kind;
+  const def = schema._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType; options?: z.ZodType[] };
+  if (def.innerType) return kindOf(def.innerType);
+  if (def.type === 'pipe' && def.in) return kindOf(def.in);
+  if (def.type === 'union' && def.options?.length) return kindOf(def.options[0]);
+  if (def.type === 'number' || def.type === 'int' || def.type === 'bigint') return 'number';
+  if (def.type === 'boolean') return 'boolean';
+  return 'text';
+}
+
+export function defineResource<Shape extends z.ZodRawShape>(declaration: ResourceDeclaration<Shape>): Resource<Shape> {
+  const kinds: Record<string, FieldKind> = { ...BASE_KINDS };
+  if (declaration.tenancy === 'tenant') kinds.tenantId = 'text';
+  for (const [field, schema] of Object.entries(declaration.fields.shape)) kinds[field] = kindOf(schema as z.ZodType);
+  return {
+    ...declaration,
+    key: `${declaration.service}/${declaration.name}`,
+    columns: Object.keys(kinds),
+    kinds,
+  };
+}

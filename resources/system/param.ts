@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { defineResource } from '../define';
+import { required, text } from '../fields';
+
+/** System parameters (spec §2 "Param page", §5 messages). Each tenant keeps its own. */
+export const param = defineResource({
+  service: 'blade-system',
+  name: 'param',
+  table: 'blade_param',
+  tenancy: 'tenant',
+  fields: z.object({
+    paramName: required('请输入参数名称'),
+    paramKey: required('请输入参数键名'),
+    paramValue: required('请输入参数键值', 65535),
+    remark: text().nullish(),
+  }),
+  unique: [{ fields: ['paramKey'], message: '参数键名已存在' }],
+});

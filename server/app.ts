@@ -1,0 +1,97 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import cors from '@fastify/cors';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { RevocationList } from './auth/revocations';
+import { ScopeService } from './auth/scopes';
+import { OAuth2Provider } from './auth/social';
+import { TokenService } from './auth/tokens';
+import { type KeyValueStore, MemoryStore, RedisStore } from './cache';
+import type { Config } from './config';
+import { openDatabase } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import { seed } from './db/seed';
+import { EventBus } from './events';
+import { API_PATH, installApiLog, installAuth } from './http/auth-hook';
+import { failure, MESSAGES } from './http/envelope';
+import { installErrorHandler } from './http/errors';
+import { LogWriter } from './logs';
+import { registerModules } from './modules';
+import { type Platform, repositoryCache } from './platform';
+
+export interface App {
+  app: FastifyInstance;
+  platform: Platform;
+  /** Stops taking requests, flushes the logs and closes the database. */
+  close(): Promise<void>;
+}
+
+/** Strips the optional /api prefix: BladeX deployments serve the same calls with and without it. */
+const rewriteUrl = (url = '/') => (url === '/api' || url.startsWith('/api/') || url.startsWith('/api?') ? url.slice(4) || '/' : url);
+
+export async function buildApp(config: Config): Promise<App> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    rewriteUrl: (req) => rewriteUrl(req.url),
+    bodyLimit: 2 * 1024 * 1024,
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+  });
+  const database = openDatabase(config);
+  await migrateToLatest(database.db);
+  await seed(database.db);
+
+  const events = new EventBus();
+  const scopes = new ScopeService(database.db, events);
+  const revocations = new RevocationList(database.db);
+  await revocations.start();
+  const store: KeyValueStore = config.redisUrl ? await RedisStore.connect(config.redisUrl) : new MemoryStore();
+  const logs = new LogWriter(database.db, app.log);
+  const deps = { db: database.db, dialect: database.dialect, scopes, events };
+  const platform: Platform = {
+    config,
+    ...deps,
+    tokens: new TokenService(config.jwtSecret),
+    revocations,
+    logs,
+    store,
+    social: new Map(config.socialProviders.map((p) => [p.source, new OAuth2Provider(p)])),
+    repo: repositoryCache(deps),
+  };
+
+  await app.register(cors, { origin: true, credentials: true });
+  await app.register(formbody);
+  await app.register(multipart, { limits: { fileSize: config.uploadLimit, files: 10 } });
+  installErrorHandler(app, logs);
+  installAuth(app, platform);
+  installApiLog(app, platform);
+  registerModules(app, platform);
+  await serveConsole(app, config.consoleDir);
+
+  app.addHook('onClose', async () => {
+    revocations.stop();
+    await logs.flush();
+    await store.close();
+    await database.close();
+  });
+  return { app, platform, close: () => app.close() };
+}
+
+/** Serves the built console at / with a fallback to index.html for its client-side routes. */
+async function serveConsole(app: FastifyInstance, dir: string): Promise<void> {
+  const hasConsole = existsSync(join(dir, 'index.html'));
+  if (hasConsole) await app.register(fastifyStatic, { root: dir, wildcard: false, index: 'index.html' });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const wantsPage = request.method === 'GET' && !API_PATH.test(path) && (request.headers.accept ?? '').includes('text/html');
+    if (hasConsole && wantsPage) return reply.type('text/html').sendFile('index.html');
+    const otherMethod = (['GET', 'POST', 'PUT', 'DELETE'] as const).some(
+      (method) => method !== request.method && app.hasRoute({ url: path, method }),
+    );
+    if (otherMethod) return reply.code(405).send(failure(405, MESSAGES.methodNotAllowed));
+    return reply.code(404).send(failure(404, MESSAGES.notFound));
+  });
+}

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { OAuth2ProviderConfig } from './auth/social';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** Everything the platform reads from its environment, resolved once at start. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** postgres://… switches the store to PostgreSQL; undefined means SQLite under dataDir. */
+  databaseUrl?: string;
+  mqttPort: number;
+  /** An external broker to use instead of the embedded one. */
+  mqttUrl?: string;
+  redisUrl?: string;
+  jwtSecret: string;
+  logLevel: LogLevel;
+  /** Directory of the built console; served at / when present. */
+  consoleDir: string;
+  /** Largest upload accepted by put-file, in bytes. */
+  uploadLimit: number;
+  /** Third-party logins (SOCIAL_PROVIDERS, a JSON list of OAuth 2 providers). */
+  socialProviders: OAuth2ProviderConfig[];
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function portFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, got "${value}"`);
+  return port;
+}
+
+/** The JWT secret comes from the environment, else from DATA_DIR/jwt-secret, else is generated there once. */
+function jwtSecretFrom(env: Env, dataDir: string): string {
+  if (env.JWT_SECRET) return env.JWT_SECRET;
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
+  mkdirSync(dataDir, { recursive: true });
+  const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new Error('DATABASE_URL must be a postgres:// URL');
+  return {
+    port: portFrom(env.PORT, 8080, 'PORT'),
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    databaseUrl,
+    mqttPort: portFrom(env.MQTT_PORT, 1883, 'MQTT_PORT'),
+    mqttUrl: env.MQTT_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    jwtSecret: overrides.jwtSecret ?? jwtSecretFrom(env, dataDir),
+    logLevel,
+    consoleDir: resolve(env.CONSOLE_DIR ?? 'dist'),
+    uploadLimit: Number(env.UPLOAD_LIMIT ?? 20 * 1024 * 1024),
+    socialProviders: env.SOCIAL_PROVIDERS ? (JSON.parse(env.SOCIAL_PROVIDERS) as OAuth2ProviderConfig[]) : [],
+    ...overrides,
+  };
+}

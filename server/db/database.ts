@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+
+/**
+ * Rows are plain records: the generic CRUD layer reads tables named in resource declarations at run time, so a
+ * static per-table schema type would add nothing but casts. Modules validate what they read with zod instead.
+ */
+export type Row = Record<string, unknown>;
+export type Schema = Record<string, Row>;
+export type Db = Kysely<Schema>;
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Db;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  dataDir: string;
+  databaseUrl?: string;
+}
+
+function pgPool(url: string): pg.Pool {
+  const types = {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      // int8 holds epoch milliseconds and counts, all below 2^53; numeric holds measured values.
+      if (oid === 20 || oid === 1700) return (value: string) => Number(value);
+      return pg.types.getTypeParser(oid, format);
+    },
+  } as pg.CustomTypesConfig;
+  return new pg.Pool({ connectionString: url, max: 10, types });
+}
+
+export function openDatabase(options: DatabaseOptions): Database {
+  const plugins = [new CamelCasePlugin()];
+  if (options.databaseUrl) {
+    const pool = pgPool(options.databaseUrl);
+    const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), plugins });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  const sqlite = new SQLite(join(options.dataDir, 'vigil.sqlite'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }), plugins });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}

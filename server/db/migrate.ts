@@ -1,0 +1,20 @@
+import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Db } from './database';
+import * as system from './migrations/0001_system';
+
+/** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_system': system,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? '');
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+  }
+}

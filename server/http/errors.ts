@@ -1,0 +1,48 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { LogWriter } from '../logs';
+import { ApiError, failure, MESSAGES } from './envelope';
+
+/** Maps framework errors (body parsing, media type, size) onto the contract's codes and messages. */
+function mapFrameworkError(error: FastifyError): ApiError | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, MESSAGES.unsupportedMedia);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_FILES_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return new ApiError(413, MESSAGES.tooLarge);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError(400, `${MESSAGES.validation}: 请求体不是合法的 JSON`);
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new ApiError(415, MESSAGES.unsupportedMedia);
+  }
+  if (error instanceof SyntaxError) return new ApiError(400, `${MESSAGES.validation}: 请求体不是合法的 JSON`);
+  if (error.validation) return new ApiError(400, `${MESSAGES.validation}: ${error.message}`);
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return new ApiError(error.statusCode, error.message);
+  return undefined;
+}
+
+/** The error handler: every failure leaves as the envelope; unexpected ones are logged, never shown in detail. */
+export function installErrorHandler(app: FastifyInstance, logs: LogWriter): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const known = error instanceof ApiError ? error : mapFrameworkError(error);
+    if (known) return reply.code(known.code).send(failure(known.code, known.message));
+    request.log.error({ err: error }, 'unexpected error');
+    logs.write('blade_log_error', {
+      tenantId: request.principal?.tenantId ?? '000000',
+      createBy: request.principal?.account,
+      createUser: request.principal?.userId,
+      method: request.method,
+      requestUri: request.url,
+      userAgent: request.headers['user-agent'],
+      remoteIp: request.ip,
+      params: JSON.stringify(request.query ?? {}),
+      exceptionName: error.name,
+      message: error.message,
+      stackTrace: error.stack,
+    });
+    return reply.code(500).send(failure(500, MESSAGES.serverError));
+  });
+}

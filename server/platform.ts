@@ -1,0 +1,39 @@
+import type { Resource } from '../resources/define';
+import type { ScopeService } from './auth/scopes';
+import type { RevocationList } from './auth/revocations';
+import type { SocialProvider } from './auth/social';
+import type { TokenService } from './auth/tokens';
+import type { KeyValueStore } from './cache';
+import type { Config } from './config';
+import type { Db, DialectName } from './db/database';
+import { Repository } from './db/repository';
+import type { EventBus } from './events';
+import type { LogWriter } from './logs';
+
+/** The services every module is handed: built once in buildApp, in dependency order. */
+export interface Platform {
+  config: Config;
+  db: Db;
+  dialect: DialectName;
+  events: EventBus;
+  scopes: ScopeService;
+  tokens: TokenService;
+  revocations: RevocationList;
+  logs: LogWriter;
+  store: KeyValueStore;
+  social: ReadonlyMap<string, SocialProvider>;
+  /** The scoped repository of a declared resource. */
+  repo(resource: Resource): Repository;
+}
+
+export function repositoryCache(deps: Pick<Platform, 'db' | 'dialect' | 'scopes' | 'events'>): (resource: Resource) => Repository {
+  const cache = new Map<string, Repository>();
+  return (resource) => {
+    let repo = cache.get(resource.key);
+    if (!repo) {
+      repo = new Repository(resource, deps);
+      cache.set(resource.key, repo);
+    }
+    return repo;
+  };
+}

@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** PostgreSQL is used when reachable (it runs on this project's machines); tests skip it with a message otherwise. */
+export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+let reachable: Promise<boolean> | undefined;
+
+export function postgresReachable(): Promise<boolean> {
+  reachable ??= (async () => {
+    const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return true;
+    } catch {
+      console.warn(`PostgreSQL is not reachable at ${PG_ADMIN_URL}: its runs of the suites are skipped.`);
+      return false;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  })();
+  return reachable;
+}
+
+async function admin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh, empty database for one suite; returns its URL and a function that drops it. */
+export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `vigil_test_${randomBytes(6).toString('hex')}`;
+  await admin((c) => c.query(`create database ${name}`));
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => admin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
+  };
+}
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+/** The stores a suite should run against: SQLite always, PostgreSQL when reachable. */
+export async function storeKinds(): Promise<StoreKind[]> {
+  return (await postgresReachable()) ? ['sqlite', 'postgres'] : ['sqlite'];
+}

@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp, type App } from '../../server/app';
+import { loadConfig, type Config } from '../../server/config';
+import { createPgDatabase, type StoreKind } from './databases';
+
+export interface TestServer {
+  url: string;
+  app: App;
+  store: StoreKind;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** A real server on an ephemeral port with a new database (SQLite file or a fresh PostgreSQL database). */
+export async function startServer(store: StoreKind = 'sqlite', overrides: Partial<Config> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
+  const pgDb = store === 'postgres' ? await createPgDatabase() : undefined;
+  const config = loadConfig(
+    { LOG_LEVEL: 'silent' },
+    { dataDir, port: 0, host: '127.0.0.1', databaseUrl: pgDb?.url, jwtSecret: 'test-secret-0123456789abcdef', consoleDir: join(dataDir, 'no-console'), ...overrides },
+  );
+  const app = await buildApp(config);
+  await app.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    store,
+    dataDir,
+    stop: async () => {
+      await app.close();
+      await pgDb?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
