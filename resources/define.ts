@@ -42,6 +42,11 @@ export interface ResourceDeclaration<Shape extends z.ZodRawShape> {
   hidden?: readonly string[];
   /** Field holding the parent id for tree resources; remove refuses rows that still have children. */
   parentField?: string;
+  /**
+   * A valid submit body. Documents the resource and lets the contract and tenant-isolation suites create rows of
+   * every resource without knowing it; required for writable resources.
+   */
+  example?: Readonly<Record<string, unknown>>;
 }
 
 export interface Resource<Shape extends z.ZodRawShape = z.ZodRawShape> extends ResourceDeclaration<Shape> {

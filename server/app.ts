@@ -60,6 +60,7 @@ export async function buildApp(config: Config): Promise<App> {
     store,
     social: new Map(config.socialProviders.map((p) => [p.source, new OAuth2Provider(p)])),
     repo: repositoryCache(deps),
+    resources: [],
   };
 
   await app.register(cors, { origin: true, credentials: true });

@@ -24,6 +24,8 @@ export interface Platform {
   social: ReadonlyMap<string, SocialProvider>;
   /** The scoped repository of a declared resource. */
   repo(resource: Resource): Repository;
+  /** Every resource that has generic routes, in registration order (the tenant-isolation suite walks them). */
+  resources: Resource[];
 }
 
 export function repositoryCache(deps: Pick<Platform, 'db' | 'dialect' | 'scopes' | 'events'>): (resource: Resource) => Repository {

@@ -15,4 +15,5 @@ export const param = defineResource({
     remark: text().nullish(),
   }),
   unique: [{ fields: ['paramKey'], message: '参数键名已存在' }],
+  example: { paramName: '告警声音', paramKey: 'alarm.sound', paramValue: 'on', remark: '控制台告警提示音' },
 });

@@ -38,6 +38,7 @@ const UNPAGED: readonly ListVariant[] = ['nopage', 'nopageList', 'select', 'sele
  */
 export function registerCrud(app: FastifyInstance, platform: Platform, resource: Resource, hooks: CrudHooks = {}): void {
   const repo = platform.repo(resource);
+  platform.resources.push(resource);
   const base = `/${resource.service}/${resource.name}`;
   const decorate = async (ctx: CallContext, rows: Row[]) => (hooks.decorate ? hooks.decorate(ctx, rows) : rows);
 

@@ -1,10 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../platform';
 import { registerOAuth } from './blade-auth/oauth';
+import { registerDesk } from './blade-desk';
+import { registerDevelop } from './blade-develop';
+import { registerLog } from './blade-log';
+import { registerResource } from './blade-resource';
 import { registerSystem } from './blade-system';
+import { registerUser } from './blade-user';
 
 /** Every service's routes; each module registers its generic resources and its own calls. */
 export function registerModules(app: FastifyInstance, platform: Platform): void {
   registerOAuth(app, platform);
+  registerUser(app, platform);
   registerSystem(app, platform);
+  registerResource(app, platform);
+  registerLog(app, platform);
+  registerDesk(app, platform);
+  registerDevelop(app, platform);
 }

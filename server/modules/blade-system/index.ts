@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { param } from '../../../resources/system/param';
-import { registerCrud } from '../../http/crud';
 import type { Platform } from '../../platform';
+import { registerAccess } from './access';
+import { registerOrganisation } from './organisation';
+import { registerSettings } from './settings';
 
+/** blade-system: menus, roles, tenants and packages (access), departments and posts (organisation), settings. */
 export function registerSystem(app: FastifyInstance, platform: Platform): void {
-  registerCrud(app, platform, param);
+  registerAccess(app, platform);
+  registerOrganisation(app, platform);
+  registerSettings(app, platform);
 }

@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify';
+import type { Platform } from '../../platform';
+
+export function registerDesk(app: FastifyInstance, platform: Platform): void {
+  void app;
+  void platform;
+}
