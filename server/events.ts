@@ -6,4 +6,9 @@ export interface ServerEvents {
   changed: [table: string];
 }
 
-export class EventBus extends EventEmitter<ServerEvents> {}
+export class EventBus extends EventEmitter<ServerEvents> {
+  constructor() {
+    super();
+    this.setMaxListeners(0); // one listener per repository and cache, by design
+  }
+}

@@ -46,6 +46,12 @@ export function openDatabase(options: DatabaseOptions): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
+  // Keeps the query planner's statistics current (SQLite's advice: on open and before close).
+  sqlite.pragma('optimize = 0x10002');
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }), plugins });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const close = async () => {
+    sqlite.pragma('optimize');
+    await db.destroy();
+  };
+  return { db, dialect: 'sqlite', close };
 }

@@ -8,6 +8,7 @@ import { filtersOf, type Condition, pagingOf, type Query, sortsOf } from '../htt
 import { badRequest, forbidden, invalidParam, pageOf, type Page } from '../http/envelope';
 import { nextId } from '../ids';
 import { formatDateTime } from '../time';
+import { CountCache } from './count-cache';
 import type { Db, DialectName, Row, Schema } from './database';
 
 /**
@@ -41,6 +42,7 @@ export function zodMessage(error: z.ZodError): string {
 export class Repository {
   private readonly insertSchema: z.ZodType<Row>;
   private readonly updateSchema: z.ZodType<Row>;
+  private readonly counts = new CountCache();
 
   constructor(
     readonly resource: Resource,
@@ -50,6 +52,9 @@ export class Repository {
     const full = resource.fields.extend(BASE_WRITABLE.shape).extend(tenantField);
     this.insertSchema = full as unknown as z.ZodType<Row>;
     this.updateSchema = full.partial() as unknown as z.ZodType<Row>;
+    deps.events.on('changed', (table) => {
+      if (table === resource.table) this.counts.clear();
+    });
   }
 
   get db(): Db {
@@ -113,11 +118,16 @@ export class Repository {
   async page(ctx: CallContext, query: Query, extra: Condition[] = []): Promise<Page<Row>> {
     const { current, size } = pagingOf(query);
     const qb = await this.query(ctx, query, extra);
-    const [{ total }] = (await qb.select((eb) => eb.fn.countAll<number>().as('total')).execute()) as Array<{ total: number }>;
-    const records = Number(total) > (current - 1) * size
-      ? await this.sorted(qb.selectAll(), query).limit(size).offset((current - 1) * size).execute()
-      : [];
-    return pageOf(records.map((r) => this.present(r)), Number(total), current, size);
+    const counting = qb.select((eb) => eb.fn.countAll<number>().as('total'));
+    const compiled = counting.compile();
+    const [total, records] = await Promise.all([
+      this.counts.get(`${compiled.sql}|${JSON.stringify(compiled.parameters)}`, async () => {
+        const [row] = (await counting.execute()) as Array<{ total: number }>;
+        return Number(row.total);
+      }),
+      this.sorted(qb.selectAll(), query).limit(size).offset((current - 1) * size).execute(),
+    ]);
+    return pageOf(records.map((r) => this.present(r)), total, current, size);
   }
 
   /** Unpaged list (nopage/select variants), capped so a careless call cannot read a whole table. */

@@ -14,7 +14,12 @@ export interface TestServer {
 }
 
 /** A real server on an ephemeral port with a new database (SQLite file or a fresh PostgreSQL database). */
-export async function startServer(store: StoreKind = 'sqlite', overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startServer(
+  store: StoreKind = 'sqlite',
+  overrides: Partial<Config> = {},
+  /** Runs before the server listens, e.g. to add a route a test needs. */
+  prepare?: (app: App) => void | Promise<void>,
+): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
   const pgDb = store === 'postgres' ? await createPgDatabase() : undefined;
   const config = loadConfig(
@@ -22,6 +27,7 @@ export async function startServer(store: StoreKind = 'sqlite', overrides: Partia
     { dataDir, port: 0, host: '127.0.0.1', databaseUrl: pgDb?.url, jwtSecret: 'test-secret-0123456789abcdef', consoleDir: join(dataDir, 'no-console'), ...overrides },
   );
   const app = await buildApp(config);
+  await prepare?.(app);
   await app.app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
