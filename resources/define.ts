@@ -21,6 +21,8 @@ export interface UniqueRule {
   /** camelCase fields whose combination is unique among live rows (within the tenant for tenant resources). */
   fields: readonly string[];
   message: string;
+  /** Unique on the whole platform, not per tenant (broker identities). */
+  acrossTenants?: boolean;
 }
 
 export interface ResourceDeclaration<Shape extends z.ZodRawShape> {
@@ -28,6 +30,8 @@ export interface ResourceDeclaration<Shape extends z.ZodRawShape> {
   service: string;
   /** Second path segment, e.g. `param`. */
   name: string;
+  /** Base path of the generic routes when it is not `/service/name` (BladeX serves users at `/blade-user/…`). */
+  path?: string;
   table: string;
   tenancy: Tenancy;
   /** The entity's own fields (camelCase, base columns excluded); validates submit bodies. */
@@ -58,7 +62,8 @@ export interface Resource<Shape extends z.ZodRawShape = z.ZodRawShape> extends R
   kinds: Readonly<Record<string, FieldKind>>;
 }
 
-export type FieldKind = 'text' | 'number' | 'datetime' | 'boolean';
+/** `ref` holds another row's id: a plain filter on it means equality, not LIKE. */
+export type FieldKind = 'text' | 'ref' | 'number' | 'datetime' | 'boolean';
 
 /** Marks string fields that hold `yyyy-MM-dd HH:mm:ss` dates, so filters compare them as dates. */
 export const fieldKinds = z.registry<{ kind: FieldKind }>();

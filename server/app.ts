@@ -18,13 +18,18 @@ import { EventBus } from './events';
 import { API_PATH, installApiLog, installAuth } from './http/auth-hook';
 import { failure, MESSAGES } from './http/envelope';
 import { installErrorHandler } from './http/errors';
+import { type Broker, startBroker } from './ingest/broker';
 import { LogWriter } from './logs';
 import { registerModules } from './modules';
 import { type Platform, repositoryCache } from './platform';
+import { type Realtime, startRealtime } from './realtime';
 
 export interface App {
   app: FastifyInstance;
   platform: Platform;
+  realtime: Realtime;
+  /** The embedded MQTT broker; absent when MQTT_URL points at an external one. */
+  broker?: Broker;
   /** Stops taking requests, flushes the logs and closes the database. */
   close(): Promise<void>;
 }
@@ -71,14 +76,18 @@ export async function buildApp(config: Config): Promise<App> {
   installApiLog(app, platform);
   registerModules(app, platform);
   await serveConsole(app, config.consoleDir);
+  const realtime = await startRealtime(app, platform);
+  const broker = config.mqttUrl ? undefined : await startBroker(platform, config.mqttPort, config.host);
 
   app.addHook('onClose', async () => {
+    await broker?.close();
+    await realtime.close();
     revocations.stop();
     await logs.flush();
     await store.close();
     await database.close();
   });
-  return { app, platform, close: () => app.close() };
+  return { app, platform, realtime, broker, close: () => app.close() };
 }
 
 /** Serves the built console at / with a fallback to index.html for its client-side routes. */

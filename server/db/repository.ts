@@ -213,7 +213,7 @@ export class Repository {
   private async checkUnique(row: Row): Promise<void> {
     for (const rule of this.resource.unique ?? []) {
       let qb = this.db.selectFrom(this.table).select('id').where('isDeleted', '=', 0) as Select;
-      if (this.resource.tenancy === 'tenant') qb = qb.where('tenantId', '=', row.tenantId as string);
+      if (this.resource.tenancy === 'tenant' && !rule.acrossTenants) qb = qb.where('tenantId', '=', row.tenantId as string);
       for (const field of rule.fields) qb = row[field] == null ? qb.where(field, 'is', null) : qb.where(field, '=', row[field]);
       if (row.id) qb = qb.where('id', '<>', row.id as string);
       if (await qb.executeTakeFirst()) throw badRequest(rule.message);

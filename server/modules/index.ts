@@ -7,6 +7,7 @@ import { registerLog } from './blade-log';
 import { registerResource } from './blade-resource';
 import { registerSystem } from './blade-system';
 import { registerUser } from './blade-user';
+import { registerXinde } from './wit-xinde';
 
 /** Every service's routes; each module registers its generic resources and its own calls. */
 export function registerModules(app: FastifyInstance, platform: Platform): void {
@@ -17,4 +18,5 @@ export function registerModules(app: FastifyInstance, platform: Platform): void 
   registerLog(app, platform);
   registerDesk(app, platform);
   registerDevelop(app, platform);
+  registerXinde(app, platform);
 }

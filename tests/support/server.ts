@@ -24,7 +24,7 @@ export async function startServer(
   const pgDb = store === 'postgres' ? await createPgDatabase() : undefined;
   const config = loadConfig(
     { LOG_LEVEL: 'silent' },
-    { dataDir, port: 0, host: '127.0.0.1', databaseUrl: pgDb?.url, jwtSecret: 'test-secret-0123456789abcdef', consoleDir: join(dataDir, 'no-console'), ...overrides },
+    { dataDir, port: 0, mqttPort: 0, host: '127.0.0.1', databaseUrl: pgDb?.url, jwtSecret: 'test-secret-0123456789abcdef', consoleDir: join(dataDir, 'no-console'), ...overrides },
   );
   const app = await buildApp(config);
   await prepare?.(app);

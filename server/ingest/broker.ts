@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:net';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { verifyPassword } from '../auth/passwords';
+import type { Platform } from '../platform';
+import { type AclRule, allowed, type Identity } from './topics';
+
+/**
+ * The embedded MQTT broker (aedes): identities from wit_mqtt_user, topic rights from wit_mqtt_acl and the defaults
+ * of each identity's type (server/ingest/topics.ts). Refusals are written to the usual log.
+ */
+export interface Broker {
+  aedes: Aedes;
+  port: number;
+  /** Who a connected client is. */
+  identityOf(client: Client): Identity | undefined;
+  close(): Promise<void>;
+}
+
+interface UserRow {
+  tenantId: string;
+  username: string;
+  password: string;
+  clientType: number;
+  clientId: string | null;
+  isSuperuser: number;
+}
+
+const BAD_CREDENTIALS = 4;
+const NOT_AUTHORIZED = 5;
+
+function refusal(message: string, code: number): AuthenticateError {
+  return Object.assign(new Error(message), { returnCode: code }) as AuthenticateError;
+}
+
+const digest = (password: Buffer) => createHash('sha256').update(password).digest('base64');
+
+/** Reads identities and rules from the database, caching both until their tables change. */
+class AccessStore {
+  /** username -> the row and the digest of the last password that verified (scrypt is too slow per reconnect) */
+  private readonly users = new Map<string, { row: UserRow; verified?: string }>();
+  private readonly rules = new Map<string, AclRule[]>();
+
+  constructor(private readonly platform: Platform) {
+    platform.events.on('changed', (table) => {
+      if (table === 'wit_mqtt_user') this.users.clear();
+      if (table === 'wit_mqtt_acl') this.rules.clear();
+    });
+  }
+
+  async verify(username: string, password: Buffer): Promise<UserRow | undefined> {
+    let entry = this.users.get(username);
+    if (!entry) {
+      const row = (await this.platform.db
+        .selectFrom('wit_mqtt_user')
+        .select(['tenantId', 'username', 'password', 'clientType', 'clientId', 'isSuperuser'])
+        .where('username', '=', username)
+        .where('isDeleted', '=', 0)
+        .where('status', '=', 1)
+        .executeTakeFirst()) as UserRow | undefined;
+      if (!row) return undefined;
+      entry = { row };
+      this.users.set(username, entry);
+    }
+    const hash = digest(password);
+    if (entry.verified === hash) return entry.row;
+    if (!(await verifyPassword(password.toString('utf8'), entry.row.password))) return undefined;
+    entry.verified = hash;
+    return entry.row;
+  }
+
+  async rulesOf(tenantId: string): Promise<AclRule[]> {
+    let list = this.rules.get(tenantId);
+    if (!list) {
+      const rows = await this.platform.db
+        .selectFrom('wit_mqtt_acl')
+        .select(['username', 'topic', 'action', 'allow'])
+        .where('tenantId', '=', tenantId)
+        .where('isDeleted', '=', 0)
+        .where('status', '=', 1)
+        .orderBy('sort')
+        .orderBy('id')
+        .execute();
+      list = rows.map((r) => ({ username: (r.username as string | null) || null, topic: String(r.topic), action: Number(r.action), allow: Number(r.allow) === 1 }));
+      this.rules.set(tenantId, list);
+    }
+    return list;
+  }
+}
+
+export async function startBroker(platform: Platform, port: number, host = '0.0.0.0'): Promise<Broker> {
+  const store = new AccessStore(platform);
+  const identities = new WeakMap<Client, Identity>();
+  const refuse = (tenantId: string, text: string) =>
+    platform.logs.write('blade_log_usual', { tenantId, logLevel: 'warn', logId: 'mqtt', logData: text });
+
+  const aedes = await Aedes.createBroker({
+    authenticate: (client, username, password, done) => {
+      const name = username ?? '';
+      store
+        .verify(name, password ?? Buffer.alloc(0))
+        .then((row) => {
+          if (!row) {
+            refuse('000000', `MQTT 连接被拒绝: 用户名或密码错误 (username=${name}, clientId=${client.id})`);
+            return done(refusal('bad username or password', BAD_CREDENTIALS), false);
+          }
+          if (row.clientId && row.clientId !== client.id) {
+            refuse(row.tenantId, `MQTT 连接被拒绝: 客户端编号不符 (username=${name}, clientId=${client.id})`);
+            return done(refusal('client id not allowed', NOT_AUTHORIZED), false);
+          }
+          identities.set(client, {
+            tenantId: row.tenantId,
+            username: row.username,
+            clientId: client.id,
+            clientType: Number(row.clientType),
+            isSuperuser: Number(row.isSuperuser) === 1,
+          });
+          done(null, true);
+        })
+        .catch((error: Error) => done(refusal(error.message, 3), false));
+    },
+    authorizePublish: (client, packet, done) => {
+      const who = client ? identities.get(client) : undefined;
+      if (!who) return done(new Error('not authenticated'));
+      store
+        .rulesOf(who.tenantId)
+        .then((rules) => {
+          if (allowed(who, 'publish', packet.topic, rules)) return done(null);
+          refuse(who.tenantId, `MQTT 发布被拒绝: ${who.username} -> ${packet.topic}`);
+          done(new Error('publish not allowed'));
+        })
+        .catch((error: Error) => done(error));
+    },
+    authorizeSubscribe: (client, subscription, done) => {
+      const who = identities.get(client);
+      if (!who) return done(new Error('not authenticated'));
+      store
+        .rulesOf(who.tenantId)
+        .then((rules) => {
+          if (allowed(who, 'subscribe', subscription.topic, rules)) return done(null, subscription);
+          refuse(who.tenantId, `MQTT 订阅被拒绝: ${who.username} -> ${subscription.topic}`);
+          done(null, null); // a refused subscription is answered with failure code 128, the connection stays
+        })
+        .catch((error: Error) => done(error));
+    },
+  });
+
+  const server: Server = createServer(aedes.handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  return {
+    aedes,
+    port: typeof address === 'object' && address ? address.port : port,
+    identityOf: (client) => identities.get(client),
+    close: () =>
+      new Promise<void>((resolve) => {
+        aedes.close(() => server.close(() => resolve()));
+      }),
+  };
+}

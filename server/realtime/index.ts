@@ -1,0 +1,65 @@
+import { createAdapter } from '@socket.io/redis-adapter';
+import type { FastifyInstance } from 'fastify';
+import { createClient } from 'redis';
+import { Server, type Socket } from 'socket.io';
+import type { Principal } from '../auth/principal';
+import { principalOf } from '../auth/tokens';
+import type { Platform } from '../platform';
+
+/**
+ * Live push to browsers over socket.io on the HTTP server. A socket authenticates with the user's access token
+ * (`auth: {token}`) and joins the rooms of its user and tenant; with REDIS_URL the Redis adapter carries events
+ * between server processes.
+ */
+export interface Realtime {
+  io: Server;
+  toUser(userId: string, event: string, payload: unknown): void;
+  toTenant(tenantId: string, event: string, payload: unknown): void;
+  close(): Promise<void>;
+}
+
+export const userRoom = (userId: string) => `user:${userId}`;
+export const tenantRoom = (tenantId: string) => `tenant:${tenantId}`;
+
+export function principalOfSocket(socket: Socket): Principal {
+  return socket.data.principal as Principal;
+}
+
+export async function startRealtime(app: FastifyInstance, platform: Platform): Promise<Realtime> {
+  const io = new Server(app.server, { cors: { origin: true, credentials: true }, serveClient: false });
+  const redis = platform.config.redisUrl ? [createClient({ url: platform.config.redisUrl }), createClient({ url: platform.config.redisUrl })] : [];
+  if (redis.length) {
+    await Promise.all(redis.map((client) => client.connect()));
+    io.adapter(createAdapter(redis[0], redis[1]));
+  }
+
+  io.use((socket, next) => {
+    const raw = socket.handshake.auth?.token ?? socket.handshake.headers['blade-auth'];
+    const token = typeof raw === 'string' ? raw.replace(/^bearer\s+/i, '') : '';
+    platform.tokens
+      .verify(token, 'access_token')
+      .then((verified) => {
+        if (!('claims' in verified) || platform.revocations.isRevoked(verified.claims.jti, verified.claims.sid)) {
+          return next(new Error('请求未授权'));
+        }
+        socket.data.principal = principalOf(verified.claims);
+        next();
+      })
+      .catch(() => next(new Error('请求未授权')));
+  });
+
+  io.on('connection', (socket) => {
+    const principal = principalOfSocket(socket);
+    void socket.join([userRoom(principal.userId), tenantRoom(principal.tenantId)]);
+  });
+
+  return {
+    io,
+    toUser: (userId, event, payload) => io.to(userRoom(userId)).emit(event, payload),
+    toTenant: (tenantId, event, payload) => io.to(tenantRoom(tenantId)).emit(event, payload),
+    close: async () => {
+      await io.close();
+      await Promise.all(redis.map((client) => client.quit().catch(() => undefined)));
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import mqtt, { type MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, signedIn } from '../../support/client';
+import { storeKinds } from '../../support/databases';
+import { startServer, type TestServer } from '../../support/server';
+
+describe.each(await storeKinds())('embedded MQTT broker on %s', (store) => {
+  let server: TestServer;
+  let tenant: ApiClient;
+  const clients: MqttClient[] = [];
+
+  beforeAll(async () => {
+    server = await startServer(store);
+    tenant = await signedIn(server.url, 'admin', 'admin', '100001');
+    const users = [
+      { username: 'dev-inc-01', password: 'Device#Secret01', clientType: 1, clientId: 'INC-01' },
+      { username: 'app-100001', password: 'Application#01', clientType: 3 },
+    ];
+    for (const user of users) expect((await tenant.post('/api/wit-xinde/mqttuser/submit', user)).body.code).toBe(200);
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.endAsync(true)));
+    await server.stop();
+  });
+
+  const connect = (username: string, password: string, clientId: string): Promise<MqttClient> =>
+    new Promise((resolve, reject) => {
+      const client = mqtt.connect(`mqtt://127.0.0.1:${server.app.broker?.port}`, { username, password, clientId, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 });
+      clients.push(client);
+      client.once('connect', () => resolve(client));
+      client.once('error', (error) => reject(error));
+    });
+
+  it('keeps the password out of every response and the username unique on the whole broker', async () => {
+    const list = await tenant.get<{ records: Array<Record<string, unknown>> }>('/api/wit-xinde/mqttuser/list');
+    expect(list.body.data.records.length).toBe(2);
+    for (const row of list.body.data.records) expect(row).not.toHaveProperty('password');
+    const platformAdmin = await signedIn(server.url);
+    const clash = await platformAdmin.post('/api/wit-xinde/mqttuser/submit', { username: 'dev-inc-01', password: 'Another#Secret1', clientType: 1 });
+    expect(clash.body).toMatchObject({ code: 400, msg: 'MQTT用户名已存在' });
+  });
+
+  it('refuses wrong credentials and a client id that is not the bound one', async () => {
+    await expect(connect('dev-inc-01', 'wrong-password', 'INC-01')).rejects.toThrow(/Bad User Name or Password|bad username/i);
+    await expect(connect('nobody', 'whatever1', 'INC-01')).rejects.toThrow(/Bad User Name or Password|bad username/i);
+    await expect(connect('dev-inc-01', 'Device#Secret01', 'INC-99')).rejects.toThrow(/Not authorized/i);
+  });
+
+  it('lets a device publish its data at QoS 1 and subscribe to its commands only', async () => {
+    const device = await connect('dev-inc-01', 'Device#Secret01', 'INC-01');
+    await device.publishAsync('vigil/100001/device/INC-01/data', JSON.stringify({ ts: Date.now(), values: { x: 1 } }), { qos: 1 });
+    expect((await device.subscribeAsync('vigil/100001/device/INC-01/command'))[0].qos).toBe(0);
+    // A refused subscription is granted failure code 128, which mqtt.js reports as an error.
+    await expect(device.subscribeAsync('vigil/100001/device/INC-02/command')).rejects.toThrow(/Subscribe error/);
+    await expect(device.subscribeAsync('vigil/000000/#')).rejects.toThrow(/Subscribe error/);
+  });
+
+  it('refuses a publish outside the rules and logs the refusal', async () => {
+    const device = await connect('dev-inc-01', 'Device#Secret01', 'INC-01');
+    const closed = new Promise((resolve) => device.once('close', resolve));
+    device.publish('vigil/100001/device/INC-02/data', 'x', { qos: 1 });
+    await closed; // aedes drops a client that publishes where it may not
+    await server.app.platform.logs.flush();
+    const logged = await server.app.platform.db.selectFrom('blade_log_usual').select('logData').where('logId', '=', 'mqtt').execute();
+    expect(logged.map((r) => String(r.logData))).toEqual(expect.arrayContaining([expect.stringContaining('INC-02/data'), expect.stringContaining('用户名或密码错误')]));
+  });
+
+  it('delivers within a tenant and never across tenants', async () => {
+    const app = await connect('app-100001', 'Application#01', 'app-1');
+    await app.subscribeAsync('vigil/100001/#');
+    await expect(app.subscribeAsync('vigil/000000/#')).rejects.toThrow(/Subscribe error/);
+    const received = new Promise<string>((resolve) => app.once('message', (topic) => resolve(topic)));
+    const device = await connect('dev-inc-01', 'Device#Secret01', 'INC-01');
+    await device.publishAsync('vigil/100001/device/INC-01/data', '{"values":{"x":2}}', { qos: 1 });
+    expect(await received).toBe('vigil/100001/device/INC-01/data');
+  });
+
+  it('takes a changed password into account at once', async () => {
+    const list = await tenant.get<{ records: Array<{ id: string; username: string }> }>('/api/wit-xinde/mqttuser/list', { username_equal: 'dev-inc-01' });
+    const id = list.body.data.records[0].id;
+    expect((await tenant.post('/api/wit-xinde/mqttuser/submit', { id, password: 'Rotated#Secret2' })).body.code).toBe(200);
+    await expect(connect('dev-inc-01', 'Device#Secret01', 'INC-01')).rejects.toThrow(/Bad User Name or Password|bad username/i);
+    await connect('dev-inc-01', 'Rotated#Secret2', 'INC-01');
+  });
+});
