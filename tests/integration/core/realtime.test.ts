@@ -31,7 +31,7 @@ describe('socket.io live push', () => {
     const tenantAdmin = await signedIn(server.url, 'admin', 'admin', '100001');
     const mine = open(platformAdmin.token ?? '');
     const theirs = open(tenantAdmin.token ?? '');
-    await Promise.all([mine, theirs].map((s) => new Promise((resolve) => s.once('connect', resolve))));
+    await Promise.all([mine, theirs].map((s) => new Promise<void>((resolve) => s.once('connect', () => resolve()))));
     const leaked: unknown[] = [];
     theirs.on('notice', (payload) => leaked.push(payload));
     const received = new Promise((resolve) => mine.once('notice', resolve));

@@ -57,7 +57,7 @@ describe.each(await storeKinds())('embedded MQTT broker on %s', (store) => {
 
   it('refuses a publish outside the rules and logs the refusal', async () => {
     const device = await connect('dev-inc-01', 'Device#Secret01', 'INC-01');
-    const closed = new Promise((resolve) => device.once('close', resolve));
+    const closed = new Promise<void>((resolve) => device.once('close', () => resolve()));
     device.publish('vigil/100001/device/INC-02/data', 'x', { qos: 1 });
     await closed; // aedes drops a client that publishes where it may not
     await server.app.platform.logs.flush();
