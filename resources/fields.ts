@@ -5,11 +5,14 @@ import { fieldKinds } from './define';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/;
 
-/** A snowflake id; clients send it as a string or a number. */
-export const id = () =>
-  z
-    .union([z.string().regex(/^-?\d{1,20}$/, '必须是数字编号'), z.number().int()])
+/** A snowflake id; clients send it as a string or a number. `missing` is the message when it is absent. */
+export const id = (missing?: string) => {
+  const schema = z
+    .union([z.string().regex(/^-?\d{1,20}$/, '必须是数字编号'), z.number().int()], missing ? { error: missing } : undefined)
     .transform((value) => String(value));
+  fieldKinds.add(schema, { kind: 'ref' });
+  return schema;
+};
 
 /** Comma-joined ids, as BladeX stores multi-selects (role_id, menu_id lists). */
 export const idList = () =>

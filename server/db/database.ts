@@ -34,12 +34,28 @@ function pgPool(url: string): pg.Pool {
   return new pg.Pool({ connectionString: url, max: 10, types });
 }
 
+/**
+ * pool.end() resolves before its connections have finished closing; waits for each of them, so nothing of the
+ * database outlives close() (a database dropped right after would otherwise kill them mid-goodbye).
+ */
+async function endPool(db: Kysely<Schema>, pool: pg.Pool): Promise<void> {
+  let open = pool.totalCount;
+  const closed = new Promise<void>((resolve) => {
+    if (open === 0) return resolve();
+    pool.on('remove', () => {
+      if (--open === 0) resolve();
+    });
+  });
+  await db.destroy();
+  await closed;
+}
+
 export function openDatabase(options: DatabaseOptions): Database {
   const plugins = [new CamelCasePlugin()];
   if (options.databaseUrl) {
     const pool = pgPool(options.databaseUrl);
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), plugins });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', close: () => endPool(db, pool) };
   }
   const sqlite = new SQLite(join(options.dataDir, 'vigil.sqlite'));
   sqlite.pragma('journal_mode = WAL');

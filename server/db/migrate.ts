@@ -3,12 +3,14 @@ import type { Db } from './database';
 import * as system from './migrations/0001_system';
 import * as settings from './migrations/0002_settings';
 import * as mqtt from './migrations/0003_mqtt';
+import * as monitoring from './migrations/0004_monitoring';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_system': system,
   '0002_settings': settings,
   '0003_mqtt': mqtt,
+  '0004_monitoring': monitoring,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -9,6 +9,7 @@ import { badRequest, forbidden, invalidParam, pageOf, type Page } from '../http/
 import { nextId } from '../ids';
 import { formatDateTime } from '../time';
 import { CountCache } from './count-cache';
+import { projectScope } from './project-scope';
 import type { Db, DialectName, Row, Schema } from './database';
 
 /**
@@ -72,6 +73,7 @@ export class Repository {
     if (resource.tenancy === 'platform' && !isPlatformAdmin(p)) throw forbidden();
     const out: Condition[] = [(eb) => eb('isDeleted', '=', 0)];
     if (resource.tenancy === 'tenant' && !isPlatformAdmin(p)) out.push((eb) => eb('tenantId', '=', p.tenantId));
+    if (resource.projectField) out.push(projectScope(p, resource.projectField, resource.projectThrough));
     const dataScope = await this.deps.scopes.dataFilter(p, [resource.key, resource.name, resource.table], resource.columns);
     if (dataScope) out.push(dataScope);
     return out;

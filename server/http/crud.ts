@@ -2,12 +2,21 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ListVariant, Resource } from '../../resources/define';
 import type { Row } from '../db/database';
 import type { CallContext, Repository } from '../db/repository';
+import type { Condition, Query } from './conditions';
 import type { Platform } from '../platform';
 import { bodyOf, contextOf, idsOf, paramsOf } from './context';
 import { badRequest, ok } from './envelope';
 
+/** A list query after a resource's own parameters were turned into conditions. */
+export interface ListQuery {
+  query: Query;
+  extra: Condition[];
+}
+
 /** Per-resource additions to the generic behaviour, for the few resources whose writes do more than store a row. */
 export interface CrudHooks {
+  /** Resolves list parameters that are not plain column filters (e.g. a dept and its descendants). */
+  listQuery?(ctx: CallContext, query: Query): Promise<ListQuery> | ListQuery;
   /** Runs before insert or update with the validated values; may change them or throw an ApiError. */
   beforeSave?(ctx: CallContext, values: Row, existing: Row | undefined): Promise<Row> | Row;
   /** Runs after a successful insert or update with the stored row. */
@@ -39,12 +48,15 @@ const UNPAGED: readonly ListVariant[] = ['nopage', 'nopageList', 'select', 'sele
 export function registerCrud(app: FastifyInstance, platform: Platform, resource: Resource, hooks: CrudHooks = {}): void {
   const repo = platform.repo(resource);
   platform.resources.push(resource);
-  const base = `/${resource.service}/${resource.name}`;
+  const base = resource.path ?? `/${resource.service}/${resource.name}`;
   const decorate = async (ctx: CallContext, rows: Row[]) => (hooks.decorate ? hooks.decorate(ctx, rows) : rows);
+  const listQuery = async (ctx: CallContext, query: Query): Promise<ListQuery> =>
+    hooks.listQuery ? hooks.listQuery(ctx, query) : { query, extra: [] };
 
   const page = async (request: FastifyRequest) => {
     const ctx = contextOf(request);
-    const result = await repo.page(ctx, paramsOf(request));
+    const { query, extra } = await listQuery(ctx, paramsOf(request));
+    const result = await repo.page(ctx, query, extra);
     return ok({ ...result, records: await decorate(ctx, result.records) });
   };
   app.get(`${base}/list`, page);
@@ -53,7 +65,8 @@ export function registerCrud(app: FastifyInstance, platform: Platform, resource:
   for (const variant of UNPAGED.filter((v) => resource.variants?.includes(v))) {
     app.get(`${base}/${variant}`, async (request) => {
       const ctx = contextOf(request);
-      return ok(await decorate(ctx, await repo.all(ctx, paramsOf(request))));
+      const { query, extra } = await listQuery(ctx, paramsOf(request));
+      return ok(await decorate(ctx, await repo.all(ctx, query, extra)));
     });
   }
 

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform';
+import { registerNotice } from './notice-routes';
 
+export { type NewNotice, publishNotice, unreadNotices } from './notices';
+
+/** blade-desk: station notices. */
 export function registerDesk(app: FastifyInstance, platform: Platform): void {
-  void app;
-  void platform;
+  registerNotice(app, platform);
 }

@@ -1,0 +1,43 @@
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { ADMINISTRATOR, isPlatformAdmin, type Principal } from '../auth/principal';
+import type { Condition } from '../http/conditions';
+
+/**
+ * The project data scope of the monitoring domain. Rows of a project in the recycle bin disappear with it; a user
+ * who has rows in wit_user_project sees only those projects and what belongs to them. Administrators (role alias
+ * administrator) and users without assignments see every live project of their tenant; the tenant filter itself
+ * stays the repository's.
+ */
+
+/** The caller's assigned projects, or undefined when the caller is not limited to some. */
+export function assignedProjects(p: Principal): RawBuilder<unknown> | undefined {
+  if (isPlatformAdmin(p) || p.roleNames.includes(ADMINISTRATOR)) return undefined;
+  return sql`select project_id from wit_user_project where user_id = ${p.userId} and is_deleted = 0`;
+}
+
+/** Live projects the caller may see. */
+function visibleProjects(p: Principal): RawBuilder<unknown> {
+  const assigned = assignedProjects(p);
+  if (!assigned) return sql`select id from wit_project where is_deleted = 0`;
+  return sql`select id from wit_project where is_deleted = 0 and (id in (${assigned}) or not exists (${assigned}))`;
+}
+
+const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
+
+/** `field` (or the chain of `table.column` hops from it) leads to a visible project; rows of no project only for the unlimited. */
+export function projectScope(p: Principal, field: string, through: readonly string[] = []): Condition {
+  const limited = assignedProjects(p) !== undefined;
+  const visible = visibleProjects(p);
+  const last = (column: RawBuilder<unknown>) =>
+    limited ? sql<SqlBool>`${column} in (${visible})` : sql<SqlBool>`(${column} is null or ${column} in (${visible}))`;
+  if (through.length === 0) return () => last(sql.ref(field));
+  // Innermost first: the last hop holds the project id; each earlier hop selects ids of its table.
+  let inner: RawBuilder<unknown> | undefined;
+  for (const hop of [...through].reverse()) {
+    const [table, column] = hop.split('.');
+    if (!IDENTIFIER.test(table) || !IDENTIFIER.test(column)) throw new Error(`bad projectThrough hop ${hop}`);
+    const test = inner ? sql`${sql.raw(column)} in (${inner})` : last(sql.raw(column));
+    inner = sql`select id from ${sql.raw(table)} where ${test}`;
+  }
+  return () => sql<SqlBool>`${sql.ref(field)} in (${inner})`;
+}
