@@ -44,6 +44,13 @@ export interface ResourceDeclaration<Shape extends z.ZodRawShape> {
   readOnly?: boolean;
   /** Fields never sent to clients (password hashes). */
   hidden?: readonly string[];
+  /**
+   * Field naming the project a row belongs to (server/db/project-scope.ts): rows of projects in the recycle bin are
+   * hidden, and a user assigned to projects sees only theirs. With `projectThrough` the field holds the id of another
+   * row, and each hop `table.column` leads on to the project id (`['wit_device.project_id']`).
+   */
+  projectField?: string;
+  projectThrough?: readonly string[];
   /** Field holding the parent id for tree resources; remove refuses rows that still have children. */
   parentField?: string;
   /**

@@ -1,0 +1,109 @@
+import type { FastifyInstance } from 'fastify';
+import { platformFields, user } from '../../../resources/system/user';
+import { hashPassword } from '../../auth/passwords';
+import type { Db, Row } from '../../db/database';
+import { zodMessage } from '../../db/repository';
+import { contextOf, idsOf, text } from '../../http/context';
+import { badRequest, invalidParam, missingParam, ok } from '../../http/envelope';
+import type { Platform } from '../../platform';
+import { DEFAULT_INIT_PASSWORD, INIT_PASSWORD_PARAM } from '../../db/seed';
+import { formatDateTime } from '../../time';
+import { argsOf, visibleRows } from './args';
+import { decorateUsers, dictLabels } from './names';
+import { assertOwnedByTenant } from './tenancy';
+
+/** The tenant's initial password (param account.initPassword), used by reset-password. */
+async function initialPassword(db: Db, tenantId: string): Promise<string> {
+  const param = await db
+    .selectFrom('blade_param')
+    .select('paramValue')
+    .where('tenantId', '=', tenantId)
+    .where('paramKey', '=', INIT_PASSWORD_PARAM)
+    .where('isDeleted', '=', 0)
+    .executeTakeFirst();
+  const value = typeof param?.paramValue === 'string' ? param.paramValue : '';
+  return value || DEFAULT_INIT_PASSWORD;
+}
+
+function byTenant(rows: Row[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const row of rows) groups.set(String(row.tenantId), [...(groups.get(String(row.tenantId)) ?? []), String(row.id)]);
+  return groups;
+}
+
+/** What administrators do to accounts besides editing them: reset, roles, unlock, platform profile. */
+export function registerUserAdministration(app: FastifyInstance, platform: Platform): void {
+  const base = '/blade-user';
+  const repo = platform.repo(user);
+  const { db } = platform;
+  const audit = (userId: string) => ({ updateUser: userId, updateTime: formatDateTime() });
+
+  app.post(`${base}/reset-password`, async (request) => {
+    const ctx = contextOf(request);
+    const users = await visibleRows(repo, ctx, idsOf(argsOf(request), 'userIds'));
+    const groups = [...byTenant(users)];
+    const hashes = await Promise.all(groups.map(async ([tenantId]) => hashPassword(await initialPassword(db, tenantId))));
+    await db.transaction().execute(async (trx) => {
+      for (const [index, [tenantId, ids]] of groups.entries()) {
+        await trx
+          .updateTable('blade_user')
+          .set({ password: hashes[index], ...audit(ctx.principal.userId) })
+          .where('id', 'in', ids)
+          .where('tenantId', '=', tenantId)
+          .execute();
+      }
+    });
+    platform.events.emit('changed', 'blade_user');
+    return ok(true);
+  });
+
+  /** Sets the users' roles; the roles must be of the users' tenant. Takes effect at the users' next sign-in. */
+  app.post(`${base}/grant`, async (request) => {
+    const ctx = contextOf(request);
+    const args = argsOf(request);
+    const users = await visibleRows(repo, ctx, idsOf(args, 'userIds'));
+    const roleId = idsOf(args, 'roleIds').join(',');
+    const tenants = [...byTenant(users)];
+    if (tenants.length !== 1) throw badRequest('所选用户不属于同一租户');
+    const [[tenantId, ids]] = tenants;
+    await assertOwnedByTenant(db, tenantId, { roleId });
+    await db.updateTable('blade_user').set({ roleId, ...audit(ctx.principal.userId) }).where('id', 'in', ids).where('tenantId', '=', tenantId).execute();
+    platform.events.emit('changed', 'blade_user');
+    return ok(true);
+  });
+
+  /** Lifts the sign-in lock-out (5 failed passwords) of the users' accounts. */
+  app.post(`${base}/unlock`, async (request) => {
+    const ctx = contextOf(request);
+    const users = await visibleRows(repo, ctx, idsOf(argsOf(request), 'userIds'));
+    await db
+      .deleteFrom('blade_login_attempt')
+      .where((eb) => eb.or(users.map((u) => eb.and([eb('tenantId', '=', u.tenantId), eb('account', '=', u.account)]))))
+      .execute();
+    return ok(true);
+  });
+
+  app.post(`${base}/update-platform`, async (request) => {
+    const ctx = contextOf(request);
+    const args = argsOf(request);
+    const userId = text(args, 'userId') ?? text(args, 'id');
+    if (!userId) throw missingParam('userId');
+    const parsed = platformFields.safeParse(args);
+    if (!parsed.success) throw invalidParam(zodMessage(parsed.error));
+    if (!(await dictLabels(db, 'user_type')).has(String(parsed.data.userType))) throw badRequest('用户平台不存在');
+    await visibleRows(repo, ctx, [userId]);
+    await repo.update(ctx, userId, { userType: parsed.data.userType, userExt: parsed.data.userExt ?? null });
+    return ok(true);
+  });
+
+  /** The user with its platform (userType, userTypeName) and its free-form JSON extension (userExt). */
+  app.get(`${base}/platform-detail`, async (request) => {
+    const ctx = contextOf(request);
+    const args = argsOf(request);
+    const userId = text(args, 'userId') ?? text(args, 'id');
+    if (!userId) throw missingParam('userId');
+    const [row] = await visibleRows(repo, ctx, [userId]);
+    const [decorated] = await decorateUsers(db, [row]);
+    return ok(decorated);
+  });
+}

@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import { profileFields, user } from '../../../resources/system/user';
+import { hashPassword, passwordPolicyError, verifyPassword } from '../../auth/passwords';
+import type { Row } from '../../db/database';
+import { type CallContext, zodMessage } from '../../db/repository';
+import { contextOf } from '../../http/context';
+import { badRequest, invalidParam, ok } from '../../http/envelope';
+import type { Platform } from '../../platform';
+import { formatDateTime } from '../../time';
+import { findUser } from '../blade-auth/login';
+import { argsOf } from './args';
+import { decorateUsers } from './names';
+
+const raw = (args: Record<string, unknown>, name: string) => (typeof args[name] === 'string' ? (args[name] as string) : '');
+
+/**
+ * The caller's own account: read, profile edit and password change. These work on the caller's own row whatever
+ * its data scope says (a scope of "own rows" would otherwise hide the row an administrator created for them).
+ */
+export function registerSelfService(app: FastifyInstance, platform: Platform): void {
+  const base = '/blade-user';
+  const repo = platform.repo(user);
+
+  const ownRow = async (ctx: CallContext) => {
+    const row = await findUser(platform.db, ctx.principal.tenantId, { id: ctx.principal.userId });
+    if (!row) throw badRequest('用户不存在');
+    return row;
+  };
+
+  const updateOwnRow = async (ctx: CallContext, changes: Row) => {
+    await platform.db
+      .updateTable('blade_user')
+      .set({ ...changes, updateUser: ctx.principal.userId, updateTime: formatDateTime() })
+      .where('id', '=', ctx.principal.userId)
+      .where('tenantId', '=', ctx.principal.tenantId)
+      .where('isDeleted', '=', 0)
+      .execute();
+    platform.events.emit('changed', 'blade_user');
+  };
+
+  app.get(`${base}/info`, async (request) => {
+    const row = await ownRow(contextOf(request));
+    const [decorated] = await decorateUsers(platform.db, [repo.present({ ...row })]);
+    return ok(decorated);
+  });
+
+  /** Spec §2 "Profile form": avatar, real name, name, phone, email. A given phone must be valid (spec §5). */
+  app.post(`${base}/update-info`, async (request) => {
+    const ctx = contextOf(request);
+    const parsed = profileFields.safeParse(argsOf(request));
+    if (!parsed.success) throw invalidParam(zodMessage(parsed.error));
+    await ownRow(ctx);
+    await updateOwnRow(ctx, parsed.data);
+    return ok(true);
+  });
+
+  app.post(`${base}/update-password`, async (request) => {
+    const ctx = contextOf(request);
+    const args = argsOf(request);
+    const [oldPassword, newPassword, confirmation] = ['oldPassword', 'newPassword', 'newPassword1'].map((name) => raw(args, name));
+    if (!oldPassword) throw badRequest('请输入原密码');
+    if (!newPassword) throw badRequest('请输入新密码');
+    if (newPassword !== confirmation) throw badRequest('两次密码输入不一致');
+    const weak = passwordPolicyError(newPassword);
+    if (weak) throw badRequest(weak);
+    const row = await ownRow(ctx);
+    if (!(await verifyPassword(oldPassword, row.password))) throw badRequest('原密码不正确');
+    await updateOwnRow(ctx, { password: await hashPassword(newPassword) });
+    return ok(true);
+  });
+}
