@@ -6,24 +6,11 @@ import { zodMessage } from '../../db/repository';
 import { contextOf, idsOf, text } from '../../http/context';
 import { badRequest, invalidParam, missingParam, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
-import { DEFAULT_INIT_PASSWORD, INIT_PASSWORD_PARAM } from '../../db/seed';
 import { formatDateTime } from '../../time';
+import { initialPassword } from '../blade-system/access/provision';
 import { argsOf, visibleRows } from './args';
 import { decorateUsers, dictLabels } from './names';
 import { assertOwnedByTenant } from './tenancy';
-
-/** The tenant's initial password (param account.initPassword), used by reset-password. */
-async function initialPassword(db: Db, tenantId: string): Promise<string> {
-  const param = await db
-    .selectFrom('blade_param')
-    .select('paramValue')
-    .where('tenantId', '=', tenantId)
-    .where('paramKey', '=', INIT_PASSWORD_PARAM)
-    .where('isDeleted', '=', 0)
-    .executeTakeFirst();
-  const value = typeof param?.paramValue === 'string' ? param.paramValue : '';
-  return value || DEFAULT_INIT_PASSWORD;
-}
 
 function byTenant(rows: Row[]): Map<string, string[]> {
   const groups = new Map<string, string[]>();

@@ -10,12 +10,12 @@ import { subtree } from './trees';
 /** Tables a new tenant gets rows in; their caches hear about it once the transaction is committed. */
 export const PROVISIONED_TABLES = ['blade_tenant', 'blade_role', 'blade_role_menu', 'blade_dept', 'blade_post', 'blade_user', 'blade_param'] as const;
 
-/** The initial password of new accounts: param account.initPassword of the platform tenant (seed.ts). */
-export async function initialPassword(db: Db): Promise<string> {
+/** The initial password of accounts: param account.initPassword of the tenant (seed.ts), or the default. */
+export async function initialPassword(db: Db, tenantId: string = PLATFORM_TENANT): Promise<string> {
   const row = await db
     .selectFrom('blade_param')
     .select('paramValue')
-    .where('tenantId', '=', PLATFORM_TENANT)
+    .where('tenantId', '=', tenantId)
     .where('paramKey', '=', INIT_PASSWORD_PARAM)
     .where('isDeleted', '=', 0)
     .executeTakeFirst();
