@@ -39,6 +39,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          // One `vite build` per run; the tests serve it from the real server (startServer consoleDir).
+          globalSetup: ['tests/e2e/support/build-console.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 180_000,

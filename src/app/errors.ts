@@ -1,0 +1,30 @@
+import type { ErrorInfo } from 'react';
+import type { ErrorLogEntry } from '../../machines/errorLog';
+import { RequestError } from '../api/http';
+import { errorLogActor } from './shell';
+import { formatDateTime } from './time';
+
+export function entryOf(error: unknown, type: string, info = ''): ErrorLogEntry {
+  const e = error instanceof Error ? error : new Error(String(error));
+  return { type, url: window.location.href, message: e.message, stack: e.stack ?? '', info, time: formatDateTime() };
+}
+
+export function recordError(error: unknown, type = 'error', info = ''): void {
+  // Failed calls are already reported by the request layer; they are not UI errors.
+  if (error instanceof RequestError) return;
+  errorLogActor.send({ type: 'errorLog.add', entry: entryOf(error, type, info) });
+}
+
+/** React 19 root error callbacks: every error a component throws goes to the local error log. */
+export const rootErrorHandlers = {
+  onUncaughtError: (error: unknown, info: ErrorInfo) => recordError(error, 'error', info.componentStack ?? ''),
+  onCaughtError: (error: unknown, info: ErrorInfo) => recordError(error, 'error', info.componentStack ?? ''),
+};
+
+/** Runtime errors outside React: thrown in handlers and timers, and unhandled rejections. */
+export function captureWindowErrors(): void {
+  window.addEventListener('error', (event) => {
+    if (event.error || event.message) recordError(event.error ?? event.message, 'error', event.filename ?? '');
+  });
+  window.addEventListener('unhandledrejection', (event) => recordError(event.reason, 'unhandledrejection'));
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { guard, type GuardInput } from './guard';
+
+const base: GuardInput = { path: '/info/index', query: {}, meta: {}, label: '个人信息', hasToken: true, hasSession: true, locked: false };
+const at = (extra: Partial<GuardInput>) => guard({ ...base, ...extra });
+
+describe('navigation guard', () => {
+  it('sends a visitor without a token to /login unless the route is public', () => {
+    expect(at({ hasToken: false })).toEqual({ kind: 'redirect', to: '/login' });
+    expect(at({ hasToken: false, path: '/login', meta: { isAuth: false } })).toEqual({ kind: 'enter' });
+  });
+
+  it('sends a logged-in user from /login to /', () => {
+    expect(at({ path: '/login', meta: { isAuth: false } })).toEqual({ kind: 'redirect', to: '/' });
+  });
+
+  it('redirects everything to /lock while locked', () => {
+    expect(at({ locked: true })).toEqual({ kind: 'redirect', to: '/lock' });
+    expect(at({ locked: true, path: '/lock', meta: { isTab: false } })).toEqual({ kind: 'enter' });
+  });
+
+  it('runs a federated logout when the token store is empty', () => {
+    expect(at({ hasSession: false })).toEqual({ kind: 'federatedLogout' });
+  });
+
+  it('makes a tab of each visited page unless isTab is false', () => {
+    const decision = at({});
+    expect(decision).toMatchObject({ kind: 'enter', tab: { label: '个人信息', value: '/info/index' } });
+    expect(at({ meta: { isTab: false } })).toEqual({ kind: 'enter' });
+  });
+
+  it('lets a query src override the path and a query name the label', () => {
+    const decision = at({ path: '/myiframe/urlPath', query: { src: 'https://x.cn/a.html', name: '帮助' } });
+    expect(decision).toMatchObject({ kind: 'enter', tab: { label: '帮助', value: 'https://x.cn/a.html' } });
+  });
+
+  it('opens a query target in a new window', () => {
+    expect(at({ path: '/myiframe/urlPath', query: { src: 'https://x.cn', target: '_blank' } })).toEqual({ kind: 'openWindow', url: 'https://x.cn' });
+  });
+
+  it('keeps the query in the tab value', () => {
+    expect(at({ query: { a: '1' } })).toMatchObject({ tab: { value: '/info/index?a=1' } });
+  });
+});

@@ -1,0 +1,57 @@
+import type { Tab } from '../../machines/tabs';
+import { site } from './config';
+
+export interface RouteMeta {
+  /** false: reachable without a token. */
+  isAuth?: boolean;
+  /** false: does not become a tab. */
+  isTab?: boolean;
+}
+
+export interface GuardInput {
+  path: string;
+  query: Record<string, string>;
+  meta: RouteMeta;
+  /** The label the route would give its tab. */
+  label: string;
+  /** A token cookie exists. */
+  hasToken: boolean;
+  /** The session holds tokens (the token store is not empty). */
+  hasSession: boolean;
+  locked: boolean;
+}
+
+export type GuardDecision =
+  | { kind: 'redirect'; to: string }
+  | { kind: 'federatedLogout' }
+  | { kind: 'openWindow'; url: string }
+  | { kind: 'enter'; tab?: Tab };
+
+const withQuery = (path: string, query: Record<string, string>) => {
+  const search = new URLSearchParams(query).toString();
+  return search ? `${path}?${search}` : path;
+};
+
+/** The navigation guard of spec §2, as a pure decision. */
+export function guard(input: GuardInput): GuardDecision {
+  if (!input.hasToken) return input.meta.isAuth === false ? { kind: 'enter' } : { kind: 'redirect', to: '/login' };
+  if (input.locked && input.path !== site.lockPage) return { kind: 'redirect', to: site.lockPage };
+  if (input.path === '/login') return { kind: 'redirect', to: '/' };
+  if (!input.hasSession) return { kind: 'federatedLogout' };
+  // A query src overrides the path (iframe pages), a query name the label; a query target opens a new window.
+  const value = input.query.src || withQuery(input.path, input.query);
+  const label = input.query.name || input.label;
+  if (input.query.target) return { kind: 'openWindow', url: value };
+  if (input.meta.isTab === false || !value || !label) return { kind: 'enter' };
+  return {
+    kind: 'enter',
+    tab: {
+      label,
+      value,
+      query: input.query,
+      meta: { i18n: input.query.i18n ?? input.path },
+      params: {},
+      group: [],
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import type { ComponentType, LazyExoticComponent } from 'react';
+import { screenFor } from '../features/registry';
+import type { RouteMeta } from './guard';
+import { lazyPage } from './lazyPage';
+import { screenKeyOf } from './menu';
+
+export interface RouteDef {
+  title: MessageDescriptor;
+  meta: RouteMeta;
+  /** Rendered inside the console layout (sidebar, top bar, tabs). */
+  layout: boolean;
+  component: LazyExoticComponent<ComponentType>;
+}
+
+const errorPage = lazyPage(() => import('../features/errors/ErrorPage'));
+const publicPage = { isAuth: false, isTab: false } as const;
+
+/** The static routes of spec §2 (the shell's own pages). */
+export const STATIC_ROUTES: Record<string, RouteDef> = {
+  '/login': { title: msg`登录`, meta: publicPage, layout: false, component: lazyPage(() => import('../features/login/LoginPage')) },
+  '/lock': { title: msg`锁屏`, meta: publicPage, layout: false, component: lazyPage(() => import('../features/lock/LockPage')) },
+  '/404': { title: msg`页面不存在`, meta: publicPage, layout: false, component: errorPage },
+  '/403': { title: msg`无权访问`, meta: publicPage, layout: false, component: errorPage },
+  '/500': { title: msg`服务器错误`, meta: publicPage, layout: false, component: errorPage },
+  '/wel/index': { title: msg`首页`, meta: {}, layout: true, component: lazyPage(() => import('../features/wel/WelcomePage')) },
+  '/info/index': { title: msg`个人信息`, meta: {}, layout: true, component: lazyPage(() => import('../features/info/ProfilePage')) },
+};
+
+const iframeRoute: RouteDef = {
+  title: msg`外部页面`,
+  meta: {},
+  layout: true,
+  component: lazyPage(() => import('../features/iframe/IframePage')),
+};
+
+const REDIRECTS: Record<string, string> = { '/': '/wel', '/wel': '/wel/index' };
+
+export type Resolved = { kind: 'redirect'; to: string } | { kind: 'route'; route: RouteDef };
+
+/** Static routes, then the iframe route, then the screens of the menu registry; anything else is a 404. */
+export function resolveRoute(path: string): Resolved {
+  const clean = path.length > 1 ? path.replace(/\/$/, '') : path;
+  if (REDIRECTS[clean]) return { kind: 'redirect', to: REDIRECTS[clean] };
+  const route = STATIC_ROUTES[clean];
+  if (route) return { kind: 'route', route };
+  if (/^\/myiframe\/[^/]+$/.test(clean)) return { kind: 'route', route: iframeRoute };
+  const screen = screenFor(screenKeyOf(clean));
+  if (screen) return { kind: 'route', route: { title: screen.title, meta: {}, layout: true, component: screen.component } };
+  return { kind: 'redirect', to: '/404' };
+}
+
+/** The translated title of a route path (tabs store paths; labels follow the language). */
+export function titleOf(path: string): MessageDescriptor | undefined {
+  const resolved = resolveRoute(path.split('?')[0]);
+  return resolved.kind === 'route' ? resolved.route.title : undefined;
+}

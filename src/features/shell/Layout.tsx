@@ -1,0 +1,31 @@
+import { HotkeysProvider } from '@blueprintjs/core';
+import { type ReactNode, useEffect, useState } from 'react';
+import { site } from '../../app/config';
+import { getStore, removeStore } from '../../app/storage';
+import { ConfirmHost } from '../../ui/confirm';
+import { RegisterDialog } from './RegisterDialog';
+import { Sidebar } from './Sidebar';
+import { TabBar } from './TabBar';
+import { TopBar } from './TopBar';
+import { useMenus } from './useMenus';
+
+/** The console layout: sidebar, top bar, tab bar and the page. */
+export default function Layout({ children }: { children: ReactNode }) {
+  const { menus, leaves, tops, topMenuId, selectTop } = useMenus();
+  const [askSwitch] = useState(() => site.switchMode && getStore<boolean>('chooseRole') === true);
+  useEffect(() => removeStore('chooseRole'), []);
+  return (
+    <HotkeysProvider>
+      <div className="vg-shell">
+        <Sidebar menus={menus} logo={site.logo} />
+        <div className="vg-main">
+          <TopBar leaves={leaves} tops={tops} topMenuId={topMenuId} onTopMenu={selectTop} askSwitch={askSwitch} />
+          <TabBar />
+          <main className="vg-content">{children}</main>
+        </div>
+      </div>
+      <RegisterDialog />
+      <ConfirmHost />
+    </HotkeysProvider>
+  );
+}

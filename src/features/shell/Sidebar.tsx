@@ -1,0 +1,100 @@
+import { Collapse, Icon, type IconName } from '@blueprintjs/core';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { useLocation } from 'wouter';
+import type { MenuRow } from '../../api/system';
+import { site } from '../../app/config';
+import { linkOf, opensWindow } from '../../app/menu';
+import { navigate } from '../../app/navigation';
+import { preferencesActor } from '../../app/shell';
+import { currentViewport } from '../../app/useViewport';
+import { hasIcon } from '../../ui/icons';
+import { useMenuLabel } from './menuLabel';
+
+/** Opens a menu: a new window for type-2 http menus, else its route. Small screens collapse the sidebar after it. */
+export function openMenu(menu: MenuRow, topLevel: boolean): void {
+  if (opensWindow(menu)) window.open(menu.path);
+  else navigate(linkOf(menu, topLevel));
+  if (currentViewport().sizeClass === 0) preferencesActor.send({ type: 'prefs.collapse', collapsed: true });
+}
+
+const iconOf = (source?: string): IconName => (source && hasIcon(source) ? (source as IconName) : 'document');
+
+function Item({ menu, topLevel, depth }: { menu: MenuRow; topLevel: boolean; depth: number }) {
+  const labelOf = useMenuLabel();
+  const [path] = useLocation();
+  const [open, setOpen] = useState(true);
+  const label = labelOf(menu);
+  if (menu.children?.length) {
+    return (
+      <div>
+        <div className="vg-menu-item" role="button" onClick={() => setOpen(!open)} title={label}>
+          <Icon icon={iconOf(menu.source)} />
+          <span className="vg-label" style={{ flex: 1 }}>
+            {label}
+          </span>
+          <Icon className="vg-label" icon={open ? 'chevron-down' : 'chevron-right'} size={12} />
+        </div>
+        <Collapse isOpen={open}>
+          <div className="vg-menu-children">
+            {menu.children.map((child) => (
+              <Item key={child.id} menu={child} topLevel={false} depth={depth + 1} />
+            ))}
+          </div>
+        </Collapse>
+      </div>
+    );
+  }
+  const link = linkOf(menu, topLevel);
+  return (
+    <a
+      className={`vg-menu-item${path === link.split('?')[0] ? ' active' : ''}`}
+      href={link}
+      title={label}
+      onClick={(e) => {
+        e.preventDefault();
+        openMenu(menu, topLevel);
+      }}
+    >
+      <Icon icon={iconOf(menu.source)} />
+      <span className="vg-label">{label}</span>
+    </a>
+  );
+}
+
+/** The menu tree with the home item; a tip when the tree is empty. */
+export function Sidebar({ menus, logo }: { menus: MenuRow[]; logo: string }) {
+  const { t } = useLingui();
+  const collapsed = useSelector(preferencesActor, (s) => s.context.collapsed);
+  const [path] = useLocation();
+  return (
+    <nav className={`vg-sidebar${collapsed ? ' collapsed' : ''}`} aria-label={t`菜单`}>
+      <div className="vg-logo">
+        <img src={logo} alt="" />
+        <span>Vigil</span>
+      </div>
+      <a
+        className={`vg-menu-item${path === site.homePath ? ' active' : ''}`}
+        href={site.homePath}
+        onClick={(e) => {
+          e.preventDefault();
+          navigate(site.homePath);
+        }}
+      >
+        <Icon icon="home" />
+        <span className="vg-label">
+          <Trans>首页</Trans>
+        </span>
+      </a>
+      {menus.map((menu) => (
+        <Item key={menu.id} menu={menu} topLevel depth={0} />
+      ))}
+      {menus.length === 0 && !collapsed && (
+        <div className="vg-menu-empty">
+          <Trans>没有发现菜单</Trans>
+        </div>
+      )}
+    </nav>
+  );
+}

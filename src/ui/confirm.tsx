@@ -1,0 +1,53 @@
+import { Alert } from '@blueprintjs/core';
+import { useLingui } from '@lingui/react/macro';
+import { useSyncExternalStore } from 'react';
+
+interface Pending {
+  message: string;
+  resolve: (ok: boolean) => void;
+}
+
+let pending: Pending | undefined;
+const listeners = new Set<() => void>();
+const emit = () => listeners.forEach((listener) => listener());
+
+/** Asks a yes/no question (确定/取消); resolves true on confirm. Rendered by <ConfirmHost/>. */
+export function confirm(message: string): Promise<boolean> {
+  pending?.resolve(false);
+  return new Promise((resolve) => {
+    pending = { message, resolve };
+    emit();
+  });
+}
+
+function settle(ok: boolean) {
+  const current = pending;
+  pending = undefined;
+  emit();
+  current?.resolve(ok);
+}
+
+export function ConfirmHost() {
+  const { t } = useLingui();
+  const current = useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => pending,
+  );
+  return (
+    <Alert
+      isOpen={!!current}
+      icon="help"
+      intent="primary"
+      confirmButtonText={t`确定`}
+      cancelButtonText={t`取消`}
+      onConfirm={() => settle(true)}
+      onCancel={() => settle(false)}
+      canEscapeKeyCancel
+    >
+      <p>{current?.message}</p>
+    </Alert>
+  );
+}

@@ -1,0 +1,31 @@
+import { type IconName, type IconPaths, Icons, IconSize } from '@blueprintjs/icons';
+
+/*
+ * The icons the console draws by name, each its own tiny chunk per size. Blueprint's built-in loaders fetch all
+ * ~600 icons of a size at once (about 100 kB gzip) and a glob over every icon puts a 50 kB table in the entry, so
+ * the set is curated: the shell's icons and the seeded menu icons. A screen that needs another icon adds it here
+ * (an unknown menu icon falls back to 'document').
+ */
+const paths16 = import.meta.glob<IconPaths>(
+  '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{caret-down,chevron-down,chevron-right,code,cog,cross,dashboard,database,desktop,disable,document,error,exchange,flash,flows,folder-close,fullscreen,help,history,home,inbox,info-sign,link,lock,log-out,menu,minimize,mobile-phone,more,office,person,refresh,satellite,search,shield,style,swap-horizontal,tick-circle,timeline-line-chart,tint,translate,trash,unlock,upload,warning-sign}.js',
+  { import: 'default' },
+);
+const paths20 = import.meta.glob<IconPaths>(
+  '/node_modules/@blueprintjs/icons/lib/esm/generated/20px/paths/{error,help,info-sign,search,tick-circle,warning-sign}.js',
+  { import: 'default' },
+);
+
+const keyOf = (name: string, size: string) => `/node_modules/@blueprintjs/icons/lib/esm/generated/${size}/paths/${name}.js`;
+
+export function installIconLoader(): void {
+  Icons.setLoaderOptions({
+    loader: async (name: IconName, size: IconSize) => {
+      const load = (size === IconSize.LARGE ? paths20[keyOf(name, '20px')] : undefined) ?? paths16[keyOf(name, '16px')];
+      if (!load) throw new Error(`icon ${name} is not in src/ui/icons.ts`);
+      return load();
+    },
+  });
+}
+
+/** Whether the console ships this icon (menu icons come from the server). */
+export const hasIcon = (name: string): boolean => keyOf(name, '16px') in paths16;
