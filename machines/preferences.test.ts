@@ -9,6 +9,12 @@ describe('preferences machine', () => {
     expect(actor.getSnapshot().context).toEqual(DEFAULT_PREFERENCES);
   });
 
+  it('falls back to each default when storage has nothing for it', () => {
+    const input = { theme: undefined, colour: undefined, language: undefined, collapsed: undefined };
+    const actor = createActor(preferencesMachine, { input }).start();
+    expect(actor.getSnapshot().context).toEqual(DEFAULT_PREFERENCES);
+  });
+
   it('restores stored choices but ignores an unknown theme', () => {
     const actor = createActor(preferencesMachine, { input: { theme: 'theme-nope' as never, colour: '#000000', language: 'en' } }).start();
     expect(actor.getSnapshot().context).toMatchObject({ theme: 'default', colour: '#000000', language: 'en' });

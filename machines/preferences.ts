@@ -48,11 +48,12 @@ export const preferencesMachine = setup({
   actions: { persist: () => {}, apply: () => {} },
 }).createMachine({
   id: 'preferences',
+  // Stored values may be missing or stale: each one falls back to its default on its own.
   context: ({ input }) => ({
-    ...DEFAULT_PREFERENCES,
-    ...input,
     theme: isTheme(input.theme) ? input.theme : DEFAULT_PREFERENCES.theme,
+    colour: typeof input.colour === 'string' && /^#[0-9a-f]{3,8}$/i.test(input.colour) ? input.colour : DEFAULT_PREFERENCES.colour,
     language: input.language === 'en' ? 'en' : 'zh',
+    collapsed: input.collapsed === true,
     fullscreen: false,
   }),
   entry: 'apply',

@@ -90,12 +90,13 @@ export const BASE_KINDS: Readonly<Record<string, FieldKind>> = {
 function kindOf(schema: z.ZodType): FieldKind {
   const registered = fieldKinds.get(schema);
   if (registered) return registered.kind;
-  const def = schema._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType; options?: z.ZodType[] };
+  const def = schema._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType; options?: z.ZodType[]; values?: unknown[] };
   if (def.innerType) return kindOf(def.innerType);
   if (def.type === 'pipe' && def.in) return kindOf(def.in);
   if (def.type === 'union' && def.options?.length) return kindOf(def.options[0]);
   if (def.type === 'number' || def.type === 'int' || def.type === 'bigint') return 'number';
   if (def.type === 'boolean') return 'boolean';
+  if (def.type === 'literal' && typeof def.values?.[0] === 'number') return 'number';
   return 'text';
 }
 
