@@ -24,7 +24,10 @@ function visibleProjects(p: Principal): RawBuilder<unknown> {
 
 const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
 
-/** `field` (or the chain of `table.column` hops from it) leads to a visible project; rows of no project only for the unlimited. */
+/**
+ * `field` (or the chain of live rows of `table.column` hops from it) leads to a visible project; rows of no project
+ * only for the unlimited. A point of a removed device thus goes with it.
+ */
 export function projectScope(p: Principal, field: string, through: readonly string[] = []): Condition {
   const limited = assignedProjects(p) !== undefined;
   const visible = visibleProjects(p);
@@ -37,7 +40,10 @@ export function projectScope(p: Principal, field: string, through: readonly stri
     const [table, column] = hop.split('.');
     if (!IDENTIFIER.test(table) || !IDENTIFIER.test(column)) throw new Error(`bad projectThrough hop ${hop}`);
     const test = inner ? sql`${sql.raw(column)} in (${inner})` : last(sql.raw(column));
-    inner = sql`select id from ${sql.raw(table)} where ${test}`;
+    inner = sql`select id from ${sql.raw(table)} where is_deleted = 0 and ${test}`;
   }
   return () => sql<SqlBool>`${sql.ref(field)} in (${inner})`;
 }
+
+/** The tables a project scope reads, whose changes alter what a scoped list counts. */
+export const projectScopeTables = (through: readonly string[] = []): string[] => ['wit_project', 'wit_user_project', ...through.map((hop) => hop.split('.')[0])];

@@ -9,7 +9,7 @@ import { badRequest, forbidden, invalidParam, pageOf, type Page } from '../http/
 import { nextId } from '../ids';
 import { formatDateTime } from '../time';
 import { CountCache } from './count-cache';
-import { projectScope } from './project-scope';
+import { projectScope, projectScopeTables } from './project-scope';
 import type { Db, DialectName, Row, Schema } from './database';
 
 /**
@@ -53,8 +53,10 @@ export class Repository {
     const full = resource.fields.extend(BASE_WRITABLE.shape).extend(tenantField);
     this.insertSchema = full as unknown as z.ZodType<Row>;
     this.updateSchema = full.partial() as unknown as z.ZodType<Row>;
+    // Counts also depend on the tables the project scope reads (server/db/project-scope.ts).
+    const watched = new Set([resource.table, ...(resource.projectField ? projectScopeTables(resource.projectThrough) : [])]);
     deps.events.on('changed', (table) => {
-      if (table === resource.table) this.counts.clear();
+      if (watched.has(table)) this.counts.clear();
     });
   }
 

@@ -5,6 +5,7 @@ import type { Db, Row } from './database';
 import { DICTIONARIES } from './seed/dictionaries';
 import { seedId } from './seed/ids';
 import { MENUS, type MenuSeed, STANDARD_BUTTONS } from './seed/menus';
+import { seedMonitoring } from './seed/monitoring';
 
 export const DEMO_TENANT = '100001';
 export const INIT_PASSWORD_PARAM = 'account.initPassword';
@@ -105,4 +106,5 @@ export async function seed(db: Db): Promise<void> {
   await seedTenant(db, { tenantId: PLATFORM_TENANT, tenantName: '管理组', roleName: '超级管理员', deptName: 'Vigil', menuIds: allMenus }, adminPassword);
   await seedTenant(db, { tenantId: DEMO_TENANT, tenantName: '演示租户', roleName: '租户管理员', deptName: '演示工程公司', menuIds: tenantMenus }, adminPassword);
   await db.updateTable('blade_tenant').set({ packageId: seedId('package:standard') }).where('tenantId', '=', DEMO_TENANT).where('packageId', 'is', null).execute();
+  await seedMonitoring(db, ensure);
 }

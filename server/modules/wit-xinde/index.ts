@@ -3,12 +3,22 @@ import { mqttAcl, mqttUser } from '../../../resources/iot/mqtt';
 import { hashPassword } from '../../auth/passwords';
 import { registerCrud } from '../../http/crud';
 import type { Platform } from '../../platform';
+import { registerCatalogue } from './catalogue';
+import { registerDevices } from './devices';
+import { registerGateways } from './gateways';
+import { registerMonitoring } from './monitoring';
+import { registerProjects } from './projects';
 
-/** wit-xinde: the monitoring domain (devices, data, alarms…); so far the broker's identities and rules. */
+/** wit-xinde: the monitoring domain — broker identities, projects, the device catalogue, gateways, devices, monitoring. */
 export function registerXinde(app: FastifyInstance, platform: Platform): void {
   registerCrud(app, platform, mqttUser, {
     beforeSave: async (_ctx, values) =>
       typeof values.password === 'string' ? { ...values, password: await hashPassword(values.password) } : values,
   });
   registerCrud(app, platform, mqttAcl);
+  registerProjects(app, platform);
+  registerCatalogue(app, platform);
+  registerMonitoring(app, platform);
+  registerGateways(app, platform);
+  registerDevices(app, platform);
 }

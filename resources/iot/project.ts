@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { defineResource } from '../define';
+import { datetime, decimal, id, int, required, text } from '../fields';
+import { REFERENCE_IDS } from './examples';
+
+/** Where a project stands in its life (the base `status` column stays the enable flag). */
+export const PROJECT_STATE = { planned: 1, monitoring: 2, paused: 3, finished: 4 } as const;
+
+export const longitude = () => decimal().refine((v) => v >= -180 && v <= 180, '经度应在 -180 到 180 之间');
+export const latitude = () => decimal().refine((v) => v >= -90 && v <= 90, '纬度应在 -90 到 90 之间');
+/** A code devices, gateways and sheets are matched by: letters, digits and _ . : - (MQTT client ids too). */
+export const code = (missing: string, max = 64) =>
+  required(missing, max).regex(/^[A-Za-z0-9_.:-]+$/, '编号只能包含字母、数字和 _ . : -');
+
+/** Project categories (项目分类): a tree per tenant. */
+export const projectCategory = defineResource({
+  service: 'wit-xinde',
+  name: 'projectcategory',
+  table: 'wit_project_category',
+  tenancy: 'tenant',
+  fields: z.object({
+    parentId: id().optional(),
+    name: required('请输入分类名称', 64),
+    code: text(64).nullish(),
+    sort: int().nullish(),
+    remark: text().nullish(),
+  }),
+  parentField: 'parentId',
+  variants: ['selectlist'],
+  orderBy: [{ field: 'sort' }],
+  unique: [{ fields: ['parentId', 'name'], message: '同级分类名称已存在' }],
+  example: { parentId: '0', name: '公路桥梁', code: 'highway_bridge', sort: 1 },
+});
+
+/** The owner or client a project is run for (项目客户). */
+export const projectCustomer = defineResource({
+  service: 'wit-xinde',
+  name: 'projectcustomer',
+  table: 'wit_project_customer',
+  tenancy: 'tenant',
+  fields: z.object({
+    name: required('请输入客户名称', 128),
+    linkman: text(64).nullish(),
+    phone: text(32).nullish(),
+    address: text().nullish(),
+    remark: text().nullish(),
+  }),
+  unique: [{ fields: ['name'], message: '客户名称已存在' }],
+  example: { name: '市交通投资集团', linkman: '李工', phone: '13800138000', address: '杭州市西湖区' },
+});
+
+/**
+ * A monitored structure (项目). Removing it moves it to the recycle bin: it and every row that names it (devices,
+ * gateways, monitor points…) leave all lists until `recovery`; `deleteProjectById` purges them.
+ */
+export const project = defineResource({
+  service: 'wit-xinde',
+  name: 'project',
+  table: 'wit_project',
+  tenancy: 'tenant',
+  fields: z.object({
+    name: required('请输入项目名称', 128),
+    code: code('请输入项目编号'),
+    categoryId: id().nullish(),
+    structureType: int().min(1, '请选择结构类型').nullish(),
+    regionCode: text(32).nullish(),
+    address: text().nullish(),
+    longitude: longitude().nullish(),
+    latitude: latitude().nullish(),
+    customerId: id().nullish(),
+    projectState: int().min(1).max(4, '项目状态不正确').nullish(),
+    startDate: datetime().nullish(),
+    endDate: datetime().nullish(),
+    ptProjectId: text(64).nullish(),
+    remark: text(1000).nullish(),
+  }),
+  projectField: 'id',
+  variants: ['page', 'nopageList', 'select'],
+  unique: [{ fields: ['code'], message: '项目编号已存在' }],
+  example: { name: '示例大桥健康监测', code: 'EX-BRIDGE', structureType: 1, address: '杭州市', longitude: 120.15, latitude: 30.28, projectState: 2, startDate: '2026-01-01' },
+});
+
+/** Which users see which projects: a user with any rows here sees only those projects and what belongs to them. */
+export const userProject = defineResource({
+  service: 'wit-xinde',
+  name: 'userproject',
+  table: 'wit_user_project',
+  tenancy: 'tenant',
+  fields: z.object({
+    userId: id('请选择用户'),
+    projectId: id('请选择项目'),
+  }),
+  projectField: 'projectId',
+  unique: [{ fields: ['userId', 'projectId'], message: '该用户已分配此项目' }],
+  example: { userId: REFERENCE_IDS.adminUser, projectId: REFERENCE_IDS.project },
+});

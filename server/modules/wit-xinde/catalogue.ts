@@ -1,0 +1,202 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  deviceAttribute,
+  deviceModel,
+  deviceType,
+  MODEL_KIND,
+  modelAgreement,
+  protocol,
+  protocolModbus,
+  protocolPoint,
+  temperatureCoefficient,
+} from '../../../resources/iot/catalogue';
+import { device } from '../../../resources/iot/device';
+import { monitorType } from '../../../resources/iot/monitoring';
+import type { Row } from '../../db/database';
+import type { CallContext } from '../../db/repository';
+import type { Condition } from '../../http/conditions';
+import { contextOf, paramsOf, requiredText, text } from '../../http/context';
+import { registerCrud } from '../../http/crud';
+import { badRequest, invalidParam, ok, paramType } from '../../http/envelope';
+import type { Platform } from '../../platform';
+import { formatDateTime } from '../../time';
+import { argsOf, attach, distinct, eq, idArg, newRow, nodeOf, referencing, resolveReferences, tenantOfRow, truthy, unusedBeforeRemove, withNames, within } from './common';
+
+const modelRefs = [
+  { field: 'deviceTypeId', resource: deviceType, message: '设备类型不存在' },
+  { field: 'protocolId', resource: protocol, message: '协议不存在' },
+];
+
+/** Types with their models below them (isLoadModel), for the model pickers; `kind` limits the models. */
+async function modelTree(platform: Platform, ctx: CallContext, args: Record<string, unknown>, kind?: number): Promise<unknown[]> {
+  const conditions: Condition[] = kind ? [eq('modelKind', kind)] : [];
+  const projectId = idArg(args, 'projectId');
+  if (projectId) {
+    const devices = await platform.repo(device).all(ctx, {}, [eq('projectId', projectId)]);
+    conditions.push(within('id', distinct(devices, 'modelId')));
+  }
+  const models = await platform.repo(deviceModel).all(ctx, {}, conditions);
+  const typeConditions: Condition[] = kind || projectId ? [within('id', distinct(models, 'deviceTypeId'))] : [];
+  const types = await platform.repo(deviceType).all(ctx, {}, typeConditions);
+  const typeNodes = types.map((t) => nodeOf('type', t, '0', String(t.name), { code: t.code, disabled: truthy(args, 'isLoadModel') }));
+  if (!truthy(args, 'isLoadModel')) return typeNodes;
+  const modelNodes = models.map((m) => nodeOf('model', m, String(m.deviceTypeId ?? '0'), String(m.name), { code: m.code, modelKind: m.modelKind, connectionType: m.connectionType, channels: m.channels }));
+  const untyped = modelNodes.filter((m) => !types.some((t) => t.id === m.parentId));
+  return [...attach(typeNodes, modelNodes), ...untyped];
+}
+
+/**
+ * Saves many coefficients at once, keyed by (modelId, channel): existing ones are updated, new ones inserted. All
+ * rows are validated first and written in one transaction, so a bad row writes nothing.
+ */
+async function batchSaveCoefficients(platform: Platform, ctx: CallContext, body: unknown): Promise<number> {
+  const list = Array.isArray(body) ? body : Array.isArray((body as { list?: unknown })?.list) ? (body as { list: unknown[] }).list : undefined;
+  if (!list || list.length === 0) throw badRequest('请提交温度系数列表');
+  const repo = platform.repo(temperatureCoefficient);
+  const rows: Row[] = [];
+  for (const [index, item] of list.entries()) {
+    try {
+      const values = repo.parse(item, false);
+      const tenantId = tenantOfRow(ctx, values, undefined);
+      await resolveReferences(platform, ctx, tenantId, values, [{ field: 'modelId', resource: deviceModel, message: '设备型号不存在' }]);
+      rows.push({ ...values, tenantId });
+    } catch (error) {
+      throw badRequest(`第${index + 1}条: ${(error as Error).message}`);
+    }
+  }
+  const keys = new Set(rows.map((r) => `${r.modelId}:${r.channel}`));
+  if (keys.size !== rows.length) throw badRequest('同一型号的通道重复');
+  const now = formatDateTime();
+  const p = ctx.principal;
+  await platform.db.transaction().execute(async (trx) => {
+    for (const row of rows) {
+      const existing = await trx
+        .selectFrom('wit_temperature_coefficient')
+        .select('id')
+        .where('tenantId', '=', row.tenantId as string)
+        .where('modelId', '=', row.modelId as string)
+        .where('channel', '=', row.channel as number)
+        .where('isDeleted', '=', 0)
+        .executeTakeFirst();
+      const { tenantId, ...values } = row;
+      if (existing) {
+        await trx.updateTable('wit_temperature_coefficient').set({ ...values, updateUser: p.userId, updateTime: now }).where('id', '=', existing.id as string).execute();
+      } else {
+        await trx
+          .insertInto('wit_temperature_coefficient')
+          .values(newRow(ctx, String(tenantId), values, now))
+          .execute();
+      }
+    }
+  });
+  platform.events.emit('changed', 'wit_temperature_coefficient');
+  return rows.length;
+}
+
+/** Device types, attributes, models, protocols with their points and Modbus variables, temperature coefficients. */
+export function registerCatalogue(app: FastifyInstance, platform: Platform): void {
+  registerCrud(app, platform, deviceType, {
+    beforeRemove: unusedBeforeRemove(platform, deviceType, [['wit_device_model', 'deviceTypeId'], ['wit_device', 'deviceTypeId'], ['wit_device_attribute', 'deviceTypeId']], '设备类型已被使用,不能删除'),
+    beforeSave: referencing(platform, [{ field: 'monitorTypeId', resource: monitorType, message: '监测类型不存在' }]),
+    decorate: (_ctx, rows) => withNames(platform.db, rows, [['monitorTypeId', 'wit_monitor_type', 'monitorTypeName']]),
+  });
+  /** Types of a model (`model`: its id or code) or of a project's devices (`projectId`); all types otherwise. */
+  app.get('/wit-xinde/devicetype/select', async (request) => {
+    const ctx = contextOf(request);
+    const args = paramsOf(request);
+    const conditions: Condition[] = [];
+    const model = text(args, 'model');
+    if (model) {
+      const models = await platform.repo(deviceModel).all(ctx, {}, [(eb) => eb.or([eb('id', '=', model), eb('code', '=', model)])]);
+      conditions.push(within('id', distinct(models, 'deviceTypeId')));
+    }
+    const projectId = idArg(args, 'projectId');
+    if (projectId) {
+      const devices = await platform.repo(device).all(ctx, {}, [eq('projectId', projectId)]);
+      conditions.push(within('id', distinct(devices, 'deviceTypeId')));
+    }
+    return ok(await platform.repo(deviceType).all(ctx, {}, conditions));
+  });
+  /** The kinds of things watched (device types) in a state (`status`, default 1 enabled), with their device counts. */
+  app.get('/wit-xinde/devicetype/getMonitorObject', async (request) => {
+    const ctx = contextOf(request);
+    const status = Number(text(paramsOf(request), 'status') ?? 1);
+    if (!Number.isInteger(status)) throw paramType('status');
+    const types = await platform.repo(deviceType).all(ctx, {}, [eq('status', status)]);
+    const devices = await platform.repo(device).all(ctx, {}, [within('deviceTypeId', types.map((t) => t.id))], 100_000);
+    return ok(types.map((t) => ({ id: t.id, name: t.name, code: t.code, deviceCount: devices.filter((d) => d.deviceTypeId === t.id).length })));
+  });
+
+  registerCrud(app, platform, deviceAttribute, {
+    beforeSave: referencing(platform, [{ field: 'deviceTypeId', resource: deviceType, message: '设备类型不存在' }]),
+  });
+  /** Attributes of a type: the generic ones plus those of the structure type `projectType`. */
+  app.post('/wit-xinde/deviceattribute/selectList', async (request) => {
+    const ctx = contextOf(request);
+    const args = argsOf(request);
+    const deviceTypeId = idArg(args, 'deviceTypeId') ?? requiredText(args, 'deviceTypeId');
+    const projectType = text(args, 'projectType');
+    if (projectType !== undefined && !/^\d+$/.test(projectType)) throw paramType('projectType');
+    const byType: Condition = projectType ? (eb) => eb.or([eb('projectType', 'is', null), eb('projectType', '=', Number(projectType))]) : (eb) => eb('projectType', 'is', null);
+    return ok(await platform.repo(deviceAttribute).all(ctx, {}, [eq('deviceTypeId', deviceTypeId), byType]));
+  });
+
+  registerCrud(app, platform, deviceModel, {
+    beforeRemove: unusedBeforeRemove(platform, deviceModel, [['wit_device', 'modelId'], ['wit_gateway', 'modelId']], '设备型号已被使用,不能删除'),
+    beforeSave: referencing(platform, modelRefs),
+    decorate: (_ctx, rows) =>
+      withNames(platform.db, rows, [
+        ['deviceTypeId', 'wit_device_type', 'deviceTypeName'],
+        ['protocolId', 'wit_protocol', 'protocolName'],
+      ]),
+  });
+  app.get('/wit-xinde/devicemodel/getTreeList', async (request) => ok(await modelTree(platform, contextOf(request), paramsOf(request))));
+  app.get('/wit-xinde/devicemodel/getGatewayModelTree', async (request) =>
+    ok(await modelTree(platform, contextOf(request), paramsOf(request), MODEL_KIND.gateway)),
+  );
+  app.get('/wit-xinde/devicemodel/getCjqModelTree', async (request) =>
+    ok(await modelTree(platform, contextOf(request), paramsOf(request), MODEL_KIND.collector)),
+  );
+
+  registerCrud(app, platform, modelAgreement, {
+    beforeSave: referencing(platform, [
+      { field: 'modelId', resource: deviceModel, message: '设备型号不存在' },
+      { field: 'protocolId', resource: protocol, message: '协议不存在' },
+    ]),
+    decorate: (_ctx, rows) =>
+      withNames(platform.db, rows, [
+        ['modelId', 'wit_device_model', 'modelName'],
+        ['protocolId', 'wit_protocol', 'protocolName'],
+      ]),
+  });
+  registerCrud(app, platform, protocol, {
+    beforeRemove: unusedBeforeRemove(platform, protocol, [['wit_device_model', 'protocolId'], ['wit_model_agreement', 'protocolId']], '协议已被设备型号使用,不能删除'),
+  });
+  const protocolRef = [{ field: 'protocolId', resource: protocol, message: '协议不存在' }];
+  registerCrud(app, platform, protocolPoint, { beforeSave: referencing(platform, protocolRef) });
+  registerCrud(app, platform, protocolModbus, {
+    beforeSave: referencing(platform, protocolRef, (_ctx, values, existing) => {
+      const merged = { ...existing, ...values };
+      const words: Record<string, number> = { int16: 1, uint16: 1, bool: 1, int32: 2, uint32: 2, float32: 2, float64: 4 };
+      const type = String(merged.dataType);
+      // Registers a value of the type occupies; given when the form leaves it out.
+      if (!existing && (values.quantity === undefined || values.quantity === null)) return { ...values, quantity: words[type] ?? 1 };
+      if (merged.quantity !== undefined && merged.quantity !== null && Number(merged.quantity) < (words[type] ?? 1)) {
+        throw invalidParam(`quantity: ${type} 至少需要 ${words[type]} 个寄存器`);
+      }
+      return values;
+    }),
+  });
+
+  registerCrud(app, platform, temperatureCoefficient, {
+    beforeSave: referencing(platform, [{ field: 'modelId', resource: deviceModel, message: '设备型号不存在' }]),
+    decorate: (_ctx, rows) => withNames(platform.db, rows, [['modelId', 'wit_device_model', 'modelName']]),
+  });
+  app.post('/wit-xinde/temperaturecoefficient/batchSave', async (request) => ok(await batchSaveCoefficients(platform, contextOf(request), request.body)));
+  /** A model's coefficients by channel, the reference the calculation uses. */
+  app.post('/wit-xinde/temperaturecoefficient/selectReferenceData', async (request) => {
+    const args = argsOf(request);
+    const modelId = idArg(args, 'modelId') ?? requiredText(args, 'modelId');
+    return ok(await platform.repo(temperatureCoefficient).all(contextOf(request), {}, [eq('modelId', modelId)]));
+  });
+}

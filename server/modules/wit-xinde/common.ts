@@ -1,0 +1,179 @@
+import type { FastifyRequest } from 'fastify';
+import { type SqlBool, sql } from 'kysely';
+import type { Resource } from '../../../resources/define';
+import type { Db, Row } from '../../db/database';
+import type { CallContext, Repository } from '../../db/repository';
+import type { Condition } from '../../http/conditions';
+import { bodyOf, paramsOf, text } from '../../http/context';
+import type { CrudHooks } from '../../http/crud';
+import { badRequest, paramType } from '../../http/envelope';
+import type { Platform } from '../../platform';
+import { nextId } from '../../ids';
+import { formatDateTime } from '../../time';
+import { tenantOfWrite } from '../blade-user/tenancy';
+
+/** Helpers every monitoring module shares: references between rows, name lookups, tree nodes, call arguments. */
+
+/** Query, form and JSON body fields merged (body wins): BladeX reads @RequestParam while clients also send JSON. */
+export function argsOf(request: FastifyRequest): Record<string, unknown> {
+  const body = request.headers['content-type']?.includes('json') ? bodyOf(request) : {};
+  return { ...paramsOf(request), ...body };
+}
+
+/** An optional id argument; a malformed one is a 400. */
+export function idArg(args: Record<string, unknown>, name: string): string | undefined {
+  const value = text(args, name);
+  if (value !== undefined && !/^\d{1,20}$/.test(value)) throw paramType(name);
+  return value;
+}
+
+export const eq = (column: string, value: unknown): Condition => (eb) => eb(column, '=', value);
+/** `column in values`; no values matches nothing. */
+export const within = (column: string, values: readonly unknown[]): Condition =>
+  values.length ? (eb) => eb(column, 'in', values as unknown[]) : () => sql<SqlBool>`1 = 0`;
+
+/** A field that names a row of another resource, which must be visible to the caller and of the row's tenant. */
+export interface Reference {
+  field: string;
+  resource: Resource;
+  message: string;
+}
+
+/** The tenant a saved row belongs to. */
+export const tenantOfRow = (ctx: CallContext, values: Row, existing: Row | undefined): string =>
+  existing ? String(existing.tenantId) : tenantOfWrite(ctx, values);
+
+/** The referenced rows, by field; a dangling, foreign or hidden reference is a 400 with the reference's message. */
+export async function resolveReferences(platform: Platform, ctx: CallContext, tenantId: string, values: Row, refs: readonly Reference[]): Promise<Map<string, Row>> {
+  const found = new Map<string, Row>();
+  for (const ref of refs) {
+    const value = values[ref.field];
+    if (value === undefined || value === null || value === '' || value === '0') continue;
+    const [row] = await platform.repo(ref.resource).all(ctx, {}, [eq('id', String(value)), eq('tenantId', tenantId)], 1);
+    if (!row) throw badRequest(ref.message);
+    found.set(ref.field, row);
+  }
+  return found;
+}
+
+/** A beforeSave hook that checks references, then runs `more` with the referenced rows. */
+export function referencing(
+  platform: Platform,
+  refs: readonly Reference[],
+  more?: (ctx: CallContext, values: Row, existing: Row | undefined, found: Map<string, Row>) => Promise<Row> | Row,
+): NonNullable<CrudHooks['beforeSave']> {
+  return async (ctx, values, existing) => {
+    const found = await resolveReferences(platform, ctx, tenantOfRow(ctx, values, existing), values, refs);
+    return more ? more(ctx, values, existing, found) : values;
+  };
+}
+
+/** Adds `<out>` = the `name` column of the row each `<field>` names, in one query per lookup. */
+export async function withNames(db: Db, rows: Row[], lookups: ReadonlyArray<readonly [field: string, table: string, out: string]>): Promise<Row[]> {
+  if (rows.length === 0) return rows;
+  const out = rows.map((r) => ({ ...r }));
+  for (const [field, table, name] of lookups) {
+    const ids = [...new Set(rows.map((r) => r[field]).filter((v): v is string => typeof v === 'string' && v !== '' && v !== '0'))];
+    const names = new Map<string, string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const found = await db.selectFrom(table).select(['id', 'name']).where('id', 'in', ids.slice(i, i + 500)).execute();
+      for (const row of found) names.set(String(row.id), String(row.name));
+    }
+    for (const row of out) row[name] = typeof row[field] === 'string' ? (names.get(row[field] as string) ?? null) : null;
+  }
+  return out;
+}
+
+/** A node of the console's trees and lazy tables (BladeX TreeNode) with what kind of row it is. */
+export interface TreeNode {
+  id: string;
+  parentId: string;
+  title: string;
+  key: string;
+  value: string;
+  nodeType: string;
+  hasChildren: boolean;
+  children?: TreeNode[];
+  [extra: string]: unknown;
+}
+
+export function nodeOf(nodeType: string, row: Row, parentId: string, title = String(row.name), extra: Row = {}): TreeNode {
+  const id = String(row.id);
+  return { ...extra, id, parentId, title, key: id, value: id, nodeType, hasChildren: false };
+}
+
+/** Hangs children under their parents by `parentOf`; returns the parents with `children` and `hasChildren` set. */
+export function attach(parents: TreeNode[], children: TreeNode[]): TreeNode[] {
+  const byId = new Map(parents.map((p) => [p.id, p]));
+  for (const child of children) {
+    const parent = byId.get(child.parentId);
+    if (!parent) continue;
+    (parent.children ??= []).push(child);
+    parent.hasChildren = true;
+  }
+  return parents;
+}
+
+/** Nests rows of one table by their parent field; rows whose parent is not among them are roots. */
+export function nest(nodes: TreeNode[]): TreeNode[] {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const roots: TreeNode[] = [];
+  for (const node of nodes) {
+    const parent = byId.get(node.parentId);
+    if (!parent || parent === node) {
+      roots.push(node);
+      continue;
+    }
+    (parent.children ??= []).push(node);
+    parent.hasChildren = true;
+  }
+  return roots;
+}
+
+/** `1`/`true` flags of query arguments. */
+export const truthy = (args: Record<string, unknown>, name: string): boolean => ['1', 'true'].includes(text(args, name) ?? '');
+
+/** Distinct non-empty string values of a column of rows. */
+export const distinct = (rows: Row[], field: string): string[] =>
+  [...new Set(rows.map((r) => r[field]).filter((v): v is string => typeof v === 'string' && v !== '' && v !== '0'))];
+
+/** A new row with its id and base columns, for the batch writes that bypass the repository inside a transaction. */
+export function newRow(ctx: CallContext, tenantId: string, values: Row, now = formatDateTime()): Row {
+  const p = ctx.principal;
+  return { ...values, id: nextId(), tenantId, createUser: p.userId, createDept: p.deptId, createTime: now, updateUser: p.userId, updateTime: now, status: values.status ?? 1, isDeleted: 0 };
+}
+
+/** How many rows the caller sees under the conditions. */
+export async function countOf(repo: Repository, ctx: CallContext, conditions: Condition[]): Promise<number> {
+  const qb = await repo.query(ctx, {}, conditions);
+  const row = (await qb.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst()) as { total: number } | undefined;
+  return Number(row?.total ?? 0);
+}
+
+/** Where a resource's rows are named: [table, column] pairs. */
+export type Uses = ReadonlyArray<readonly [table: string, column: string]>;
+
+/** A beforeRemove hook refusing to remove visible rows that live rows elsewhere still name. */
+export function unusedBeforeRemove(platform: Platform, resource: Resource, uses: Uses, message: string): NonNullable<CrudHooks['beforeRemove']> {
+  return async (ctx, ids) => {
+    const visible = (await platform.repo(resource).all(ctx, {}, [within('id', ids)])).map((r) => String(r.id));
+    if (visible.length === 0) return;
+    for (const [table, column] of uses) {
+      const used = await platform.db.selectFrom(table).select('id').where(column, 'in', visible).where('isDeleted', '=', 0).executeTakeFirst();
+      if (used) throw badRequest(message);
+    }
+  };
+}
+
+/** A row may not hang below itself or below one of its descendants. */
+export async function assertNoCycle(platform: Platform, ctx: CallContext, resource: Resource, id: string | undefined, parentId: unknown, message: string): Promise<void> {
+  if (!id || parentId === undefined || parentId === null || parentId === '0') return;
+  const repo = platform.repo(resource);
+  let current = String(parentId);
+  for (let depth = 0; depth < 100 && current !== '0'; depth++) {
+    if (current === id) throw badRequest(message);
+    const [row] = await repo.all(ctx, {}, [eq('id', current)], 1);
+    if (!row) return;
+    current = String(row.parentId ?? '0');
+  }
+}

@@ -1,0 +1,412 @@
+import type { FastifyInstance } from 'fastify';
+import { deviceModel, deviceType, protocol } from '../../../resources/iot/catalogue';
+import { device, deviceGroup, devicePoint, devicePointAtt, gateway, viewDevice } from '../../../resources/iot/device';
+import { monitorFactorsItem } from '../../../resources/iot/monitoring';
+import { project } from '../../../resources/iot/project';
+import type { Resource } from '../../../resources/define';
+import { isPlatformAdmin } from '../../auth/principal';
+import type { Row } from '../../db/database';
+import type { CallContext } from '../../db/repository';
+import type { Condition } from '../../http/conditions';
+import { bodyOf, contextOf, idsOf, paramsOf, requiredText, text } from '../../http/context';
+import { registerCrud, saveWithHooks } from '../../http/crud';
+import { badRequest, ok, paramType } from '../../http/envelope';
+import type { Platform } from '../../platform';
+import { formatDateTime } from '../../time';
+import { argsOf, assertNoCycle, attach, countOf, distinct, eq, idArg, nest, newRow, nodeOf, type Reference, referencing, resolveReferences, tenantOfRow, truthy, withNames, within } from './common';
+import { registerPointSheet } from './point-sheet';
+
+const DEVICE_REFS: readonly Reference[] = [
+  { field: 'modelId', resource: deviceModel, message: '设备型号不存在' },
+  { field: 'deviceTypeId', resource: deviceType, message: '设备类型不存在' },
+  { field: 'projectId', resource: project, message: '项目不存在或无权操作' },
+  { field: 'gatewayId', resource: gateway, message: '网关不存在' },
+  { field: 'groupId', resource: deviceGroup, message: '设备分组不存在' },
+];
+
+const DEVICE_NAMES = [
+  ['projectId', 'wit_project', 'projectName'],
+  ['modelId', 'wit_device_model', 'modelName'],
+  ['deviceTypeId', 'wit_device_type', 'deviceTypeName'],
+  ['gatewayId', 'wit_gateway', 'gatewayName'],
+  ['groupId', 'wit_device_group', 'groupName'],
+] as const;
+
+/** Fields `setting` may change on many devices at once. */
+const SETTABLE = ['projectId', 'gatewayId', 'groupId', 'modelId', 'deviceTypeId', 'samplingInterval', 'status'] as const;
+
+const parseJson = (value: unknown): Record<string, unknown> => {
+  if (typeof value !== 'string' || value === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+class Devices {
+  readonly repo;
+  readonly groups;
+
+  constructor(private readonly platform: Platform) {
+    this.repo = platform.repo(device);
+    this.groups = platform.repo(deviceGroup);
+  }
+
+  /**
+   * The checks of a device write: references live in the row's tenant, the type follows the model when not given,
+   * and the group and gateway belong to the device's project.
+   */
+  async prepare(ctx: CallContext, values: Row, existing: Row | undefined): Promise<Row> {
+    const found = await resolveReferences(this.platform, ctx, tenantOfRow(ctx, values, existing), values, DEVICE_REFS);
+    const out = { ...values };
+    const model = found.get('modelId');
+    if (model && !out.deviceTypeId && !existing?.deviceTypeId) out.deviceTypeId = model.deviceTypeId ?? null;
+    const projectId = (out.projectId !== undefined ? out.projectId : existing?.projectId) ?? null;
+    // A group or gateway kept from before must also fit a changed project.
+    const group = found.get('groupId') ?? (await this.kept(ctx, deviceGroup, out, existing, 'groupId'));
+    if (group && group.projectId !== projectId) throw badRequest('设备分组不属于该项目');
+    const gw = found.get('gatewayId') ?? (await this.kept(ctx, gateway, out, existing, 'gatewayId'));
+    if (gw && gw.projectId && gw.projectId !== projectId) throw badRequest('网关不属于该项目');
+    return out;
+  }
+
+  /** The row an existing device keeps naming in `field` when the write leaves the field alone. */
+  private async kept(ctx: CallContext, resource: Resource, values: Row, existing: Row | undefined, field: string): Promise<Row | undefined> {
+    const id = values[field] === undefined ? existing?.[field] : undefined;
+    if (typeof id !== 'string' || id === '' || id === '0') return undefined;
+    return (await this.platform.repo(resource).all(ctx, {}, [eq('id', id)], 1))[0];
+  }
+
+  decorate(rows: Row[]): Promise<Row[]> {
+    return withNames(this.platform.db, rows, DEVICE_NAMES);
+  }
+
+  /** Validates every device first, then inserts them all in one transaction; returns the stored rows. */
+  async saveBatch(ctx: CallContext, body: unknown): Promise<Row[]> {
+    const list = Array.isArray(body) ? body : undefined;
+    if (!list || list.length === 0) throw badRequest('请提交设备列表');
+    if (list.length > 1000) throw badRequest('一次最多保存1000台设备');
+    const now = formatDateTime();
+    const rows: Row[] = [];
+    for (const [index, item] of list.entries()) {
+      try {
+        if (item && typeof item === 'object' && 'id' in item && (item as Row).id) throw badRequest('新增数据不能带编号');
+        const values = await this.prepare(ctx, this.repo.parse(item, false), undefined);
+        rows.push(newRow(ctx, tenantOfRow(ctx, values, undefined), values, now));
+      } catch (error) {
+        throw badRequest(`第${index + 1}台设备: ${(error as Error).message}`);
+      }
+    }
+    const codes = rows.map((r) => String(r.code));
+    if (new Set(codes).size !== codes.length) throw badRequest('设备编号重复');
+    const taken = await this.platform.db.selectFrom('wit_device').select('code').where('code', 'in', codes).where('isDeleted', '=', 0).executeTakeFirst();
+    if (taken) throw badRequest(`设备编号已存在: ${taken.code}`);
+    await this.platform.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += 100) await trx.insertInto('wit_device').values(rows.slice(i, i + 100)).execute();
+    });
+    this.platform.events.emit('changed', 'wit_device');
+    return rows;
+  }
+
+  /** Sets the same fields on many devices, checked like a save of each, in one statement. */
+  async setting(ctx: CallContext, args: Record<string, unknown>): Promise<number> {
+    const ids = idsOf(args);
+    const picked: Row = {};
+    for (const field of SETTABLE) if (field in args) picked[field] = args[field] === '' ? null : args[field];
+    if (Object.keys(picked).length === 0) throw badRequest('请选择要设置的内容');
+    const values = this.repo.parse(picked, true);
+    const rows = await this.repo.all(ctx, {}, [within('id', ids)]);
+    if (rows.length !== new Set(ids).size) throw badRequest('数据不存在或无权操作');
+    for (const row of rows) await this.prepare(ctx, values, row);
+    const result = await this.platform.db
+      .updateTable('wit_device')
+      .set({ ...values, updateUser: ctx.principal.userId, updateTime: formatDateTime() })
+      .where('id', 'in', ids)
+      .executeTakeFirst();
+    this.platform.events.emit('changed', 'wit_device');
+    return Number(result.numUpdatedRows);
+  }
+
+  /** How many live devices use a model, named by `modelId` or `modelCode`. */
+  async modelIdsOf(ctx: CallContext, args: Record<string, unknown>): Promise<string[]> {
+    const modelId = idArg(args, 'modelId');
+    if (modelId) return [modelId];
+    const modelCode = requiredText(args, 'modelCode');
+    return (await this.platform.repo(deviceModel).all(ctx, {}, [eq('code', modelCode)])).map((m) => String(m.id));
+  }
+
+  /**
+   * One level of the project tree (project -> groups by level -> devices). `parentId` names a project or a group
+   * (absent: the projects, or the top of `projectId`); `level` is the deepest group level shown; devices come only
+   * with isLoadDev.
+   */
+  async lazyList(ctx: CallContext, args: Record<string, unknown>) {
+    const parentId = idArg(args, 'parentId');
+    const projectId = idArg(args, 'projectId');
+    const levelText = text(args, 'level');
+    const maxLevel = levelText === undefined ? Infinity : Number(levelText);
+    if (!Number.isInteger(maxLevel) && maxLevel !== Infinity) throw paramType('level');
+    const withDevices = truthy(args, 'isLoadDev');
+    const [group] = parentId && parentId !== '0' ? await this.groups.all(ctx, {}, [eq('id', parentId)], 1) : [];
+    if (group) return this.groupLevel(ctx, String(group.projectId), String(group.id), Number(group.level) + 1, maxLevel, withDevices);
+    const top = parentId && parentId !== '0' ? parentId : projectId;
+    if (top) {
+      const [found] = await this.platform.repo(project).all(ctx, {}, [eq('id', top)], 1);
+      if (!found) return [];
+      return this.groupLevel(ctx, top, '0', 1, maxLevel, withDevices);
+    }
+    const projects = await this.platform.repo(project).all(ctx, {});
+    const groups = await this.groups.all(ctx, {}, [within('projectId', projects.map((p) => p.id)), eq('parentId', '0')]);
+    const devices = withDevices ? await this.repo.all(ctx, {}, [within('projectId', projects.map((p) => p.id))], 100_000) : [];
+    return projects.map((p) => ({
+      ...nodeOf('project', p, '0', String(p.name), { projectId: p.id, level: 0 }),
+      hasChildren: (maxLevel >= 1 && groups.some((g) => g.projectId === p.id)) || devices.some((d) => d.projectId === p.id),
+    }));
+  }
+
+  /** The child groups (while within maxLevel) and, with devices, the devices directly in `groupId` ('0': none). */
+  private async groupLevel(ctx: CallContext, projectId: string, groupId: string, level: number, maxLevel: number, withDevices: boolean) {
+    const groups = level <= maxLevel ? await this.groups.all(ctx, {}, [eq('projectId', projectId), eq('parentId', groupId)]) : [];
+    const subGroups = await this.groups.all(ctx, {}, [within('parentId', groups.map((g) => g.id))]);
+    const inGroups = withDevices ? await this.repo.all(ctx, {}, [within('groupId', groups.map((g) => g.id))], 100_000) : [];
+    const groupNodes = groups.map((g) => ({
+      ...nodeOf('group', g, groupId === '0' ? projectId : groupId, String(g.name), { projectId, level: g.level }),
+      hasChildren: (Number(g.level) + 1 <= maxLevel && subGroups.some((s) => s.parentId === g.id)) || inGroups.some((d) => d.groupId === g.id),
+    }));
+    if (!withDevices) return groupNodes;
+    const here: Condition = groupId === '0' ? (eb) => eb.or([eb('groupId', 'is', null), eb('groupId', '=', '0')]) : eq('groupId', groupId);
+    const devices = await this.repo.all(ctx, {}, [eq('projectId', projectId), here]);
+    const deviceNodes = devices.map((d) =>
+      nodeOf('device', d, groupId === '0' ? projectId : groupId, String(d.name), { projectId, code: d.code, online: d.online, modelId: d.modelId, level }),
+    );
+    return [...groupNodes, ...deviceNodes];
+  }
+
+  /** Projects with their devices; with isUser and userId only the projects that user is assigned (if any). */
+  async treeList(ctx: CallContext, args: Record<string, unknown>) {
+    const conditions: Condition[] = [];
+    const projectId = idArg(args, 'projectId');
+    if (projectId) conditions.push(eq('id', projectId));
+    const userId = idArg(args, 'userId');
+    if (truthy(args, 'isUser') && userId) {
+      const assigned = await this.platform.db.selectFrom('wit_user_project').select('projectId').where('userId', '=', userId).where('isDeleted', '=', 0).execute();
+      if (assigned.length) conditions.push(within('id', assigned.map((a) => String(a.projectId))));
+    }
+    const projects = await this.platform.repo(project).all(ctx, {}, conditions);
+    const devices = await this.repo.all(ctx, {}, [within('projectId', projects.map((p) => p.id))], 100_000);
+    return attach(
+      projects.map((p) => nodeOf('project', p, '0')),
+      devices.map((d) => nodeOf('device', d, String(d.projectId), String(d.name), { code: d.code, online: d.online })),
+    );
+  }
+
+  /** Tenants -> projects -> devices, one level per call; only the platform administrator sees other tenants. */
+  async lazyByTenant(ctx: CallContext, args: Record<string, unknown>) {
+    const parentId = text(args, 'parentId') ?? '0';
+    const p = ctx.principal;
+    if (parentId === '0') {
+      let qb = this.platform.db.selectFrom('blade_tenant').select(['tenantId', 'tenantName']).where('isDeleted', '=', 0);
+      if (!isPlatformAdmin(p)) qb = qb.where('tenantId', '=', p.tenantId);
+      const tenants = await qb.orderBy('tenantId').execute();
+      const withProjects = new Set(distinct(await this.platform.repo(project).all(ctx, {}), 'tenantId'));
+      return tenants.map((t) => ({
+        ...nodeOf('tenant', { id: t.tenantId }, '0', String(t.tenantName), { tenantId: t.tenantId }),
+        hasChildren: withProjects.has(String(t.tenantId)),
+      }));
+    }
+    if (/^\d{6}$/.test(parentId)) {
+      const projects = await this.platform.repo(project).all(ctx, {}, [eq('tenantId', parentId)]);
+      const devices = await this.repo.all(ctx, {}, [within('projectId', projects.map((r) => r.id))], 100_000);
+      return projects.map((r) => ({ ...nodeOf('project', r, parentId, String(r.name), { tenantId: r.tenantId }), hasChildren: devices.some((d) => d.projectId === r.id) }));
+    }
+    if (!/^\d{1,20}$/.test(parentId)) throw paramType('parentId');
+    const devices = await this.repo.all(ctx, {}, [eq('projectId', parentId)]);
+    return devices.map((d) => nodeOf('device', d, parentId, String(d.name), { tenantId: d.tenantId, code: d.code, online: d.online }));
+  }
+
+  /** The device's points with their latest values. */
+  async pointsOf(ctx: CallContext, deviceId: string) {
+    const [row] = await this.repo.all(ctx, {}, [eq('id', deviceId)], 1);
+    if (!row) throw badRequest('设备不存在');
+    const last = parseJson(row.lastValues);
+    const initial = parseJson(row.initialValues);
+    const points = await this.platform.repo(devicePoint).all(ctx, {}, [eq('deviceId', deviceId)]);
+    const named = await withNames(this.platform.db, points, [['factorsItemId', 'wit_monitor_factors_item', 'factorsItemName']]);
+    return named.map((pt) => ({ ...pt, value: last[String(pt.pointKey)] ?? null, initialValue: initial[String(pt.pointKey)] ?? null, lastSeen: row.lastSeen ?? null }));
+  }
+
+  /**
+   * Compares the devices that speak a protocol (through their model, or a model agreement) with its points:
+   * per device the protocol keys it has no point for (`missing`) and its keys the protocol lacks (`extra`).
+   */
+  async checkProtocolPoints(ctx: CallContext, protocolId: string) {
+    const [proto] = await this.platform.repo(protocol).all(ctx, {}, [eq('id', protocolId)], 1);
+    if (!proto) throw badRequest('协议不存在');
+    const keys = (await this.platform.db.selectFrom('wit_protocol_point').select('pointKey').where('protocolId', '=', protocolId).where('isDeleted', '=', 0).execute()).map((r) => String(r.pointKey));
+    const agreements = await this.platform.db.selectFrom('wit_model_agreement').select('modelId').where('protocolId', '=', protocolId).where('isDeleted', '=', 0).execute();
+    const models = await this.platform.repo(deviceModel).all(ctx, {}, [(eb) => eb.or([eb('protocolId', '=', protocolId), within('id', agreements.map((a) => String(a.modelId)))(eb)])]);
+    const devices = await this.repo.all(ctx, {}, [within('modelId', models.map((m) => m.id))], 100_000);
+    const points = await this.platform.repo(devicePoint).all(ctx, {}, [within('deviceId', devices.map((d) => d.id))], 100_000);
+    const report = devices.map((d) => {
+      const own = new Set(points.filter((p) => p.deviceId === d.id).map((p) => String(p.pointKey)));
+      const missing = keys.filter((k) => !own.has(k));
+      const extra = [...own].filter((k) => !keys.includes(k));
+      return { deviceId: d.id, code: d.code, name: d.name, missing, extra, consistent: missing.length === 0 && extra.length === 0 };
+    });
+    return { protocolId, pointKeys: keys, devices: report, consistent: report.every((r) => r.consistent) };
+  }
+
+  /** The groups of a project as a tree (below `parentId` when given). */
+  async groupTree(ctx: CallContext, args: Record<string, unknown>) {
+    const projectId = idArg(args, 'projectId') ?? requiredText(args, 'projectId');
+    const groups = await this.groups.all(ctx, {}, [eq('projectId', projectId)]);
+    const roots = nest(groups.map((g) => nodeOf('group', g, String(g.parentId), String(g.name), { projectId, level: g.level, sort: g.sort })));
+    const parentId = idArg(args, 'parentId');
+    if (!parentId || parentId === '0') return roots;
+    const find = (nodes: typeof roots): typeof roots | undefined => {
+      for (const n of nodes) {
+        if (n.id === parentId) return n.children ?? [];
+        const inner = n.children && find(n.children);
+        if (inner) return inner;
+      }
+      return undefined;
+    };
+    return find(roots) ?? [];
+  }
+
+  /** Saves a group (its level follows its parent), or removes it (`isDeleted: 1`) when it holds no groups or devices. */
+  async updateGroup(ctx: CallContext, body: Record<string, unknown>): Promise<Row | boolean> {
+    if (body.id && Number(body.isDeleted) === 1) {
+      const id = String(body.id);
+      const devices = await this.repo.all(ctx, {}, [eq('groupId', id)], 1);
+      if (devices.length) throw badRequest('分组下还有设备,不能删除');
+      if ((await this.groups.remove(ctx, [id])) === 0) throw badRequest('数据不存在或无权操作');
+      return true;
+    }
+    const { isDeleted: _ignored, ...values } = body;
+    const saved = await saveWithHooks(this.groups, ctx, values, {
+      beforeSave: referencing(this.platform, [{ field: 'projectId', resource: project, message: '项目不存在或无权操作' }], async (ctx2, v, existing) => {
+        const projectId = String(v.projectId ?? existing?.projectId);
+        const parentId = String(v.parentId ?? existing?.parentId ?? '0');
+        await assertNoCycle(this.platform, ctx2, deviceGroup, existing?.id as string | undefined, parentId, '上级分组不能是自身或其下级');
+        let level = 1;
+        if (parentId !== '0') {
+          const [parent] = await this.groups.all(ctx2, {}, [eq('id', parentId)], 1);
+          if (!parent || parent.projectId !== projectId) throw badRequest('上级分组不存在');
+          level = Number(parent.level) + 1;
+        }
+        if (level + (existing ? (await this.descendants(ctx2, existing)).depth : 0) > 10) throw badRequest('分组最多10级');
+        return { ...v, parentId, level };
+      }),
+    });
+    await this.relevel(ctx, saved);
+    return saved;
+  }
+
+  /** A group's descendants with their distance below it, and the deepest distance. */
+  private async descendants(ctx: CallContext, group: Row): Promise<{ rows: Array<{ id: string; distance: number; level: number }>; depth: number }> {
+    const rows: Array<{ id: string; distance: number; level: number }> = [];
+    let parents = [String(group.id)];
+    for (let distance = 1; parents.length && distance <= 10; distance++) {
+      const children = await this.groups.all(ctx, {}, [within('parentId', parents)]);
+      for (const child of children) rows.push({ id: String(child.id), distance, level: Number(child.level) });
+      parents = children.map((c) => String(c.id));
+    }
+    return { rows, depth: Math.max(0, ...rows.map((r) => r.distance)) };
+  }
+
+  /** After a group moved, its descendants' levels follow it (the depth was checked before the move). */
+  private async relevel(ctx: CallContext, group: Row): Promise<void> {
+    const { rows } = await this.descendants(ctx, group);
+    for (const row of rows) {
+      const level = Number(group.level) + row.distance;
+      if (row.level !== level) await this.groups.update(ctx, row.id, { level });
+    }
+  }
+
+  /** The group levels a project uses, with how many groups each. */
+  async groupLevels(ctx: CallContext, projectId: string) {
+    const groups = await this.groups.all(ctx, {}, [eq('projectId', projectId)]);
+    const counts = new Map<number, number>();
+    for (const g of groups) counts.set(Number(g.level), (counts.get(Number(g.level)) ?? 0) + 1);
+    return [...counts.entries()].sort(([a], [b]) => a - b).map(([level, count]) => ({ level, count }));
+  }
+}
+
+/** Devices, their groups, points and point attributes, and the device view. */
+export function registerDevices(app: FastifyInstance, platform: Platform): void {
+  const devices = new Devices(platform);
+  const base = '/wit-xinde/device';
+  registerCrud(app, platform, device, {
+    beforeSave: (ctx, values, existing) => devices.prepare(ctx, values, existing),
+    beforeRemove: async (_ctx, ids) => {
+      const bound = await platform.db.selectFrom('wit_point_relation_device').select('id').where('deviceId', 'in', ids).where('isDeleted', '=', 0).executeTakeFirst();
+      if (bound) throw badRequest('设备已绑定监测点,请先解除绑定');
+    },
+    decorate: (_ctx, rows) => devices.decorate(rows),
+  });
+  registerCrud(app, platform, viewDevice, { decorate: (_ctx, rows) => devices.decorate(rows) });
+
+  app.get(`${base}/lazy-list`, async (request) => ok(await devices.lazyList(contextOf(request), paramsOf(request))));
+  app.get(`${base}/lazy-list-tenantid`, async (request) => ok(await devices.lazyByTenant(contextOf(request), paramsOf(request))));
+  app.get(`${base}/treeList`, async (request) => ok(await devices.treeList(contextOf(request), paramsOf(request))));
+  app.post(`${base}/saveBatch`, async (request) => ok(await devices.saveBatch(contextOf(request), request.body)));
+  app.post(`${base}/setting`, async (request) => ok(await devices.setting(contextOf(request), argsOf(request))));
+  app.get(`${base}/countModelCode`, async (request) => {
+    const ctx = contextOf(request);
+    const modelIds = await devices.modelIdsOf(ctx, paramsOf(request));
+    return ok(await countOf(devices.repo, ctx, [within('modelId', modelIds)]));
+  });
+  app.post(`${base}/selectDeviceByIds`, async (request) => {
+    const ctx = contextOf(request);
+    const args = argsOf(request);
+    const ids = idsOf(args);
+    if (ids.some((id) => !/^\d{1,20}$/.test(id))) throw paramType('ids');
+    return ok(await devices.decorate(await devices.repo.all(ctx, {}, [within('id', ids)])));
+  });
+  app.post(`${base}/getDevicePoint`, async (request) => {
+    const args = argsOf(request);
+    return ok(await devices.pointsOf(contextOf(request), idArg(args, 'deviceId') ?? requiredText(args, 'deviceId')));
+  });
+  app.post(`${base}/checkProtocolProint`, async (request) => {
+    const args = argsOf(request);
+    return ok(await devices.checkProtocolPoints(contextOf(request), idArg(args, 'protocolId') ?? requiredText(args, 'protocolId')));
+  });
+  app.post(`${base}/getDeviceGroup`, async (request) => ok(await devices.groupTree(contextOf(request), argsOf(request))));
+  app.post(`${base}/updateDeviceGroup`, async (request) => ok(await devices.updateGroup(contextOf(request), bodyOf(request))));
+  app.post(`${base}/getDeviceGroupLevel`, async (request) => {
+    const args = argsOf(request);
+    return ok(await devices.groupLevels(contextOf(request), idArg(args, 'projectId') ?? requiredText(args, 'projectId')));
+  });
+
+  registerCrud(app, platform, devicePoint, {
+    beforeSave: referencing(platform, [
+      { field: 'deviceId', resource: device, message: '设备不存在' },
+      { field: 'factorsItemId', resource: monitorFactorsItem, message: '因素项不存在' },
+    ]),
+    decorate: async (_ctx, rows) => {
+      const named = await withNames(platform.db, rows, [
+        ['deviceId', 'wit_device', 'deviceName'],
+        ['factorsItemId', 'wit_monitor_factors_item', 'factorsItemName'],
+      ]);
+      const codes = await platform.db.selectFrom('wit_device').select(['id', 'code']).where(within('id', distinct(rows, 'deviceId'))).execute();
+      const byId = new Map(codes.map((c) => [String(c.id), c.code]));
+      return named.map((r) => ({ ...r, deviceCode: byId.get(String(r.deviceId)) ?? null }));
+    },
+  });
+  /** How many points the devices of a model have (`modelId` or `modelCode`). */
+  app.get('/wit-xinde/devicepoint/countModelCode', async (request) => {
+    const ctx = contextOf(request);
+    const modelIds = await devices.modelIdsOf(ctx, paramsOf(request));
+    const ofModel: Condition = (eb) => eb('deviceId', 'in', eb.selectFrom('wit_device').select('id').where(within('modelId', modelIds)));
+    return ok(await countOf(platform.repo(devicePoint), ctx, [ofModel]));
+  });
+  registerPointSheet(app, platform);
+
+  registerCrud(app, platform, devicePointAtt, {
+    beforeSave: referencing(platform, [{ field: 'pointId', resource: devicePoint, message: '设备点位不存在' }]),
+    decorate: (_ctx, rows) => withNames(platform.db, rows, [['pointId', 'wit_device_point', 'pointName']]),
+  });
+}
