@@ -1,9 +1,14 @@
 import { EventEmitter } from 'node:events';
+import type { PresenceChange, StoredReading } from './ingest/types';
 
 /** In-process notifications between parts of the server; caches listen for the tables they mirror. */
 export interface ServerEvents {
   /** Rows of a table were inserted, updated or deleted. */
   changed: [table: string];
+  /** A batch of readings was stored (in arrival order); alarms and live views listen. */
+  readings: [batch: readonly StoredReading[]];
+  /** A device or gateway came online or went offline. */
+  presence: [change: PresenceChange];
 }
 
 export class EventBus extends EventEmitter<ServerEvents> {
