@@ -5,6 +5,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { type Alarms, startAlarms } from './alarms';
 import { RevocationList } from './auth/revocations';
 import { ScopeService } from './auth/scopes';
 import { OAuth2Provider } from './auth/social';
@@ -19,6 +20,7 @@ import { API_PATH, installApiLog, installAuth } from './http/auth-hook';
 import { failure, MESSAGES } from './http/envelope';
 import { installErrorHandler } from './http/errors';
 import { type Broker, startBroker } from './ingest/broker';
+import { createIngest, type Ingest } from './ingest';
 import { LogWriter } from './logs';
 import { registerModules } from './modules';
 import { type Platform, repositoryCache } from './platform';
@@ -28,8 +30,11 @@ export interface App {
   app: FastifyInstance;
   platform: Platform;
   realtime: Realtime;
+  /** Thresholds into alarms into notifications (docs/alarms.md). */
+  alarms: Alarms;
   /** The embedded MQTT broker; absent when MQTT_URL points at an external one. */
   broker?: Broker;
+  ingest: Ingest;
   /** Stops taking requests, flushes the logs and closes the database. */
   close(): Promise<void>;
 }
@@ -59,6 +64,7 @@ export async function buildApp(config: Config): Promise<App> {
   const platform: Platform = {
     config,
     ...deps,
+    native: database.native,
     tokens: new TokenService(config.jwtSecret),
     revocations,
     logs,
@@ -77,17 +83,22 @@ export async function buildApp(config: Config): Promise<App> {
   registerModules(app, platform);
   await serveConsole(app, config.consoleDir);
   const realtime = await startRealtime(app, platform);
-  const broker = config.mqttUrl ? undefined : await startBroker(platform, config.mqttPort, config.host);
+  const alarms = await startAlarms(platform, realtime);
+  const ingest = createIngest(platform);
+  const broker = config.mqttUrl ? undefined : await startBroker(platform, ingest.hooks, config.mqttPort, config.host);
+  if (config.mqttUrl) await ingest.connectExternal(config.mqttUrl);
 
   app.addHook('onClose', async () => {
     await broker?.close();
+    await ingest.stop();
+    await alarms.stop();
     await realtime.close();
     revocations.stop();
     await logs.flush();
     await store.close();
     await database.close();
   });
-  return { app, platform, realtime, broker, close: () => app.close() };
+  return { app, platform, realtime, alarms, broker, ingest, close: () => app.close() };
 }
 
 /** Serves the built console at / with a fallback to index.html for its client-side routes. */

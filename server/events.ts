@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { PresenceChange, StoredReading } from './ingest/types';
+import type { DeviceMessage, PresenceChange, StoredReading } from './ingest/types';
 
 /** In-process notifications between parts of the server; caches listen for the tables they mirror. */
 export interface ServerEvents {
@@ -7,6 +7,8 @@ export interface ServerEvents {
   changed: [table: string];
   /** A batch of readings was stored (in arrival order); alarms and live views listen. */
   readings: [batch: readonly StoredReading[]];
+  /** A data message was handled (stored, or kept raw with its error); the debug consoles listen. */
+  message: [message: DeviceMessage];
   /** A device or gateway came online or went offline. */
   presence: [change: PresenceChange];
 }

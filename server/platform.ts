@@ -5,7 +5,7 @@ import type { SocialProvider } from './auth/social';
 import type { TokenService } from './auth/tokens';
 import type { KeyValueStore } from './cache';
 import type { Config } from './config';
-import type { Db, DialectName } from './db/database';
+import type { Db, DialectName, NativeDb } from './db/database';
 import { Repository } from './db/repository';
 import type { EventBus } from './events';
 import type { LogWriter } from './logs';
@@ -15,6 +15,8 @@ export interface Platform {
   config: Config;
   db: Db;
   dialect: DialectName;
+  /** The driver under db, for hot paths only. */
+  native: NativeDb;
   events: EventBus;
   scopes: ScopeService;
   tokens: TokenService;

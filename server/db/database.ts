@@ -12,9 +12,13 @@ export type Schema = Record<string, Row>;
 export type Db = Kysely<Schema>;
 export type DialectName = 'sqlite' | 'postgres';
 
+/** The driver under Kysely, for the few hot paths (time-series writes) that need it directly. */
+export type NativeDb = { dialect: 'sqlite'; sqlite: SQLite.Database } | { dialect: 'postgres'; pool: pg.Pool };
+
 export interface Database {
   db: Db;
   dialect: DialectName;
+  native: NativeDb;
   close(): Promise<void>;
 }
 
@@ -55,11 +59,12 @@ export function openDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {
     const pool = pgPool(options.databaseUrl);
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), plugins });
-    return { db, dialect: 'postgres', close: () => endPool(db, pool) };
+    return { db, dialect: 'postgres', native: { dialect: 'postgres', pool }, close: () => endPool(db, pool) };
   }
   const sqlite = new SQLite(join(options.dataDir, 'vigil.sqlite'));
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+  // FULL: a commit is on disk when it returns (QoS 1 readings are acknowledged only then); group commit keeps it cheap.
+  sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   // Keeps the query planner's statistics current (SQLite's advice: on open and before close).
@@ -69,5 +74,5 @@ export function openDatabase(options: DatabaseOptions): Database {
     sqlite.pragma('optimize');
     await db.destroy();
   };
-  return { db, dialect: 'sqlite', close };
+  return { db, dialect: 'sqlite', native: { dialect: 'sqlite', sqlite }, close };
 }

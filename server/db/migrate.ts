@@ -4,6 +4,8 @@ import * as system from './migrations/0001_system';
 import * as settings from './migrations/0002_settings';
 import * as mqtt from './migrations/0003_mqtt';
 import * as monitoring from './migrations/0004_monitoring';
+import * as ingest from './migrations/0005_ingest';
+import * as alarms from './migrations/0006_alarms';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -11,6 +13,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_settings': settings,
   '0003_mqtt': mqtt,
   '0004_monitoring': monitoring,
+  '0005_ingest': ingest,
+  '0006_alarms': alarms,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

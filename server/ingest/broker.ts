@@ -9,6 +9,15 @@ import { type AclRule, allowed, type Identity } from './topics';
  * The embedded MQTT broker (aedes): identities from wit_mqtt_user, topic rights from wit_mqtt_acl and the defaults
  * of each identity's type (server/ingest/topics.ts). Refusals are written to the usual log.
  */
+/** What the rest of the platform does with the broker's traffic (the ingestion pipeline and presence). */
+export interface BrokerHooks {
+  /** Handles a data message; the publisher's QoS 1 acknowledgement waits for it (stored durably). */
+  data(topic: string, payload: Buffer): Promise<void>;
+  isData(topic: string): boolean;
+  /** A device or gateway identity connected (online) or went away (with why). */
+  connection(who: Identity, online: boolean, reason: 'connect' | 'disconnect' | 'will' | 'timeout', clientIp?: string): void;
+}
+
 export interface Broker {
   aedes: Aedes;
   port: number;
@@ -88,7 +97,7 @@ class AccessStore {
   }
 }
 
-export async function startBroker(platform: Platform, port: number, host = '0.0.0.0'): Promise<Broker> {
+export async function startBroker(platform: Platform, hooks: BrokerHooks, port: number, host = '0.0.0.0'): Promise<Broker> {
   const store = new AccessStore(platform);
   const identities = new WeakMap<Client, Identity>();
   const refuse = (tenantId: string, text: string) =>
@@ -124,10 +133,14 @@ export async function startBroker(platform: Platform, port: number, host = '0.0.
       if (!who) return done(new Error('not authenticated'));
       store
         .rulesOf(who.tenantId)
-        .then((rules) => {
-          if (allowed(who, 'publish', packet.topic, rules)) return done(null);
-          refuse(who.tenantId, `MQTT 发布被拒绝: ${who.username} -> ${packet.topic}`);
-          done(new Error('publish not allowed'));
+        .then(async (rules) => {
+          if (!allowed(who, 'publish', packet.topic, rules)) {
+            refuse(who.tenantId, `MQTT 发布被拒绝: ${who.username} -> ${packet.topic}`);
+            return done(new Error('publish not allowed'));
+          }
+          // aedes acknowledges QoS 1 after this callback: data is acknowledged only once it is stored.
+          if (hooks.isData(packet.topic)) await hooks.data(packet.topic, packet.payload as Buffer);
+          done(null);
         })
         .catch((error: Error) => done(error));
     },
@@ -143,6 +156,23 @@ export async function startBroker(platform: Platform, port: number, host = '0.0.
         })
         .catch((error: Error) => done(error));
     },
+  });
+
+  const timedOut = new WeakSet<Client>();
+  const ipOf = (client: Client) => (client.conn as { remoteAddress?: string }).remoteAddress;
+  aedes.on('clientReady', (client) => {
+    const who = identities.get(client);
+    if (who) hooks.connection(who, true, 'connect', ipOf(client));
+  });
+  aedes.on('keepaliveTimeout', (client) => timedOut.add(client));
+  aedes.on('clientDisconnect', (client) => {
+    const who = identities.get(client);
+    // A client that reconnected under the same id took over: the new connection is the one that counts.
+    const current = (aedes as unknown as { clients: Record<string, Client> }).clients[client.id];
+    if (!who || (current && current !== client)) return;
+    // aedes marks a client that sent DISCONNECT (a clean goodbye); anything else fires its last will.
+    const clean = (client as unknown as { _disconnected?: boolean })._disconnected === true;
+    hooks.connection(who, false, timedOut.has(client) ? 'timeout' : clean ? 'disconnect' : 'will', ipOf(client));
   });
 
   const server: Server = createServer(aedes.handle);

@@ -24,3 +24,19 @@ export interface PresenceChange {
   reason: 'connect' | 'disconnect' | 'will' | 'timeout';
   at: number;
 }
+
+/** A message as the debug consoles show it: what arrived, and what the pipeline made of it. */
+export interface DeviceMessage {
+  tenantId: string;
+  /** Set for a device's own topic. */
+  deviceId: string | null;
+  /** Set for a gateway's topic. */
+  gatewayId: string | null;
+  code: string;
+  topic: string;
+  payload: string;
+  receivedAt: number;
+  readings: Array<{ deviceId: string; code: string; ts: number; values: Record<string, { raw: number; value: number }> }>;
+  /** Why (part of) the message was not stored. */
+  error: string | null;
+}

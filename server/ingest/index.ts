@@ -1,0 +1,69 @@
+import mqtt from 'mqtt';
+import { MQTT_CLIENT_TYPE } from '../../resources/iot/mqtt';
+import type { Platform } from '../platform';
+import type { BrokerHooks } from './broker';
+import { Directory } from './directory';
+import { LatestValues } from './latest';
+import { Ingestion, isDataTopic } from './pipeline';
+import { Presence } from './presence';
+import { SeriesWriter } from './store';
+
+/** The ingestion side of the platform, built once per server (docs/ingest.md). */
+export interface Ingest {
+  directory: Directory;
+  latest: LatestValues;
+  presence: Presence;
+  pipeline: Ingestion;
+  writer: SeriesWriter;
+  /** What the embedded broker calls. */
+  hooks: BrokerHooks;
+  /** With MQTT_URL: subscribes to the external broker's data topics. */
+  connectExternal(url: string): Promise<void>;
+  /** Stores everything still buffered and stops the timers. */
+  stop(): Promise<void>;
+}
+
+export function createIngest(platform: Platform): Ingest {
+  const directory = new Directory(platform.db, platform.events);
+  const writer = new SeriesWriter(platform.native);
+  const latest = new LatestValues(platform.db);
+  const presence = new Presence(platform, directory);
+  const pipeline = new Ingestion(platform, directory, writer, latest, presence);
+  latest.start();
+  presence.start();
+  let external: mqtt.MqttClient | undefined;
+
+  const log = (error: unknown) => platform.logs.write('blade_log_error', { exceptionName: 'ingest', message: error instanceof Error ? error.message : String(error), stackTrace: error instanceof Error ? error.stack : undefined });
+
+  const hooks: BrokerHooks = {
+    isData: isDataTopic,
+    data: (topic, payload) => pipeline.accept(topic, payload),
+    connection: (who, online, reason, clientIp) => {
+      const kind = who.clientType === MQTT_CLIENT_TYPE.device ? 'device' : who.clientType === MQTT_CLIENT_TYPE.gateway ? 'gateway' : undefined;
+      if (kind) void presence.connection(who.clientId, kind, online, reason, clientIp).catch(log);
+    },
+  };
+
+  return {
+    directory,
+    latest,
+    presence,
+    pipeline,
+    writer,
+    hooks,
+    async connectExternal(url) {
+      // The external broker authenticates the devices; we read their data as one more subscriber. Its QoS 1
+      // acknowledgements do not wait for our storage (MQTT gives a subscriber no say in them).
+      external = await mqtt.connectAsync(url, { clientId: `vigil-ingest-${process.pid}`, clean: false });
+      external.on('message', (topic, payload) => void pipeline.accept(topic, payload).catch(log));
+      await external.subscribeAsync('vigil/+/+/+/data', { qos: 1 });
+    },
+    async stop() {
+      await external?.endAsync();
+      latest.stop();
+      presence.stop();
+      await writer.flush();
+      await latest.persist();
+    },
+  };
+}

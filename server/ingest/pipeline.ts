@@ -1,0 +1,148 @@
+import { nextId } from '../ids';
+import type { Platform } from '../platform';
+import { formatDateTime } from '../time';
+import type { DeviceContext, Directory } from './directory';
+import { TEMPERATURE_KEY } from './directory';
+import type { LatestValues } from './latest';
+import { parseDevicePayload, parseGatewayPayload, type Parsed, PayloadError, type Reading } from './payload';
+import type { Presence } from './presence';
+import type { RawRow, SeriesRow, SeriesWriter } from './store';
+import type { DeviceMessage, StoredReading } from './types';
+
+/** `vigil/<tenant>/device|gateway/<code>/data` */
+const DATA_TOPIC = /^vigil\/(\d{6})\/(device|gateway)\/([^/]+)\/data$/;
+const MAX_STORED_PAYLOAD = 64 * 1024;
+
+export function isDataTopic(topic: string): boolean {
+  return DATA_TOPIC.test(topic);
+}
+
+interface Outcome {
+  series: SeriesRow[];
+  stored: StoredReading[];
+  shown: DeviceMessage['readings'];
+  seen: DeviceContext[];
+  problems: string[];
+}
+
+/**
+ * The ingestion pipeline (docs/ingest.md): raw message kept -> engineering values (model formula, initial value,
+ * temperature compensation) -> time series in group-committed transactions -> latest values -> events for alarms
+ * and live views. `accept` resolves once the message is durably stored; a malformed message is stored raw with its
+ * error and resolves too, so a bad device never stalls the broker or itself.
+ */
+export class Ingestion {
+  constructor(
+    private readonly platform: Platform,
+    private readonly directory: Directory,
+    private readonly writer: SeriesWriter,
+    private readonly latest: LatestValues,
+    private readonly presence: Presence,
+  ) {}
+
+  async accept(topic: string, payload: Buffer, receivedAt = Date.now()): Promise<void> {
+    const match = DATA_TOPIC.exec(topic);
+    if (!match) return;
+    const [, tenantId, kind, code] = match;
+    const outcome: Outcome = { series: [], stored: [], shown: [], seen: [], problems: [] };
+    let deviceId: string | null = null;
+    let gatewayId: string | null = null;
+    try {
+      if (kind === 'device') {
+        const device = await this.accepting(tenantId, code);
+        deviceId = device.id;
+        const parsed = parseDevicePayload(payload, receivedAt);
+        this.calculateAll(device, parsed, outcome);
+      } else {
+        const gateway = await this.directory.gateway(code);
+        if (!gateway || gateway.tenantId !== tenantId) throw new PayloadError('网关不存在');
+        if (!gateway.accepting) throw new PayloadError('网关已停用或其项目在回收站中');
+        gatewayId = gateway.id;
+        const parsed = parseGatewayPayload(payload, receivedAt);
+        await this.calculateGateway(tenantId, gateway.id, parsed, outcome);
+      }
+    } catch (error) {
+      if (!(error instanceof PayloadError)) throw error;
+      outcome.problems.unshift(error.message);
+      outcome.series = [];
+      outcome.stored = [];
+      outcome.shown = [];
+    }
+    const error = outcome.problems.length ? outcome.problems.join('; ').slice(0, 4000) : null;
+    const text = payload.toString('utf8');
+    const raw: RawRow = {
+      id: nextId(),
+      tenantId,
+      deviceId,
+      gatewayId,
+      deviceCode: kind === 'device' ? code : null,
+      topic,
+      payload: text.length > MAX_STORED_PAYLOAD ? `${text.slice(0, MAX_STORED_PAYLOAD)}…(已截断)` : text,
+      receivedAt,
+      readings: outcome.series.length,
+      error,
+      createTime: formatDateTime(new Date(receivedAt)),
+    };
+    await this.writer.write(outcome.series, raw);
+    this.announce(outcome, { tenantId, deviceId, gatewayId, code, topic, payload: raw.payload, receivedAt, readings: outcome.shown, error });
+  }
+
+  private async accepting(tenantId: string, code: string): Promise<DeviceContext> {
+    const device = await this.directory.device(code);
+    if (!device || device.tenantId !== tenantId) throw new PayloadError(`设备不存在: ${code}`);
+    if (!device.accepting) throw new PayloadError(`设备已停用或其项目在回收站中: ${code}`);
+    return device;
+  }
+
+  private async calculateGateway(tenantId: string, gatewayId: string, parsed: Parsed, outcome: Outcome): Promise<void> {
+    outcome.problems.push(...parsed.warnings);
+    const byCode = new Map<string, Reading[]>();
+    for (const reading of parsed.readings) byCode.set(reading.device as string, [...(byCode.get(reading.device as string) ?? []), reading]);
+    for (const [code, readings] of byCode) {
+      const device = await this.directory.device(code);
+      if (!device || device.tenantId !== tenantId || device.gatewayId !== gatewayId) {
+        outcome.problems.push(`设备 ${code} 不存在或不属于该网关`);
+        continue;
+      }
+      if (!device.accepting) {
+        outcome.problems.push(`设备已停用或其项目在回收站中: ${code}`);
+        continue;
+      }
+      this.calculateAll(device, { readings, warnings: [] }, outcome);
+    }
+  }
+
+  private calculateAll(device: DeviceContext, parsed: Parsed, outcome: Outcome): void {
+    outcome.problems.push(...parsed.warnings);
+    if (device.formulaError) outcome.problems.push(`型号公式错误,按原值保存: ${device.formulaError}`);
+    for (const reading of parsed.readings) this.calculate(device, reading, outcome);
+    outcome.seen.push(device);
+  }
+
+  /** Engineering value = formula(x, x0, T) + k × (T − T0) where the channel has a temperature coefficient. */
+  private calculate(device: DeviceContext, reading: Reading, outcome: Outcome): void {
+    const temperature = reading.values[TEMPERATURE_KEY] ?? this.latest.get(device.id, TEMPERATURE_KEY)?.value ?? Number.NaN;
+    const shown: Record<string, { raw: number; value: number }> = {};
+    for (const [pointKey, x] of Object.entries(reading.values)) {
+      let value = device.formulaOf(pointKey)({ x, x0: device.initial[pointKey] ?? 0, T: temperature });
+      const compensation = device.compensation.get(pointKey);
+      if (compensation && Number.isFinite(temperature)) value += compensation.k * (temperature - compensation.t0);
+      if (!Number.isFinite(value)) {
+        outcome.problems.push(`${device.code}.${pointKey} 计算结果不是有限数 (原值 ${x})`);
+        continue;
+      }
+      outcome.series.push({ tenantId: device.tenantId, deviceId: device.id, pointKey, ts: reading.ts, value, raw: x });
+      outcome.stored.push({ tenantId: device.tenantId, projectId: device.projectId, deviceId: device.id, deviceCode: device.code, pointKey, ts: reading.ts, value, raw: x });
+      shown[pointKey] = { raw: x, value };
+    }
+    outcome.shown.push({ deviceId: device.id, code: device.code, ts: reading.ts, values: shown });
+  }
+
+  private announce(outcome: Outcome, message: DeviceMessage): void {
+    for (const r of outcome.stored) this.latest.update(r.deviceId, r.pointKey, r.ts, r.value, message.receivedAt);
+    for (const device of outcome.seen) void this.presence.seen(device.id, device.tenantId, device.code, device.gatewayId, message.receivedAt).catch(() => undefined);
+    const { events } = this.platform;
+    if (outcome.stored.length) events.emit('readings', outcome.stored);
+    events.emit('message', message);
+  }
+}

@@ -1,0 +1,140 @@
+import type { NativeDb } from '../db/database';
+
+/** One value of the time series. */
+export interface SeriesRow {
+  tenantId: string;
+  deviceId: string;
+  pointKey: string;
+  ts: number;
+  value: number;
+  raw: number;
+}
+
+/** One message as received (collectdata), with what became of it. */
+export interface RawRow {
+  id: string;
+  tenantId: string;
+  deviceId: string | null;
+  gatewayId: string | null;
+  deviceCode: string | null;
+  topic: string;
+  payload: string;
+  receivedAt: number;
+  readings: number;
+  error: string | null;
+  createTime: string;
+}
+
+interface Batch {
+  series: SeriesRow[];
+  raws: RawRow[];
+  done: Array<{ resolve(): void; reject(error: unknown): void }>;
+}
+
+const SERIES_COLUMNS = ['device_id', 'point_key', 'ts', 'value', 'raw', 'tenant_id'] as const;
+const RAW_COLUMNS = ['id', 'tenant_id', 'device_id', 'gateway_id', 'device_code', 'topic', 'payload', 'received_at', 'readings', 'error', 'create_time', 'update_time', 'status', 'is_deleted'] as const;
+
+const seriesValues = (r: SeriesRow) => [r.deviceId, r.pointKey, r.ts, r.value, r.raw, r.tenantId];
+const rawValues = (r: RawRow) => [r.id, r.tenantId, r.deviceId, r.gatewayId, r.deviceCode, r.topic, r.payload, r.receivedAt, r.readings, r.error, r.createTime, r.createTime, 1, 0];
+
+/** A device resending a reading (QoS 1 redelivery) overwrites it; within one batch the last copy wins. */
+function latestCopies(rows: SeriesRow[]): SeriesRow[] {
+  const byKey = new Map<string, SeriesRow>();
+  for (const row of rows) byKey.set(`${row.deviceId}\u0000${row.pointKey}\u0000${row.ts}`, row);
+  return byKey.size === rows.length ? rows : [...byKey.values()];
+}
+
+type Commit = (series: SeriesRow[], raws: RawRow[]) => Promise<void>;
+
+function sqliteCommit(native: Extract<NativeDb, { dialect: 'sqlite' }>): Commit {
+  const { sqlite } = native;
+  const insertSeries = sqlite.prepare(
+    `insert into wit_device_log (${SERIES_COLUMNS.join(', ')}) values (?, ?, ?, ?, ?, ?)
+     on conflict (device_id, point_key, ts) do update set value = excluded.value, raw = excluded.raw`,
+  );
+  const insertRaw = sqlite.prepare(`insert into wit_collect_data (${RAW_COLUMNS.join(', ')}) values (${RAW_COLUMNS.map(() => '?').join(', ')})`);
+  const commit = sqlite.transaction((series: SeriesRow[], raws: RawRow[]) => {
+    for (const row of series) insertSeries.run(seriesValues(row));
+    for (const row of raws) insertRaw.run(rawValues(row));
+  });
+  return async (series, raws) => commit(series, raws);
+}
+
+function postgresCommit(native: Extract<NativeDb, { dialect: 'postgres' }>): Commit {
+  // unnest() of one array per column: one statement and nine parameters whatever the batch size.
+  const seriesSql = `insert into wit_device_log (${SERIES_COLUMNS.join(', ')})
+    select * from unnest($1::varchar[], $2::varchar[], $3::bigint[], $4::float8[], $5::float8[], $6::varchar[])
+    on conflict (device_id, point_key, ts) do update set value = excluded.value, raw = excluded.raw`;
+  const rawSql = `insert into wit_collect_data (${RAW_COLUMNS.join(', ')})
+    select * from unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::text[], $6::text[], $7::text[],
+      $8::bigint[], $9::int[], $10::text[], $11::varchar[], $12::varchar[], $13::int[], $14::int[])`;
+  const columnsOf = (rows: unknown[][], width: number) => Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
+  return async (series, raws) => {
+    const client = await native.pool.connect();
+    try {
+      await client.query('begin');
+      if (series.length) await client.query(seriesSql, columnsOf(series.map(seriesValues), SERIES_COLUMNS.length));
+      if (raws.length) await client.query(rawSql, columnsOf(raws.map(rawValues), RAW_COLUMNS.length));
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+}
+
+/**
+ * Group commit of readings: everything written while the previous transaction runs goes into the next one, so a
+ * flood of small messages costs few transactions. `write` resolves once its rows are committed — the broker
+ * acknowledges a QoS 1 message only then.
+ */
+export class SeriesWriter {
+  private pending: Batch = { series: [], raws: [], done: [] };
+  private running?: Promise<void>;
+  private timer?: NodeJS.Timeout;
+  private readonly commit: Commit;
+
+  constructor(
+    native: NativeDb,
+    private readonly maxDelayMs = 10,
+    private readonly maxRows = 20_000,
+  ) {
+    this.commit = native.dialect === 'sqlite' ? sqliteCommit(native) : postgresCommit(native);
+  }
+
+  write(series: SeriesRow[], raw: RawRow): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pending.series.push(...series);
+      this.pending.raws.push(raw);
+      this.pending.done.push({ resolve, reject });
+      if (this.pending.series.length >= this.maxRows) this.kick();
+      else this.timer ??= setTimeout(() => this.kick(), this.maxDelayMs);
+    });
+  }
+
+  private kick(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.running || this.pending.done.length === 0) return;
+    const batch = this.pending;
+    this.pending = { series: [], raws: [], done: [] };
+    this.running = this.commit(latestCopies(batch.series), batch.raws).then(
+      () => batch.done.forEach((d) => d.resolve()),
+      (error: unknown) => batch.done.forEach((d) => d.reject(error)),
+    );
+    void this.running.finally(() => {
+      this.running = undefined;
+      if (this.pending.done.length) this.kick();
+    });
+  }
+
+  /** Waits until everything written so far is committed. */
+  async flush(): Promise<void> {
+    while (this.running || this.pending.done.length) {
+      this.kick();
+      await this.running;
+    }
+  }
+}

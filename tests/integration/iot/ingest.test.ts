@@ -1,0 +1,164 @@
+import { connect as tcpConnect } from 'node:net';
+import mqtt, { type MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PresenceChange, StoredReading } from '../../../server/ingest/types';
+import { type ApiClient, signedIn } from '../../support/client';
+import { storeKinds } from '../../support/databases';
+import { startServer, type TestServer } from '../../support/server';
+
+/** Demo identities of tenant 100001 (docs/data-model.md). */
+const DEVICE_PASSWORD = 'Vigil#Device2026';
+const GATEWAY_PASSWORD = 'Vigil#Gateway2026';
+
+/** A bare MQTT 3.1.1 CONNECT, for a client that connects and then falls silent (no keep-alive pings). */
+function connectPacket(clientId: string, username: string, password: string, keepalive: number): Buffer {
+  const str = (s: string) => {
+    const b = Buffer.from(s, 'utf8');
+    return Buffer.concat([Buffer.from([b.length >> 8, b.length & 0xff]), b]);
+  };
+  const body = Buffer.concat([str('MQTT'), Buffer.from([4, 0xc2, keepalive >> 8, keepalive & 0xff]), str(clientId), str(username), str(password)]);
+  return Buffer.concat([Buffer.from([0x10, body.length]), body]);
+}
+
+const waitFor = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 8000): Promise<T> => {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
+describe.each(await storeKinds())('ingestion over MQTT on %s', (store) => {
+  let server: TestServer;
+  let tenant: ApiClient;
+  const clients: MqttClient[] = [];
+  const readings: StoredReading[] = [];
+  const presence: PresenceChange[] = [];
+
+  beforeAll(async () => {
+    server = await startServer(store);
+    tenant = await signedIn(server.url, 'admin', 'admin', '100001');
+    server.app.platform.events.on('readings', (batch) => readings.push(...batch));
+    server.app.platform.events.on('presence', (change) => presence.push(change));
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.endAsync(true)));
+    await server.stop();
+  });
+
+  const connect = (username: string, password: string, clientId = username): Promise<MqttClient> => {
+    const client = mqtt.connect(`mqtt://127.0.0.1:${server.app.broker?.port}`, { username, password, clientId, protocolVersion: 4, reconnectPeriod: 0 });
+    clients.push(client);
+    return new Promise((resolve, reject) => {
+      client.once('connect', () => resolve(client));
+      client.once('error', reject);
+    });
+  };
+  const db = () => server.app.platform.db;
+  const deviceId = async (code: string) => String((await db().selectFrom('wit_device').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id);
+  const series = (id: string) => db().selectFrom('wit_device_log').selectAll().where('deviceId', '=', id).orderBy('ts').execute();
+
+  it('stores a device reading before acknowledging it, and keeps the raw message', async () => {
+    const device = await connect('QJ-CRACK-01', DEVICE_PASSWORD);
+    const ts = Date.now() - 1000;
+    await device.publishAsync('vigil/100001/device/QJ-CRACK-01/data', JSON.stringify({ ts, values: { crack: 0.25, temperature: 20 } }), { qos: 1 });
+    // The PUBACK has arrived: the rows must already be there.
+    const rows = await series(await deviceId('QJ-CRACK-01'));
+    expect(rows.map((r) => [r.pointKey, Number(r.ts), Number(r.raw)])).toEqual([
+      ['crack', ts, 0.25],
+      ['temperature', ts, 20],
+    ]);
+    const raw = await db().selectFrom('wit_collect_data').selectAll().where('topic', '=', 'vigil/100001/device/QJ-CRACK-01/data').execute();
+    expect(raw).toHaveLength(1);
+    expect(raw[0]).toMatchObject({ tenantId: '100001', readings: 2, error: null });
+    expect(readings.some((r) => r.deviceCode === 'QJ-CRACK-01' && r.pointKey === 'crack' && r.ts === ts)).toBe(true);
+  });
+
+  it('computes engineering values with the model formula, initial value and temperature compensation', async () => {
+    const model = await tenant.post<{ id: string }>('/api/wit-xinde/devicemodel/submit', { name: '测试应变计', code: 'T-STRAIN', formula: '(x - x0) * 0.5' });
+    expect(model.body.code, model.body.msg).toBe(200);
+    const device = await tenant.post<{ id: string }>('/api/wit-xinde/device/submit', { code: 'T-STRAIN-01', name: '测试应变计1', modelId: model.body.data.id, initialValues: { strain: 100 } });
+    expect(device.body.code, device.body.msg).toBe(200);
+    expect((await tenant.post('/api/wit-xinde/devicepoint/submit', { deviceId: device.body.data.id, pointKey: 'strain', name: '应变', channel: 1 })).body.code).toBe(200);
+    expect((await tenant.post('/api/wit-xinde/temperaturecoefficient/submit', { modelId: model.body.data.id, channel: 1, coefficient: 0.1, referenceTemperature: 20 })).body.code).toBe(200);
+    expect((await tenant.post('/api/wit-xinde/mqttuser/submit', { username: 'T-STRAIN-01', password: 'Strain#Secret01', clientType: 1, clientId: 'T-STRAIN-01' })).body.code).toBe(200);
+    const client = await connect('T-STRAIN-01', 'Strain#Secret01');
+    await client.publishAsync('vigil/100001/device/T-STRAIN-01/data', JSON.stringify({ values: { strain: 120, temperature: 30 } }), { qos: 1 });
+    const [strain] = (await series(device.body.data.id)).filter((r) => r.pointKey === 'strain');
+    // (120 − 100) × 0.5 + 0.1 × (30 − 20)
+    expect(Number(strain.value)).toBeCloseTo(11);
+    expect(Number(strain.raw)).toBe(120);
+  });
+
+  it('keeps a malformed message raw with its error, acknowledges it and goes on', async () => {
+    const device = await connect('QJ-CRACK-02', DEVICE_PASSWORD);
+    await device.publishAsync('vigil/100001/device/QJ-CRACK-02/data', 'not json at all', { qos: 1 });
+    await device.publishAsync('vigil/100001/device/QJ-CRACK-02/data', JSON.stringify({ values: { crack: 'wide', temperature: 21 } }), { qos: 1 });
+    await device.publishAsync('vigil/100001/device/QJ-CRACK-02/data', JSON.stringify({ values: { crack: 0.3 } }), { qos: 1 });
+    const raw = await db().selectFrom('wit_collect_data').select(['error', 'readings']).where('deviceCode', '=', 'QJ-CRACK-02').orderBy('receivedAt').orderBy('id').execute();
+    expect(raw.map((r) => [r.error ? String(r.error).split(':')[0].split(' ')[0] : null, Number(r.readings)])).toEqual([
+      ['不是合法的', 0],
+      ['crack', 1],
+      [null, 1],
+    ]);
+    expect((await series(await deviceId('QJ-CRACK-02'))).map((r) => r.pointKey).sort()).toEqual(['crack', 'temperature']);
+  });
+
+  it('takes a gateway message for its own devices only', async () => {
+    const gateway = await connect('QJ-GW-01', GATEWAY_PASSWORD);
+    const ts = Date.now() - 500;
+    const body = { ts, devices: { 'QJ-TILT-01': { tilt_x: 0.011, tilt_y: -0.004 }, 'QJ-HLS-01': { settlement: 1.5 }, 'QJ-CRACK-01': { crack: 9 }, 'NOPE-1': { x: 1 } } };
+    await gateway.publishAsync('vigil/100001/gateway/QJ-GW-01/data', JSON.stringify(body), { qos: 1 });
+    expect((await series(await deviceId('QJ-TILT-01'))).map((r) => r.pointKey)).toEqual(['tilt_x', 'tilt_y']);
+    expect((await series(await deviceId('QJ-HLS-01'))).map((r) => Number(r.raw))).toEqual([1.5]);
+    expect((await series(await deviceId('QJ-CRACK-01'))).some((r) => Number(r.raw) === 9)).toBe(false);
+    const [raw] = await db().selectFrom('wit_collect_data').select(['error', 'readings', 'gatewayId']).where('topic', '=', 'vigil/100001/gateway/QJ-GW-01/data').execute();
+    expect(Number(raw.readings)).toBe(3);
+    expect(String(raw.error)).toContain('QJ-CRACK-01');
+    expect(String(raw.error)).toContain('NOPE-1');
+  });
+
+  it('updates the latest values the device list shows', async () => {
+    await server.app.ingest.latest.persist();
+    const detail = await tenant.get<{ lastValues: string; lastSeen: string }>('/api/wit-xinde/device/detail', { id: await deviceId('QJ-HLS-01') });
+    const lastValues = typeof detail.body.data.lastValues === 'string' ? JSON.parse(detail.body.data.lastValues) : detail.body.data.lastValues;
+    expect(lastValues).toEqual({ settlement: 1.5 });
+    expect(detail.body.data.lastSeen).toMatch(/^\d{4}-\d{2}-\d{2} /);
+  });
+
+  it('knows within seconds when a device vanishes or falls silent', async () => {
+    const online = async (code: string) => Number((await db().selectFrom('wit_device').select('online').where('code', '=', code).executeTakeFirstOrThrow()).online);
+    const device = await connect('QJ-RAIN-01', DEVICE_PASSWORD);
+    await waitFor(async () => ((await online('QJ-RAIN-01')) === 1 ? true : undefined));
+    device.stream.destroy(); // power cut: no DISCONNECT packet
+    await waitFor(async () => ((await online('QJ-RAIN-01')) === 0 ? true : undefined));
+    expect(presence.filter((p) => p.code === 'QJ-RAIN-01').map((p) => [p.online, p.reason])).toEqual([
+      [true, 'connect'],
+      [false, 'will'],
+    ]);
+
+    const socket = tcpConnect(server.app.broker?.port ?? 0, '127.0.0.1');
+    socket.write(connectPacket('QJ-TH-01', 'QJ-TH-01', DEVICE_PASSWORD, 1));
+    await waitFor(async () => ((await online('QJ-TH-01')) === 1 ? true : undefined));
+    const silentSince = Date.now();
+    await waitFor(async () => ((await online('QJ-TH-01')) === 0 ? true : undefined));
+    expect(Date.now() - silentSince).toBeLessThan(4000); // keep-alive 1 s: the broker gives up after 1.5 s
+    expect(presence.filter((p) => p.code === 'QJ-TH-01').at(-1)?.reason).toBe('timeout');
+    socket.destroy();
+  });
+
+  it('records gateway transitions', async () => {
+    const gateway = clients.find((c) => c.options.clientId === 'QJ-GW-01');
+    await gateway?.endAsync();
+    const states = await waitFor(async () => {
+      const rows = await db().selectFrom('wit_gateway_state').select(['online', 'reason']).where('gatewayCode', '=', 'QJ-GW-01').orderBy('stateTime').orderBy('id').execute();
+      return rows.length >= 2 ? rows : undefined;
+    });
+    expect(states.map((s) => [Number(s.online), s.reason])).toEqual([
+      [1, 'connect'],
+      [0, 'disconnect'],
+    ]);
+  });
+});
