@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 /** Benchmarks run the real server as its own process, so the load generator does not share its event loop. */
 export interface ServerProcess {
   url: string;
+  mqttPort: number;
   stop(): Promise<void>;
 }
 
@@ -21,8 +22,9 @@ export async function freePort(): Promise<number> {
 
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
+  const mqttPort = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), MQTT_PORT: String(await freePort()), ...env },
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), MQTT_PORT: String(mqttPort), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -32,10 +34,16 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     });
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
   return {
     url,
+    mqttPort,
     stop: () =>
       new Promise((resolve) => {
+        if (exited) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
