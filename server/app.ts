@@ -80,11 +80,12 @@ export async function buildApp(config: Config): Promise<App> {
   installErrorHandler(app, logs);
   installAuth(app, platform);
   installApiLog(app, platform);
-  registerModules(app, platform);
+  const ingest = createIngest(platform);
+  // The broker starts last (it hands messages to everything else); modules reach it once requests arrive.
+  registerModules(app, platform, { ingest, broker: () => broker });
   await serveConsole(app, config.consoleDir);
   const realtime = await startRealtime(app, platform);
   const alarms = await startAlarms(platform, realtime);
-  const ingest = createIngest(platform);
   const broker = config.mqttUrl ? undefined : await startBroker(platform, ingest.hooks, config.mqttPort, config.host);
   if (config.mqttUrl) await ingest.connectExternal(config.mqttUrl);
 

@@ -6,6 +6,8 @@ import * as mqtt from './migrations/0003_mqtt';
 import * as monitoring from './migrations/0004_monitoring';
 import * as ingest from './migrations/0005_ingest';
 import * as alarms from './migrations/0006_alarms';
+import * as comparison from './migrations/0007_comparison';
+import * as data from './migrations/0008_data';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -15,6 +17,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_monitoring': monitoring,
   '0005_ingest': ingest,
   '0006_alarms': alarms,
+  '0007_comparison': comparison,
+  '0008_data': data,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -3,9 +3,13 @@ import { mqttAcl, mqttUser } from '../../../resources/iot/mqtt';
 import { hashPassword } from '../../auth/passwords';
 import { registerCrud } from '../../http/crud';
 import type { Platform } from '../../platform';
+import { registerAlarms } from './alarms';
 import { registerCatalogue } from './catalogue';
+import { registerComparison } from './comparison';
+import { registerDebug } from './debug';
 import { registerDevices } from './devices';
 import { registerGateways } from './gateways';
+import { registerHistory } from './history';
 import { registerMonitoring } from './monitoring';
 import { registerProjects } from './projects';
 
@@ -21,4 +25,8 @@ export function registerXinde(app: FastifyInstance, platform: Platform): void {
   registerMonitoring(app, platform);
   registerGateways(app, platform);
   registerDevices(app, platform);
+  registerAlarms(app, platform);
+  registerDebug(app, platform);
+  registerHistory(app, platform);
+  registerComparison(app, platform);
 }

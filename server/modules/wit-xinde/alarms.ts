@@ -1,0 +1,356 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import {
+  ALARM_ACTION,
+  ALARM_LEVELS,
+  ALARM_SOURCE,
+  ALARM_STATE,
+  ALARM_TYPE,
+  ALARM_TYPE_NAMES,
+  type AlarmLevel,
+  alarm,
+  alarmLog,
+  alarmNoticeStrategy,
+  alarmRecipient,
+  alarmSendLog,
+  deviceThreshold,
+  LEVEL_NAMES,
+  TARGET_TYPE,
+} from '../../../resources/iot/alarm';
+import type { Resource } from '../../../resources/define';
+import { device } from '../../../resources/iot/device';
+import { monitorFactorsItem, monitorPoint } from '../../../resources/iot/monitoring';
+import { project } from '../../../resources/iot/project';
+import { alarmHref } from '../../alarms/channels';
+import { ruleOf, ruleProblem } from '../../alarms/evaluate';
+import type { Row } from '../../db/database';
+import type { CallContext } from '../../db/repository';
+import type { Condition } from '../../http/conditions';
+import { contextOf, idsOf, text } from '../../http/context';
+import { registerCrud } from '../../http/crud';
+import { badRequest, invalidParam, missingParam, ok } from '../../http/envelope';
+import { nextId } from '../../ids';
+import type { Platform } from '../../platform';
+import { formatDateTime } from '../../time';
+import { unreadNotices } from '../blade-desk';
+import { phoneProblem } from '../blade-resource/sms';
+import { argsOf, countOf, eq, idArg, tenantOfRow, withNames, within } from './common';
+
+/** The most alarm notices getNoticeInfo lists (the console shows a 300px scroll area; alarmNum counts them all). */
+const NOTICE_LIMIT = 50;
+const ALARM_NOTICE_CATEGORY = 8;
+
+const list = (value: unknown): string[] =>
+  String(value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** The caller's own tenant: the notice centre and the home statistics never mix tenants, even for the platform administrator. */
+const ownTenant = (ctx: CallContext): Condition => eq('tenantId', ctx.principal.tenantId);
+
+/** One visible row of a resource by id, or a 400 with `message`. */
+async function visible(platform: Platform, ctx: CallContext, resource: Resource, id: unknown, tenantId: string, message: string): Promise<Row> {
+  const [row] = await platform.repo(resource).all(ctx, {}, [eq('id', String(id)), eq('tenantId', tenantId)], 1);
+  if (!row) throw badRequest(message);
+  return row;
+}
+
+/** Threshold targets: the object named must exist, the fields of other targets are cleared, the project follows the object. */
+async function prepareThreshold(platform: Platform, ctx: CallContext, values: Row, existing: Row | undefined): Promise<Row> {
+  const tenantId = tenantOfRow(ctx, values, existing);
+  const merged = { ...existing, ...values };
+  const type = Number(merged.targetType);
+  const out: Row = { ...values, targetType: type };
+  const blank = (v: unknown) => v === undefined || v === null || v === '';
+  if (type === TARGET_TYPE.devicePoint) {
+    if (blank(merged.deviceId)) throw badRequest('请选择设备');
+    if (blank(merged.pointKey)) throw badRequest('请选择点位');
+    const dev = await visible(platform, ctx, device, merged.deviceId, tenantId, '设备不存在或无权操作');
+    const point = await platform.db.selectFrom('wit_device_point').select('id').where('deviceId', '=', String(dev.id)).where('pointKey', '=', String(merged.pointKey)).where('isDeleted', '=', 0).executeTakeFirst();
+    if (!point) throw badRequest('设备没有该点位');
+    Object.assign(out, { projectId: dev.projectId ?? null, monitorPointId: null, factorsItemId: null });
+  } else if (type === TARGET_TYPE.monitorPoint) {
+    if (blank(merged.monitorPointId)) throw badRequest('请选择监测点');
+    const point = await visible(platform, ctx, monitorPoint, merged.monitorPointId, tenantId, '监测点不存在或无权操作');
+    Object.assign(out, { projectId: point.projectId, deviceId: null, pointKey: null, factorsItemId: null });
+  } else {
+    if (blank(merged.factorsItemId)) throw badRequest('请选择因素项');
+    if (blank(merged.projectId)) throw badRequest('请选择项目');
+    await visible(platform, ctx, monitorFactorsItem, merged.factorsItemId, tenantId, '因素项不存在');
+    await visible(platform, ctx, project, merged.projectId, tenantId, '项目不存在或无权操作');
+    Object.assign(out, { deviceId: null, pointKey: null, monitorPointId: null });
+  }
+  const problem = ruleProblem(ruleOf({ ...merged, ...out }));
+  if (problem) throw badRequest(problem);
+  return out;
+}
+
+const thresholdNames = (platform: Platform, rows: Row[]) =>
+  withNames(platform.db, rows, [
+    ['projectId', 'wit_project', 'projectName'],
+    ['deviceId', 'wit_device', 'deviceName'],
+    ['monitorPointId', 'wit_monitor_point', 'monitorPointName'],
+    ['factorsItemId', 'wit_monitor_factors_item', 'factorsItemName'],
+  ]);
+
+/** A manual alarm (submit without id) names a visible device; an update changes only the remark. */
+async function prepareAlarm(platform: Platform, ctx: CallContext, values: Row, existing: Row | undefined): Promise<Row> {
+  if (existing) return values.remark === undefined ? {} : { remark: values.remark };
+  const tenantId = tenantOfRow(ctx, values, existing);
+  const dev = await visible(platform, ctx, device, values.deviceId, tenantId, '设备不存在或无权操作');
+  if (values.pointKey) {
+    const point = await platform.db.selectFrom('wit_device_point').select('id').where('deviceId', '=', String(dev.id)).where('pointKey', '=', String(values.pointKey)).where('isDeleted', '=', 0).executeTakeFirst();
+    if (!point) throw badRequest('设备没有该点位');
+  }
+  const level = Number(values.alarmLevel) as AlarmLevel;
+  const now = new Date();
+  const stamp = formatDateTime(now);
+  return {
+    remark: values.remark ?? null,
+    tenantId,
+    deviceId: dev.id,
+    deviceCode: dev.code,
+    pointKey: values.pointKey || null,
+    projectId: dev.projectId ?? null,
+    source: ALARM_SOURCE.manual,
+    alarmType: ALARM_TYPE.manual,
+    alarmLevel: level,
+    maxLevel: level,
+    alarmState: ALARM_STATE.open,
+    handleState: 0,
+    revision: 1,
+    title: values.title || `${dev.name}(${dev.code}) ${LEVEL_NAMES[level]}告警(人工上报)`,
+    content: values.content ?? null,
+    firstTime: stamp,
+    levelTime: stamp,
+    levelAt: now.getTime(),
+  };
+}
+
+async function decorateAlarms(platform: Platform, rows: Row[]): Promise<Row[]> {
+  const named = await withNames(platform.db, rows, [
+    ['projectId', 'wit_project', 'projectName'],
+    ['deviceId', 'wit_device', 'deviceName'],
+  ]);
+  return named.map((r) => ({
+    ...r,
+    alarmLevelName: LEVEL_NAMES[Number(r.alarmLevel) as AlarmLevel] ?? '',
+    alarmTypeName: ALARM_TYPE_NAMES[Number(r.alarmType)] ?? '',
+    href: alarmHref(String(r.id)),
+  }));
+}
+
+/** An unhandled alarm as an entry of the notice centre (spec §3 "Notice"). */
+const noticeOfAlarm = (row: Row): Row => ({
+  id: row.id,
+  noticeId: row.id,
+  title: row.title,
+  content: row.content,
+  category: ALARM_NOTICE_CATEGORY,
+  categoryName: '告警通知',
+  alarmType: row.alarmLevel,
+  alarmLevel: row.alarmLevel,
+  alarmLevelName: LEVEL_NAMES[Number(row.alarmLevel) as AlarmLevel] ?? '',
+  alarmState: row.alarmState,
+  releaseTime: row.levelTime,
+  readFlag: 0,
+  href: alarmHref(String(row.id)),
+});
+
+/** Marks the visible alarms handled with who, when and the result; each handling is logged. */
+async function handleAlarms(platform: Platform, ctx: CallContext, args: Row): Promise<number> {
+  const ids = idsOf(args);
+  const result = text(args, 'handleResult');
+  if (!result) throw badRequest('请输入处理结果');
+  if (result.length > 2000) throw invalidParam('handleResult: 长度不能超过2000个字符');
+  if (ids.length > 1000) throw invalidParam('一次最多处理1000条告警');
+  const rows = await platform.repo(alarm).all(ctx, {}, [within('id', ids)], 1000);
+  if (rows.length === 0) throw badRequest('数据不存在或无权操作');
+  const p = ctx.principal;
+  const stamp = formatDateTime();
+  await platform.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('wit_alarm')
+      .set({ handleState: 1, handleUser: p.userId, handleUserName: p.nickName || p.userName || p.account, handleTime: stamp, handleResult: result, updateUser: p.userId, updateTime: stamp })
+      .where('id', 'in', rows.map((r) => String(r.id)))
+      .execute();
+    const logs = rows.map((r) => ({
+      id: nextId(),
+      tenantId: r.tenantId,
+      alarmId: r.id,
+      projectId: r.projectId ?? null,
+      deviceId: r.deviceId,
+      pointKey: r.pointKey ?? null,
+      revision: r.revision,
+      action: ALARM_ACTION.handle,
+      fromLevel: r.alarmLevel,
+      toLevel: r.alarmLevel,
+      logTime: stamp,
+      remark: result,
+      createUser: p.userId,
+      createDept: p.deptId,
+      createTime: stamp,
+      updateUser: p.userId,
+      updateTime: stamp,
+      status: 1,
+      isDeleted: 0,
+    }));
+    await trx.insertInto('wit_alarm_log').values(logs).execute();
+  });
+  platform.events.emit('changed', 'wit_alarm');
+  platform.events.emit('changed', 'wit_alarm_log');
+  return rows.length;
+}
+
+/** Counts by level (open alarms), by state and handling, and the alarms raised on each of the last 7 days by level. */
+async function alarmStatistics(platform: Platform, ctx: CallContext, projectId: string | undefined): Promise<Row> {
+  const repo = platform.repo(alarm);
+  const conditions = [ownTenant(ctx), ...(projectId ? [eq('projectId', projectId)] : [])];
+  const groups = (await (await repo.query(ctx, {}, conditions))
+    .select(['alarmLevel', 'alarmState', 'handleState', (eb) => eb.fn.countAll<number>().as('total')])
+    .groupBy(['alarmLevel', 'alarmState', 'handleState'])
+    .execute()) as Row[];
+  const sum = (test: (g: Row) => boolean) => groups.filter(test).reduce((n, g) => n + Number(g.total), 0);
+  const first = new Date();
+  first.setHours(0, 0, 0, 0);
+  first.setDate(first.getDate() - 6);
+  const days = Array.from({ length: 7 }, (_, i) => formatDateTime(new Date(first.getFullYear(), first.getMonth(), first.getDate() + i)).slice(0, 10));
+  const day = sql<string>`substr(first_time, 1, 10)`;
+  const raised = (await (await repo.query(ctx, {}, [...conditions, (eb) => eb('firstTime', '>=', `${days[0]} 00:00:00`)]))
+    .select([day.as('day'), 'alarmLevel', (eb) => eb.fn.countAll<number>().as('total')])
+    .groupBy([day, 'alarmLevel'])
+    .execute()) as Row[];
+  const count = (d: string, level?: number) => raised.filter((r) => r.day === d && (level === undefined || Number(r.alarmLevel) === level)).reduce((n, r) => n + Number(r.total), 0);
+  return {
+    levels: ALARM_LEVELS.map((level) => ({ level, name: LEVEL_NAMES[level], count: sum((g) => Number(g.alarmLevel) === level && Number(g.alarmState) === ALARM_STATE.open) })),
+    total: sum(() => true),
+    open: sum((g) => Number(g.alarmState) === ALARM_STATE.open),
+    cleared: sum((g) => Number(g.alarmState) === ALARM_STATE.cleared),
+    handled: sum((g) => Number(g.handleState) === 1),
+    unhandled: sum((g) => Number(g.handleState) === 0),
+    trend: days.map((d) => ({ date: d, total: count(d), ...Object.fromEntries(ALARM_LEVELS.map((level) => [`level${level}`, count(d, level)])) })),
+  };
+}
+
+/** The caller's console alarm sound: on unless a recipient row of theirs turned it off. */
+async function soundOf(platform: Platform, ctx: CallContext): Promise<number> {
+  const row = await platform.db
+    .selectFrom(alarmRecipient.table)
+    .select('sound')
+    .where('tenantId', '=', ctx.principal.tenantId)
+    .where('userId', '=', ctx.principal.userId)
+    .where('isDeleted', '=', 0)
+    .orderBy('id')
+    .executeTakeFirst();
+  return row ? Number(row.sound) : 1;
+}
+
+/** soundPperation {id?, sound}: a recipient's sound, or (no id) the caller's own, creating their recipient row. */
+async function setSound(platform: Platform, ctx: CallContext, args: Row): Promise<number> {
+  const raw = text(args, 'sound');
+  if (raw === undefined) throw missingParam('sound');
+  if (raw !== '0' && raw !== '1') throw invalidParam('sound: 声音开关应为 0 或 1');
+  const sound = Number(raw);
+  const repo = platform.repo(alarmRecipient);
+  const id = idArg(args, 'id');
+  if (id) {
+    await repo.update(ctx, id, { sound });
+    return sound;
+  }
+  const mine = await repo.all(ctx, {}, [ownTenant(ctx), eq('userId', ctx.principal.userId)]);
+  if (mine.length === 0) {
+    const p = ctx.principal;
+    await repo.insert(ctx, { name: (p.nickName || p.userName || p.account).slice(0, 64), userId: p.userId, channels: 'notice', sound });
+  }
+  for (const row of mine) await repo.update(ctx, String(row.id), { sound });
+  return sound;
+}
+
+async function checkUser(platform: Platform, tenantId: string, userId: unknown): Promise<void> {
+  if (userId === undefined || userId === null || userId === '') return;
+  const user = await platform.db.selectFrom('blade_user').select('id').where('id', '=', String(userId)).where('tenantId', '=', tenantId).where('isDeleted', '=', 0).executeTakeFirst();
+  if (!user) throw badRequest('用户不存在');
+}
+
+async function prepareRecipient(platform: Platform, ctx: CallContext, values: Row, existing: Row | undefined): Promise<Row> {
+  const tenantId = tenantOfRow(ctx, values, existing);
+  await checkUser(platform, tenantId, values.userId);
+  if (typeof values.phone === 'string' && values.phone !== '') {
+    const problem = phoneProblem(values.phone);
+    if (problem) throw badRequest(problem);
+  }
+  return values;
+}
+
+async function prepareStrategy(platform: Platform, ctx: CallContext, values: Row, existing: Row | undefined): Promise<Row> {
+  const tenantId = tenantOfRow(ctx, values, existing);
+  const merged = { ...existing, ...values };
+  if (list(merged.recipientIds).length + list(merged.userIds).length === 0) throw badRequest('请选择告警接收人');
+  if (!merged.silenceStart !== !merged.silenceEnd) throw badRequest('请同时设置静默开始和结束时间');
+  const recipients = list(values.recipientIds);
+  if (recipients.length) {
+    const found = await platform.db.selectFrom(alarmRecipient.table).select('id').where('tenantId', '=', tenantId).where('id', 'in', recipients).where('isDeleted', '=', 0).execute();
+    if (found.length !== new Set(recipients).size) throw badRequest('告警接收人不存在');
+  }
+  for (const userId of list(values.userIds)) await checkUser(platform, tenantId, userId);
+  for (const projectId of list(values.projectIds)) await visible(platform, ctx, project, projectId, tenantId, '项目不存在或无权操作');
+  return values;
+}
+
+/** Thresholds, alarms and their log, recipients, notice strategies and the send log (docs/alarms.md). */
+export function registerAlarms(app: FastifyInstance, platform: Platform): void {
+  registerCrud(app, platform, deviceThreshold, {
+    beforeSave: (ctx, values, existing) => prepareThreshold(platform, ctx, values, existing),
+    decorate: (_ctx, rows) => thresholdNames(platform, rows),
+  });
+  app.get('/wit-xinde/devicethreshold/selectThresholdData', async (request) => {
+    const ctx = contextOf(request);
+    const projectId = idArg(argsOf(request), 'projectId');
+    const rows = await platform.repo(deviceThreshold).all(ctx, {}, projectId ? [eq('projectId', projectId)] : []);
+    return ok(await thresholdNames(platform, rows));
+  });
+  // The rule cache reloads itself on every threshold change; this asks for it explicitly (after direct DB edits).
+  app.post('/wit-xinde/devicethreshold/rdfreshCache', async (request) => {
+    contextOf(request);
+    platform.events.emit('changed', deviceThreshold.table);
+    return ok(true);
+  });
+
+  registerCrud(app, platform, alarm, {
+    beforeSave: (ctx, values, existing) => prepareAlarm(platform, ctx, values, existing),
+    decorate: (_ctx, rows) => decorateAlarms(platform, rows),
+  });
+  app.post('/wit-xinde/alarm/batchHandle', async (request) => {
+    await handleAlarms(platform, contextOf(request), argsOf(request));
+    return ok(true);
+  });
+  app.get('/wit-xinde/alarm/getNoticeInfo', async (request) => {
+    const ctx = contextOf(request);
+    const repo = platform.repo(alarm);
+    const unhandled = [ownTenant(ctx), eq('handleState', 0)];
+    const [rows, alarmNum, stationNotices, sound] = await Promise.all([
+      repo.all(ctx, { descs: 'levelTime' }, unhandled, NOTICE_LIMIT),
+      countOf(repo, ctx, unhandled),
+      unreadNotices(platform, ctx),
+      soundOf(platform, ctx),
+    ]);
+    return ok({ alarmNotices: rows.map(noticeOfAlarm), alarmNum, stationNotices, sound });
+  });
+  app.get('/wit-xinde/index/getAlarmInfoData', async (request) => {
+    const ctx = contextOf(request);
+    return ok(await alarmStatistics(platform, ctx, idArg(argsOf(request), 'projectId')));
+  });
+  registerCrud(app, platform, alarmLog, { decorate: (_ctx, rows) => withNames(platform.db, rows, [['deviceId', 'wit_device', 'deviceName']]) });
+
+  registerCrud(app, platform, alarmRecipient, {
+    beforeSave: (ctx, values, existing) => prepareRecipient(platform, ctx, values, existing),
+    decorate: (_ctx, rows) => withNames(platform.db, rows, [['userId', 'blade_user', 'userName']]),
+  });
+  app.post('/wit-xinde/alarmrecipient/soundPperation', async (request) => ok({ sound: await setSound(platform, contextOf(request), argsOf(request)) }));
+  /** Whether the caller hears the console alarm sound (our addition: the console reads it at start). */
+  app.get('/wit-xinde/alarmrecipient/sound', async (request) => ok({ sound: await soundOf(platform, contextOf(request)) }));
+
+  registerCrud(app, platform, alarmNoticeStrategy, { beforeSave: (ctx, values, existing) => prepareStrategy(platform, ctx, values, existing) });
+  registerCrud(app, platform, alarmSendLog);
+}

@@ -1,0 +1,94 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import type { StoredReading } from '../../../server/ingest/types';
+import type { TestServer } from '../../support/server';
+import { DEMO, demoId } from '../monitoring/support';
+
+/** Fixtures of the alarm suites: readings as the pipeline hands them on, a local SMTP server, a webhook receiver. */
+
+export const BRIDGE = demoId('project:bridge');
+
+/** A stored reading of a demo device channel, as the ingestion pipeline emits it. */
+export function reading(code: string, pointKey: string, value: number, ts = Date.now()): StoredReading {
+  return { tenantId: DEMO, projectId: BRIDGE, deviceId: demoId(`device:${code}`), deviceCode: code, pointKey, ts, value, raw: value };
+}
+
+/** Emits batches on the event bus (the pipeline's `readings` event) and waits until the engine judged them. */
+export async function emit(server: TestServer, ...batches: StoredReading[][]): Promise<void> {
+  for (const batch of batches) server.app.platform.events.emit('readings', batch);
+  await server.app.alarms.engine.idle();
+}
+
+/** Polls until `check` returns a value other than undefined/false, or fails after `ms`. */
+export async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, ms = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export interface Mail {
+  to: string;
+  raw: string;
+}
+
+/** A local SMTP server that keeps every message it is given. */
+export async function startSmtp(): Promise<{ port: number; mails: Mail[]; close(): Promise<void> }> {
+  const mails: Mail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), raw: Buffer.concat(chunks).toString('utf8') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** A local HTTP receiver that keeps every JSON body posted to it. */
+export async function startReceiver(): Promise<{ url: string; bodies: unknown[]; close(): Promise<void> }> {
+  const bodies: unknown[] = [];
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}/hooks/alarm`, bodies, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** A port where a TCP server accepts connections and never says a word (an SMTP server that hangs). */
+export async function startSilentServer(): Promise<{ port: number; close(): Promise<void> }> {
+  const { createServer: createTcp } = await import('node:net');
+  const sockets = new Set<import('node:net').Socket>();
+  const server = createTcp((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
