@@ -15,6 +15,14 @@ export function recordError(error: unknown, type = 'error', info = ''): void {
   errorLogActor.send({ type: 'errorLog.add', entry: entryOf(error, type, info) });
 }
 
+/**
+ * Logs a failure the user has already been told about (a failed save: the request layer toasted it), so it reaches
+ * the local error log without a second toast (spec §8 "Failed save").
+ */
+export function logFailure(error: unknown, type: string): void {
+  errorLogActor.send({ type: 'errorLog.add', entry: entryOf(error, type) });
+}
+
 /** React 19 root error callbacks: every error a component throws goes to the local error log. */
 export const rootErrorHandlers = {
   onUncaughtError: (error: unknown, info: ErrorInfo) => recordError(error, 'error', info.componentStack ?? ''),

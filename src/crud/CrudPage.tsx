@@ -1,0 +1,225 @@
+import { Button, ButtonGroup, HTMLSelect, InputGroup, Spinner } from '@blueprintjs/core';
+import { useLingui } from '@lingui/react/macro';
+import { type FormEvent, type ReactNode, Suspense, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import type { Resource } from '../../resources/define';
+import { lazyPage } from '../app/lazyPage';
+import { usePermissions } from '../app/permissions';
+import { confirm } from '../ui/confirm';
+import { toastSuccess, toastWarning } from '../ui/toast';
+import { crudCalls, type Params, type Row } from './api';
+import { FormDialog, type FormRequest } from './FormDialog';
+import { initialListState, listParams, nextListState, nextSort, PAGE_SIZES, type TreeLine, treeLines } from './query';
+import type { Actions, CrudView, FieldView, FormMode, TreeView } from './types';
+import { FieldInput, widgetOf } from './widgets';
+import './crud.css';
+
+const CrudTable = lazyPage<import('./CrudTable').CrudTableProps>(() => import('./CrudTable'));
+
+export interface CrudPageProps<R extends Resource> {
+  view: CrudView<R>;
+  /** Filters of every list call set from outside (a dept picked in a tree beside the list). */
+  params?: Params;
+  /** A slot beside the list (the user page's dept tree). */
+  aside?: ReactNode;
+  /** Extra toolbar buttons. */
+  toolbar?: ReactNode;
+}
+
+type Action = keyof Actions;
+
+/** Text-like widgets search with a plain text box. */
+const searchField = (field: FieldView): FieldView =>
+  ['textarea', 'richText', 'upload', 'number'].includes(widgetOf(field).type) ? { ...field, widget: { type: 'text' } } : field;
+
+/** Children of the open rows of a tree table, level by level (rows carrying `children` need no call). */
+async function childrenOfOpenRows(tree: TreeView, rows: readonly Row[], open: ReadonlySet<string>): Promise<Map<string, Row[]>> {
+  const loaded = new Map<string, Row[]>();
+  let level = rows.filter((row) => open.has(row.id));
+  while (level.length) {
+    const next: Row[] = [];
+    for (const row of level) {
+      const children = Array.isArray(row.children) ? (row.children as Row[]) : await tree.children(row).catch(() => []);
+      if (!Array.isArray(row.children)) loaded.set(row.id, children);
+      next.push(...children.filter((child) => open.has(child.id)));
+    }
+    level = next;
+  }
+  return loaded;
+}
+
+/** The generic list/edit page (spec §2 "Generic list/edit pages"), driven by one view declaration. */
+export function CrudPage<R extends Resource>({ view, params, aside, toolbar }: CrudPageProps<R>) {
+  const { t, i18n } = useLingui();
+  const calls = useMemo(() => crudCalls(view.resource), [view.resource]);
+  const permissions = usePermissions();
+  const can = (action: Action) => view.actions?.[action] !== false && permissions[`${view.permission}_${action}`] === true;
+
+  const [state, dispatch] = useReducer(nextListState, view.pageSize, initialListState);
+  const [draft, setDraft] = useState<Record<string, unknown>>({});
+  const [records, setRecords] = useState<Row[]>([]);
+  const [total, setTotal] = useState(0);
+  const [loading, setLoading] = useState(false);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const [children, setChildren] = useState<ReadonlyMap<string, Row[]>>(new Map());
+  const [form, setForm] = useState<FormRequest>();
+  const [reloads, reload] = useReducer((n: number) => n + 1, 0);
+
+  const fixed = JSON.stringify({ ...view.list?.params, ...params });
+  // New outside filters (a dept picked beside the list) start again from page 1, like a search.
+  const [fixedShown, setFixedShown] = useState(fixed);
+  if (fixed !== fixedShown) {
+    setFixedShown(fixed);
+    dispatch({ type: 'page', current: 1 });
+  }
+  // A reload keeps the tree's open rows open: their children are fetched again with the page.
+  const expandedNow = useRef(expanded);
+  expandedNow.current = expanded;
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    calls
+      .list(listParams(state, JSON.parse(fixed) as Params), view.list?.call)
+      .then(async (page) => {
+        const rows = page.records ?? [];
+        const loaded = view.tree ? await childrenOfOpenRows(view.tree, rows, expandedNow.current) : new Map<string, Row[]>();
+        if (!live) return;
+        setRecords(rows);
+        setTotal(Number(page.total ?? 0));
+        setSelected(new Set());
+        setChildren(loaded);
+      })
+      .catch(() => undefined)
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [calls, state, fixed, reloads, view.list?.call, view.tree]);
+
+  const openForm = useCallback((mode: FormMode, row?: Row, initial?: Record<string, unknown>) => setForm({ mode, row, initial }), []);
+
+  async function remove(ids: readonly string[]) {
+    if (!(await confirm(t`确定将选择数据删除?`))) return;
+    try {
+      await calls.remove(ids);
+      toastSuccess(t`删除成功`);
+      reload();
+    } catch {
+      // the request layer has shown the failure
+    }
+  }
+
+  function removeSelected() {
+    if (selected.size === 0) return toastWarning(t`请选择至少一条数据`);
+    void remove([...selected]);
+  }
+
+  async function expand(line: TreeLine) {
+    const id = line.row.id;
+    if (line.expanded) {
+      setExpanded((prev) => new Set([...prev].filter((x) => x !== id)));
+      return;
+    }
+    if (!children.has(id) && !Array.isArray(line.row.children) && view.tree) {
+      const rows = await view.tree.children(line.row).catch(() => undefined);
+      if (!rows) return;
+      setChildren((prev) => new Map(prev).set(id, rows));
+    }
+    setExpanded((prev) => new Set(prev).add(id));
+  }
+
+  function search(event: FormEvent) {
+    event.preventDefault();
+    dispatch({ type: 'search', search: draft });
+  }
+
+  const tableFields = view.fields.filter((f) => !f.hideInTable);
+  const searchFields = view.fields.filter((f) => f.search);
+  const lines = view.tree ? treeLines(records, expanded, children) : records.map((row) => ({ row, depth: 0, expandable: false, expanded: false }));
+  const pages = Math.max(1, Math.ceil(total / state.size));
+  const context = { openForm, refresh: reload };
+  const rowActions = (row: Row) => (
+    <ButtonGroup variant="minimal">
+      {can('view') && <Button size="small" icon="eye-open" text={t`查看`} className="vg-action-view" onClick={() => openForm('view', row)} />}
+      {can('edit') && <Button size="small" icon="edit" text={t`编辑`} className="vg-action-edit" onClick={() => openForm('edit', row)} />}
+      {can('delete') && <Button size="small" icon="trash" text={t`删除`} intent="danger" className="vg-action-delete" onClick={() => void remove([row.id])} />}
+      {(view.rowActions ?? [])
+        .filter((a) => (!a.permission || permissions[`${view.permission}_${a.permission}`] === true) && (!a.visible || a.visible(row)))
+        .map((a) => (
+          <Button key={a.key} size="small" icon={a.icon ?? 'cog'} text={i18n._(a.label)} className={`vg-action-${a.key}`} onClick={() => a.run(row, context)} />
+        ))}
+    </ButtonGroup>
+  );
+  const actionsWidth = 24 + 84 * ((['view', 'edit', 'delete'] as const).filter(can).length + (view.rowActions?.length ?? 0));
+
+  return (
+    <div className="vg-page vg-crud">
+      {aside && <aside className="vg-crud-aside">{aside}</aside>}
+      <div className="vg-crud-main">
+        {(searchFields.length > 0 || view.dateRange) && (
+          <form className="vg-crud-search" onSubmit={search}>
+            {searchFields.map((field) => (
+              <label key={field.name} className="vg-search-item">
+                <span>{i18n._(field.label)}</span>
+                <FieldInput id={`search-${field.name}`} field={searchField(field)} value={draft[field.name]} onChange={(value) => setDraft((d) => ({ ...d, [field.name]: value }))} onBlur={() => undefined} />
+              </label>
+            ))}
+            {view.dateRange && (
+              <label className="vg-search-item">
+                <span>{t`创建时间`}</span>
+                <InputGroup id="search-date-from" type="date" value={state.range[0]} onChange={(e) => dispatch({ type: 'range', range: [e.target.value, state.range[1]] })} />
+                <span>-</span>
+                <InputGroup id="search-date-to" type="date" value={state.range[1]} onChange={(e) => dispatch({ type: 'range', range: [state.range[0], e.target.value] })} />
+              </label>
+            )}
+            <Button type="submit" intent="primary" icon="search" text={t`搜索`} className="vg-search" />
+            <Button icon="delete" text={t`清空`} className="vg-search-reset" onClick={() => { setDraft({}); dispatch({ type: 'search', search: {} }); }} />
+          </form>
+        )}
+        <div className="vg-crud-toolbar">
+          {can('add') && <Button intent="primary" icon="plus" text={t`新增`} className="vg-add" onClick={() => openForm('add')} />}
+          {can('delete') && <Button intent="danger" icon="trash" text={t`删除`} className="vg-batch-delete" onClick={removeSelected} />}
+          {toolbar}
+          <span className="vg-spacer" />
+          {loading && <Spinner size={16} />}
+          <Button icon="refresh" variant="minimal" title={t`刷新`} onClick={reload} />
+        </div>
+        <Suspense fallback={<Spinner />}>
+          <CrudTable
+            lines={lines}
+            fields={tableFields}
+            firstIndex={(state.current - 1) * state.size + 1}
+            selected={selected}
+            onSelect={setSelected}
+            sort={state.sort}
+            onSort={(field) => dispatch({ type: 'sort', sort: nextSort(state.sort, field) })}
+            tree={!!view.tree}
+            onExpand={(line) => void expand(line)}
+            actions={rowActions}
+            actionsWidth={actionsWidth}
+          />
+        </Suspense>
+        <div className="vg-crud-pager">
+          <span className="vg-total">{t`共 ${total} 条`}</span>
+          <HTMLSelect className="vg-page-size" value={state.size} onChange={(e) => dispatch({ type: 'size', size: Number(e.target.value) })}
+            options={PAGE_SIZES.map((n) => ({ value: n, label: t`${n} 条/页` }))} />
+          <Button icon="chevron-left" variant="minimal" className="vg-prev" disabled={state.current <= 1} onClick={() => dispatch({ type: 'page', current: state.current - 1 })} />
+          <span className="vg-current">{state.current} / {pages}</span>
+          <Button icon="chevron-right" variant="minimal" className="vg-next" disabled={state.current >= pages} onClick={() => dispatch({ type: 'page', current: state.current + 1 })} />
+        </div>
+      </div>
+      {form && (
+        <FormDialog
+          view={view}
+          calls={calls}
+          request={form}
+          onClose={() => setForm(undefined)}
+          onSaved={() => {
+            setForm(undefined);
+            reload();
+          }}
+        />
+      )}
+    </div>
+  );
+}

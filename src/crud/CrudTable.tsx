@@ -1,0 +1,106 @@
+import '@blueprintjs/table/lib/css/table.css';
+import { Button, Checkbox, Icon, NonIdealState } from '@blueprintjs/core';
+import { Cell, Column, ColumnHeaderCell, RenderMode, Table2 } from '@blueprintjs/table';
+import { useLingui } from '@lingui/react/macro';
+import type { ReactNode } from 'react';
+import type { Row } from './api';
+import type { Sort, TreeLine } from './query';
+import type { FieldView } from './types';
+import { FieldCell } from './widgets';
+
+export interface CrudTableProps {
+  lines: readonly TreeLine[];
+  fields: readonly FieldView[];
+  /** Number of the first line (the index column counts across pages). */
+  firstIndex: number;
+  selected: ReadonlySet<string>;
+  onSelect(ids: ReadonlySet<string>): void;
+  sort?: Sort;
+  onSort(field: string): void;
+  /** Tree tables: a caret before the first field. */
+  tree: boolean;
+  onExpand(line: TreeLine): void;
+  actions(row: Row): ReactNode;
+  actionsWidth: number;
+}
+
+/** The list's grid (Blueprint Table, loaded with the first list page so the login bundle stays small). */
+export default function CrudTable({ lines, fields, firstIndex, selected, onSelect, sort, onSort, tree, onExpand, actions, actionsWidth }: CrudTableProps) {
+  const { t, i18n } = useLingui();
+  const ids = lines.map((l) => l.row.id);
+  const allSelected = ids.length > 0 && ids.every((id) => selected.has(id));
+  const toggle = (id: string) => {
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    onSelect(next);
+  };
+  const header = (name: ReactNode) => () => <ColumnHeaderCell nameRenderer={() => <div className="vg-column-name">{name}</div>} />;
+
+  const fieldColumn = (field: FieldView, position: number) => {
+    const sortable = field.sortable !== false;
+    const arrow = sort?.field === field.name ? (sort.desc ? 'arrow-down' : 'arrow-up') : undefined;
+    const name = (
+      <div className={sortable ? 'vg-sortable' : undefined} data-sort={field.name} onClick={sortable ? () => onSort(field.name) : undefined}>
+        {i18n._(field.label)} {arrow && <Icon icon={arrow} size={12} />}
+      </div>
+    );
+    return (
+      <Column
+        key={field.name}
+        id={field.name}
+        columnHeaderCellRenderer={header(name)}
+        cellRenderer={(r) => {
+          const line = lines[r];
+          const caret = tree && position === 0 && (
+            <span className="vg-tree-indent" style={{ paddingLeft: line.depth * 16 }}>
+              {line.expandable ? (
+                <Button size="small" variant="minimal" className="vg-tree-toggle" icon={line.expanded ? 'caret-down' : 'caret-right'} onClick={() => onExpand(line)} aria-label={t`展开`} />
+              ) : (
+                <span className="vg-tree-leaf" />
+              )}
+            </span>
+          );
+          return (
+            <Cell className="vg-cell">
+              {caret}
+              <FieldCell field={field} row={line.row} />
+            </Cell>
+          );
+        }}
+      />
+    );
+  };
+
+  return (
+    <div className="vg-crud-table">
+      <Table2
+        numRows={lines.length}
+        enableRowHeader={false}
+        enableFocusedCell={false}
+        selectionModes={[]}
+        defaultRowHeight={36}
+        renderMode={RenderMode.NONE}
+        columnWidths={[40, 56, ...fields.map((f) => f.width ?? 180), actionsWidth]}
+        cellRendererDependencies={[lines, selected, sort, i18n.locale]}
+      >
+        {[
+        <Column
+          key="select"
+          id="select"
+          columnHeaderCellRenderer={header(<Checkbox className="vg-select-all" checked={allSelected} indeterminate={!allSelected && ids.some((id) => selected.has(id))} onChange={() => onSelect(new Set(allSelected ? [] : ids))} />)}
+          cellRenderer={(r) => (
+            <Cell className="vg-cell">
+              <Checkbox className="vg-select" checked={selected.has(lines[r].row.id)} onChange={() => toggle(lines[r].row.id)} />
+            </Cell>
+          )}
+        />,
+        <Column key="index" id="index" columnHeaderCellRenderer={header('#')} cellRenderer={(r) => <Cell className="vg-cell">{firstIndex + r}</Cell>} />,
+        ...fields.map(fieldColumn),
+        <Column key="actions" id="actions" columnHeaderCellRenderer={header(t`操作`)} cellRenderer={(r) => <Cell className="vg-cell vg-row-actions" interactive>{actions(lines[r].row)}</Cell>} />,
+        ]}
+      </Table2>
+      {lines.length === 0 && <NonIdealState icon="inbox" description={t`暂无数据`} className="vg-crud-empty" />}
+    </div>
+  );
+}

@@ -1,0 +1,135 @@
+import { Button, Dialog, DialogBody, DialogFooter, FormGroup } from '@blueprintjs/core';
+import { useLingui } from '@lingui/react/macro';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import type { z } from 'zod';
+import type { Resource } from '../../resources/define';
+import { logFailure } from '../app/errors';
+import { toastSuccess } from '../ui/toast';
+import type { CrudCalls, Row } from './api';
+import { isEmpty } from './query';
+import type { CrudView, FieldView, FormMode } from './types';
+import { fieldProblem, formProblems } from './validation';
+import { FieldInput, widgetOf } from './widgets';
+
+export interface FormRequest {
+  mode: FormMode;
+  row?: Row;
+  /** Values of a new row beyond the fields' own initial values (a child's parentId and code). */
+  initial?: Record<string, unknown>;
+}
+
+interface Props<R extends Resource> {
+  view: CrudView<R>;
+  calls: CrudCalls;
+  request: FormRequest;
+  onClose(): void;
+  onSaved(): void;
+}
+
+const formFields = <R extends Resource>(view: CrudView<R>): FieldView[] => view.fields.filter((f) => !f.hideInForm);
+const spanOf = (field: FieldView) => field.span ?? (['textarea', 'richText', 'upload', 'tree'].includes(widgetOf(field).type) ? 24 : 12);
+
+function initialValues<R extends Resource>(view: CrudView<R>, request: FormRequest): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const field of formFields(view)) if (field.initial !== undefined) values[field.name] = field.initial;
+  return { ...values, ...request.initial };
+}
+
+/**
+ * What the form sends: numbers as numbers, multi-selects comma-joined; an emptied optional field is sent as null
+ * where the resource accepts null (so an edit clears it), else left out.
+ */
+function bodyOf<R extends Resource>(view: CrudView<R>, values: Record<string, unknown>): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...view.submitDefaults, ...values };
+  const shape = view.resource.fields.shape as Record<string, z.ZodType | undefined>;
+  for (const field of formFields(view)) {
+    const value = values[field.name];
+    if (isEmpty(value)) body[field.name] = field.required ? value : shape[field.name]?.safeParse(null).success ? null : undefined;
+    else if (widgetOf(field).type === 'number') body[field.name] = Number(value);
+    else if (Array.isArray(value)) body[field.name] = value.join(',');
+  }
+  return body;
+}
+
+/** The add / edit / view dialog of a list page. */
+export function FormDialog<R extends Resource>({ view, calls, request, onClose, onSaved }: Props<R>) {
+  const { t, i18n } = useLingui();
+  const { mode } = request;
+  const [values, setStoredValues] = useState<Record<string, unknown>>(() => (request.row ? { ...request.row } : initialValues(view, request)));
+  // Blur can follow a change in the same event (switch, upload): checks read the latest values, not the render's.
+  const latest = useRef(values);
+  const setValues = (next: Record<string, unknown>) => {
+    latest.current = next;
+    setStoredValues(next);
+  };
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+
+  // Edit and view show the stored row (detail), not the possibly abridged list row.
+  useEffect(() => {
+    if (mode === 'add' || !request.row) return;
+    void calls.detail(request.row.id).then((row) => row && setValues({ ...row }), () => undefined);
+  }, [mode, request.row, calls]);
+
+  const disabledOf = (field: FieldView) => mode === 'view' || (typeof field.disabled === 'function' ? field.disabled(mode) : !!field.disabled);
+  const check = (field: FieldView, value = latest.current[field.name]) =>
+    setProblems((p) => ({ ...p, [field.name]: fieldProblem(view.resource, field, value, i18n) ?? '' }));
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    const editable = formFields(view).filter((f) => !disabledOf(f));
+    const found = formProblems(view.resource, editable, latest.current, i18n);
+    setProblems(found);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      await calls.submit(bodyOf(view, latest.current));
+      toastSuccess(mode === 'add' ? t`新增成功` : t`更新成功`);
+      onSaved();
+    } catch (error) {
+      // The request layer has shown the message; the failure is only logged and the form stays as typed.
+      logFailure(error, 'submit');
+      setBusy(false);
+    }
+  }
+
+  const title = mode === 'add' ? t`新增` : mode === 'edit' ? t`编辑` : t`查看`;
+  const width = view.dialogWidth ?? 600;
+  return (
+    <Dialog isOpen title={title} onClose={onClose} style={{ width, maxWidth: '95vw' }} canOutsideClickClose={false}>
+      <form onSubmit={(e) => void save(e)} className="vg-crud-form" noValidate>
+        <DialogBody>
+          <div className="vg-form-grid">
+            {formFields(view).map((field) => {
+              const id = `field-${field.name}`;
+              const problem = problems[field.name];
+              return (
+                <FormGroup key={field.name} label={i18n._(field.label)} labelFor={id} labelInfo={field.required && mode !== 'view' ? '*' : undefined}
+                  intent={problem ? 'danger' : 'none'} helperText={problem || undefined} className={spanOf(field) === 24 ? 'vg-span-24' : 'vg-span-12'}>
+                  <FieldInput id={id} field={field} value={values[field.name]} disabled={disabledOf(field)}
+                    onChange={(value) => {
+                      setValues({ ...latest.current, [field.name]: value });
+                      if (problem) check(field, value);
+                    }}
+                    onBlur={() => mode !== 'view' && !disabledOf(field) && check(field)} />
+                </FormGroup>
+              );
+            })}
+          </div>
+        </DialogBody>
+        <DialogFooter
+          actions={
+            mode === 'view' ? (
+              <Button text={t`关闭`} onClick={onClose} />
+            ) : (
+              <>
+                <Button text={t`取消`} onClick={onClose} />
+                <Button type="submit" intent="primary" loading={busy} text={t`保存`} />
+              </>
+            )
+          }
+        />
+      </form>
+    </Dialog>
+  );
+}

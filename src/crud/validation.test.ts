@@ -1,0 +1,30 @@
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { param } from '../../resources/system/param';
+import { dict } from '../../resources/system/dict';
+import { activate } from '../app/i18n';
+import { fieldProblem, formProblems } from './validation';
+import { paramView } from '../features/system/paramView';
+
+describe('form validation', () => {
+  beforeAll(() => activate('zh'));
+
+  it('gives the spec messages for empty required param fields', () => {
+    expect(formProblems(param, paramView.fields, {}, i18n)).toEqual({ paramName: '请输入参数名称', paramKey: '请输入参数键名', paramValue: '请输入参数键值' });
+    expect(formProblems(param, paramView.fields, { paramName: 'a', paramKey: 'b', paramValue: 'c' }, i18n)).toEqual({});
+    expect(fieldProblem(param, paramView.fields[0], '   ', i18n)).toBe('请输入参数名称');
+  });
+
+  it("applies the resource's own rules beyond emptiness", () => {
+    expect(fieldProblem(param, { name: 'paramName', label: msg`参数名称` }, 'x'.repeat(256), i18n)).toBe('长度不能超过255个字符');
+    expect(fieldProblem(dict, { name: 'sort', label: msg`字典排序`, required: msg`请输入字典排序` }, '1.5', i18n)).toBe('请输入字典排序');
+    expect(fieldProblem(dict, { name: 'remark', label: msg`字典备注` }, '', i18n)).toBeUndefined();
+  });
+
+  it('follows the language', async () => {
+    await activate('en');
+    expect(fieldProblem(param, paramView.fields[0], '', i18n)).toBe('Please enter the parameter name');
+    await activate('zh');
+  });
+});

@@ -1,0 +1,230 @@
+import { Button, Checkbox, FileInput, HTMLSelect, InputGroup, NumericInput, Popover, Switch, Tag, TextArea, Tree, type TreeNodeInfo } from '@blueprintjs/core';
+import { useLingui } from '@lingui/react/macro';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { putFile } from '../api/resource';
+import { dictionary, type DictEntry, type Row, treeOf } from './api';
+import { sanitizeHtml } from './sanitize';
+import type { FieldView, TreeOption, TreeSource, Widget } from './types';
+
+const TEXT: Widget = { type: 'text' };
+export const widgetOf = (field: FieldView): Widget => field.widget ?? TEXT;
+
+/** Entries of a dictionary code, loaded once. */
+export function useDictionary(code: string | undefined, service?: 'dict' | 'dict-biz'): DictEntry[] {
+  const [entries, setEntries] = useState<DictEntry[]>([]);
+  useEffect(() => {
+    if (code) void dictionary(code, service).then(setEntries, () => setEntries([]));
+  }, [code, service]);
+  return entries;
+}
+
+function useTree(source: TreeSource | undefined): TreeOption[] {
+  const [nodes, setNodes] = useState<TreeOption[]>([]);
+  useEffect(() => {
+    if (!source) return;
+    const load = typeof source === 'string' ? treeOf(source) : source();
+    void load.then(setNodes, () => setNodes([]));
+  }, [source]);
+  return nodes;
+}
+
+const idsOf = (value: unknown): string[] =>
+  Array.isArray(value) ? value.map(String) : value === undefined || value === null || value === '' ? [] : String(value).split(',');
+
+function titlesOf(nodes: readonly TreeOption[], ids: ReadonlySet<string>): string[] {
+  return nodes.flatMap((n) => [...(ids.has(n.id) ? [n.title] : []), ...titlesOf(n.children ?? [], ids)]);
+}
+
+interface TreeSelectProps {
+  id: string;
+  source: TreeSource;
+  multiple?: boolean;
+  value: unknown;
+  disabled?: boolean;
+  onChange(value: string | string[]): void;
+  onClose?(): void;
+}
+
+/** A tree in a popover: single (click a node) or multiple (check nodes). Values are node ids. */
+export function TreeSelect({ id, source, multiple, value, disabled, onChange, onClose }: TreeSelectProps) {
+  const { t } = useLingui();
+  const nodes = useTree(source);
+  const selected = useMemo(() => new Set(idsOf(value)), [value]);
+  const [open, setOpen] = useState<Set<string>>(new Set());
+
+  const toggle = (nodeId: string) => {
+    if (!multiple) return onChange(nodeId);
+    const next = new Set(selected);
+    if (next.has(nodeId)) next.delete(nodeId);
+    else next.add(nodeId);
+    onChange([...next]);
+  };
+  const build = (list: readonly TreeOption[]): TreeNodeInfo<string>[] =>
+    list.map((n) => ({
+      id: n.id,
+      nodeData: n.id,
+      label: multiple ? <Checkbox checked={selected.has(n.id)} label={n.title} onChange={() => toggle(n.id)} onClick={(e) => e.stopPropagation()} style={{ margin: 0 }} /> : n.title,
+      isSelected: !multiple && selected.has(n.id),
+      isExpanded: open.has(n.id),
+      hasCaret: !!n.children?.length,
+      childNodes: n.children ? build(n.children) : undefined,
+    }));
+  const expand = (node: TreeNodeInfo<string>, on: boolean) =>
+    setOpen((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(String(node.id));
+      else next.delete(String(node.id));
+      return next;
+    });
+  const titles = titlesOf(nodes, selected);
+  return (
+    <Popover
+      disabled={disabled}
+      fill
+      placement="bottom-start"
+      onClosed={onClose}
+      content={
+        <div className="vg-tree-select" data-tree-select={id}>
+          <Tree contents={build(nodes)} onNodeClick={(n) => !multiple && toggle(String(n.id))} onNodeExpand={(n) => expand(n, true)} onNodeCollapse={(n) => expand(n, false)} />
+        </div>
+      }
+    >
+      <Button id={id} alignText="start" fill endIcon="caret-down" disabled={disabled} text={titles.length ? titles.join(', ') : t`请选择`} />
+    </Popover>
+  );
+}
+
+/** A small rich-text editor: contentEditable with a few commands; its HTML is sanitised on every change. */
+export function RichTextEditor({ id, value, disabled, onChange, onBlur }: { id: string; value: string; disabled?: boolean; onChange(html: string): void; onBlur(): void }) {
+  const { t } = useLingui();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // Set the content from outside only when it differs, so the caret is not reset while typing.
+    if (ref.current && ref.current.innerHTML !== value) ref.current.innerHTML = sanitizeHtml(value);
+  }, [value]);
+  const command = (name: string) => {
+    document.execCommand(name);
+    if (ref.current) onChange(sanitizeHtml(ref.current.innerHTML));
+  };
+  return (
+    <div className="vg-rich-text">
+      {!disabled && (
+        <div className="vg-rich-text-toolbar">
+          <Button size="small" variant="minimal" icon="bold" title={t`加粗`} onMouseDown={(e) => e.preventDefault()} onClick={() => command('bold')} />
+          <Button size="small" variant="minimal" icon="italic" title={t`斜体`} onMouseDown={(e) => e.preventDefault()} onClick={() => command('italic')} />
+          <Button size="small" variant="minimal" icon="underline" title={t`下划线`} onMouseDown={(e) => e.preventDefault()} onClick={() => command('underline')} />
+          <Button size="small" variant="minimal" icon="properties" title={t`列表`} onMouseDown={(e) => e.preventDefault()} onClick={() => command('insertUnorderedList')} />
+        </div>
+      )}
+      <div
+        id={id}
+        ref={ref}
+        className="vg-rich-text-body bp6-input"
+        contentEditable={!disabled}
+        suppressContentEditableWarning
+        onInput={(e) => onChange(sanitizeHtml(e.currentTarget.innerHTML))}
+        onBlur={onBlur}
+      />
+    </div>
+  );
+}
+
+function Upload({ id, accept, value, disabled, onChange }: { id: string; accept: 'image' | 'file'; value: string; disabled?: boolean; onChange(link: string): void }) {
+  const { t } = useLingui();
+  const [busy, setBusy] = useState(false);
+  async function upload(file: File | undefined) {
+    if (!file) return;
+    setBusy(true);
+    try {
+      onChange((await putFile(file)).link);
+    } catch {
+      // the request layer has shown the failure
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <div className="vg-upload">
+      {accept === 'image' && value ? <img className="vg-upload-preview" src={value} alt="" /> : value ? <a href={value} target="_blank" rel="noreferrer">{value}</a> : null}
+      {!disabled && (
+        <FileInput
+          text={busy ? t`上传中…` : t`选择文件`}
+          buttonText={t`浏览`}
+          disabled={busy}
+          inputProps={{ id, accept: accept === 'image' ? 'image/*' : undefined }}
+          onInputChange={(e) => void upload((e.target as HTMLInputElement).files?.[0])}
+        />
+      )}
+    </div>
+  );
+}
+
+export interface FieldInputProps {
+  id: string;
+  field: FieldView;
+  value: unknown;
+  disabled?: boolean;
+  onChange(value: unknown): void;
+  onBlur(): void;
+}
+
+const textOf = (value: unknown) => (value === undefined || value === null ? '' : String(value));
+
+/** The form control of a field's widget. */
+export function FieldInput({ id, field, value, disabled, onChange, onBlur }: FieldInputProps) {
+  const { t } = useLingui();
+  const widget = widgetOf(field);
+  const entries = useDictionary(widget.type === 'select' ? widget.dict : undefined, widget.type === 'select' ? widget.service : undefined);
+  switch (widget.type) {
+    case 'textarea':
+      return <TextArea id={id} fill rows={widget.rows ?? 3} value={textOf(value)} disabled={disabled} onChange={(e) => onChange(e.target.value)} onBlur={onBlur} />;
+    case 'number':
+      return (
+        <NumericInput id={id} fill min={widget.min} max={widget.max} value={textOf(value)} disabled={disabled} allowNumericCharactersOnly
+          onValueChange={(_n, text) => onChange(text)} onBlur={onBlur} />
+      );
+    case 'switch':
+      return <Switch id={id} checked={Number(value) === 1} disabled={disabled} onChange={(e) => { onChange(e.currentTarget.checked ? 1 : 0); onBlur(); }} />;
+    case 'select':
+      return (
+        <HTMLSelect id={id} fill value={textOf(value)} disabled={disabled} onChange={(e) => onChange(e.target.value)} onBlur={onBlur}
+          options={[{ value: '', label: t`请选择` }, ...entries.map((e) => ({ value: e.dictKey, label: e.dictValue }))]} />
+      );
+    case 'tree':
+      return <TreeSelect id={id} source={widget.source} multiple={widget.multiple} value={value} disabled={disabled} onChange={onChange} onClose={onBlur} />;
+    case 'date':
+    case 'datetime':
+      return (
+        <InputGroup id={id} type={widget.type === 'date' ? 'date' : 'datetime-local'} step={widget.type === 'datetime' ? 1 : undefined} disabled={disabled}
+          value={widget.type === 'datetime' ? textOf(value).replace(' ', 'T') : textOf(value).slice(0, 10)}
+          onChange={(e) => onChange(widget.type === 'datetime' ? withSeconds(e.target.value.replace('T', ' ')) : e.target.value)} onBlur={onBlur} />
+      );
+    case 'upload':
+      return <Upload id={id} accept={widget.accept} value={textOf(value)} disabled={disabled} onChange={(link) => { onChange(link); onBlur(); }} />;
+    case 'richText':
+      return <RichTextEditor id={id} value={textOf(value)} disabled={disabled} onChange={onChange} onBlur={onBlur} />;
+    case 'text':
+      return <InputGroup id={id} value={textOf(value)} disabled={disabled} onChange={(e) => onChange(e.target.value)} onBlur={onBlur} />;
+  }
+}
+
+/** datetime-local gives yyyy-MM-ddTHH:mm; the contract wants yyyy-MM-dd HH:mm:ss. */
+const withSeconds = (text: string) => (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(text) ? `${text}:00` : text);
+
+/** A field's value as the table shows it: dictionary values as tags, rich text as plain text, images as thumbnails. */
+export function FieldCell({ field, row }: { field: FieldView; row: Row }) {
+  const { t } = useLingui();
+  const widget = widgetOf(field);
+  const dict = widget.type === 'select' ? widget.dict : widget.type === 'switch' ? widget.dict : undefined;
+  const entries = useDictionary(dict, widget.type === 'select' ? widget.service : undefined);
+  const value = row[field.name];
+  if (field.cell) return <>{field.cell(row)}</>;
+  if (widget.type === 'select' || widget.type === 'switch') {
+    if (value === undefined || value === null || value === '') return null;
+    const label = entries.find((e) => e.dictKey === String(value))?.dictValue ?? (widget.type === 'switch' ? (Number(value) === 1 ? t`是` : t`否`) : String(value));
+    return <Tag minimal intent={widget.type === 'switch' && Number(value) === 1 ? 'warning' : 'primary'}>{label}</Tag>;
+  }
+  if (widget.type === 'richText') return <>{new DOMParser().parseFromString(sanitizeHtml(textOf(value)), 'text/html').body.textContent}</>;
+  if (widget.type === 'upload' && widget.accept === 'image' && value) return <img className="vg-cell-image" src={textOf(value)} alt="" />;
+  return <>{textOf(value)}</>;
+}

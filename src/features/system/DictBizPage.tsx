@@ -1,0 +1,7 @@
+import { dictBiz } from '../../../resources/system/dict-biz';
+import { DictionaryScreen } from './DictionaryScreen';
+
+/** /system/dictbiz: business dictionaries, kept per tenant. */
+export default function DictBizPage() {
+  return <DictionaryScreen resource={dictBiz} permission="dictbiz" />;
+}
