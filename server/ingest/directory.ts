@@ -23,6 +23,7 @@ export interface GatewayContext {
   id: string;
   code: string;
   tenantId: string;
+  projectId: string | null;
   accepting: boolean;
 }
 
@@ -68,6 +69,11 @@ export class Directory {
     return this.cached(this.devices, code, () => this.loadDevice(code));
   }
 
+  /** Read now, bypassing the cache (recalculation must use the formula as it is this instant). */
+  fresh(code: string): Promise<DeviceContext | undefined> {
+    return this.loadDevice(code);
+  }
+
   gateway(code: string): Promise<GatewayContext | undefined> {
     return this.cached(this.gateways, code, () => this.loadGateway(code));
   }
@@ -96,7 +102,7 @@ export class Directory {
       .executeTakeFirst();
     if (!row) return undefined;
     const accepting = Number(row.status) === 1 && (await this.projectLive(row.projectId as string | null));
-    return { id: String(row.id), code, tenantId: String(row.tenantId), accepting };
+    return { id: String(row.id), code, tenantId: String(row.tenantId), projectId: (row.projectId as string | null) ?? null, accepting };
   }
 
   private async loadDevice(code: string): Promise<DeviceContext | undefined> {

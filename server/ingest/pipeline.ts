@@ -1,6 +1,7 @@
 import { nextId } from '../ids';
 import type { Platform } from '../platform';
 import { formatDateTime } from '../time';
+import { engineeringValue } from './calculate';
 import type { DeviceContext, Directory } from './directory';
 import { TEMPERATURE_KEY } from './directory';
 import type { LatestValues } from './latest';
@@ -47,10 +48,12 @@ export class Ingestion {
     const outcome: Outcome = { series: [], stored: [], shown: [], seen: [], problems: [] };
     let deviceId: string | null = null;
     let gatewayId: string | null = null;
+    let projectId: string | null = null;
     try {
       if (kind === 'device') {
         const device = await this.accepting(tenantId, code);
         deviceId = device.id;
+        projectId = device.projectId;
         const parsed = parseDevicePayload(payload, receivedAt);
         this.calculateAll(device, parsed, outcome);
       } else {
@@ -58,6 +61,7 @@ export class Ingestion {
         if (!gateway || gateway.tenantId !== tenantId) throw new PayloadError('网关不存在');
         if (!gateway.accepting) throw new PayloadError('网关已停用或其项目在回收站中');
         gatewayId = gateway.id;
+        projectId = gateway.projectId;
         const parsed = parseGatewayPayload(payload, receivedAt);
         await this.calculateGateway(tenantId, gateway.id, parsed, outcome);
       }
@@ -75,6 +79,7 @@ export class Ingestion {
       tenantId,
       deviceId,
       gatewayId,
+      projectId,
       deviceCode: kind === 'device' ? code : null,
       topic,
       payload: text.length > MAX_STORED_PAYLOAD ? `${text.slice(0, MAX_STORED_PAYLOAD)}…(已截断)` : text,
@@ -84,7 +89,7 @@ export class Ingestion {
       createTime: formatDateTime(new Date(receivedAt)),
     };
     await this.writer.write(outcome.series, raw);
-    this.announce(outcome, { tenantId, deviceId, gatewayId, code, topic, payload: raw.payload, receivedAt, readings: outcome.shown, error });
+    this.announce(outcome, { id: raw.id, tenantId, deviceId, gatewayId, code, topic, payload: raw.payload, receivedAt, readings: outcome.shown, error });
   }
 
   private async accepting(tenantId: string, code: string): Promise<DeviceContext> {
@@ -119,14 +124,12 @@ export class Ingestion {
     outcome.seen.push(device);
   }
 
-  /** Engineering value = formula(x, x0, T) + k × (T − T0) where the channel has a temperature coefficient. */
+  /** T is the reading's own temperature, else the device's latest. */
   private calculate(device: DeviceContext, reading: Reading, outcome: Outcome): void {
     const temperature = reading.values[TEMPERATURE_KEY] ?? this.latest.get(device.id, TEMPERATURE_KEY)?.value ?? Number.NaN;
     const shown: Record<string, { raw: number; value: number }> = {};
     for (const [pointKey, x] of Object.entries(reading.values)) {
-      let value = device.formulaOf(pointKey)({ x, x0: device.initial[pointKey] ?? 0, T: temperature });
-      const compensation = device.compensation.get(pointKey);
-      if (compensation && Number.isFinite(temperature)) value += compensation.k * (temperature - compensation.t0);
+      const value = engineeringValue(device, pointKey, x, temperature);
       if (!Number.isFinite(value)) {
         outcome.problems.push(`${device.code}.${pointKey} 计算结果不是有限数 (原值 ${x})`);
         continue;

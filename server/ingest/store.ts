@@ -16,6 +16,8 @@ export interface RawRow {
   tenantId: string;
   deviceId: string | null;
   gatewayId: string | null;
+  /** The project of the device or gateway, for the project scope of collectdata. */
+  projectId: string | null;
   deviceCode: string | null;
   topic: string;
   payload: string;
@@ -32,10 +34,10 @@ interface Batch {
 }
 
 const SERIES_COLUMNS = ['device_id', 'point_key', 'ts', 'value', 'raw', 'tenant_id'] as const;
-const RAW_COLUMNS = ['id', 'tenant_id', 'device_id', 'gateway_id', 'device_code', 'topic', 'payload', 'received_at', 'readings', 'error', 'create_time', 'update_time', 'status', 'is_deleted'] as const;
+const RAW_COLUMNS = ['id', 'tenant_id', 'device_id', 'gateway_id', 'project_id', 'device_code', 'topic', 'payload', 'received_at', 'readings', 'error', 'create_time', 'update_time', 'status', 'is_deleted'] as const;
 
 const seriesValues = (r: SeriesRow) => [r.deviceId, r.pointKey, r.ts, r.value, r.raw, r.tenantId];
-const rawValues = (r: RawRow) => [r.id, r.tenantId, r.deviceId, r.gatewayId, r.deviceCode, r.topic, r.payload, r.receivedAt, r.readings, r.error, r.createTime, r.createTime, 1, 0];
+const rawValues = (r: RawRow) => [r.id, r.tenantId, r.deviceId, r.gatewayId, r.projectId, r.deviceCode, r.topic, r.payload, r.receivedAt, r.readings, r.error, r.createTime, r.createTime, 1, 0];
 
 /** A device resending a reading (QoS 1 redelivery) overwrites it; within one batch the last copy wins. */
 function latestCopies(rows: SeriesRow[]): SeriesRow[] {
@@ -66,8 +68,8 @@ function postgresCommit(native: Extract<NativeDb, { dialect: 'postgres' }>): Com
     select * from unnest($1::varchar[], $2::varchar[], $3::bigint[], $4::float8[], $5::float8[], $6::varchar[])
     on conflict (device_id, point_key, ts) do update set value = excluded.value, raw = excluded.raw`;
   const rawSql = `insert into wit_collect_data (${RAW_COLUMNS.join(', ')})
-    select * from unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::text[], $6::text[], $7::text[],
-      $8::bigint[], $9::int[], $10::text[], $11::varchar[], $12::varchar[], $13::int[], $14::int[])`;
+    select * from unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::varchar[], $5::varchar[], $6::text[], $7::text[], $8::text[],
+      $9::bigint[], $10::int[], $11::text[], $12::varchar[], $13::varchar[], $14::int[], $15::int[])`;
   const columnsOf = (rows: unknown[][], width: number) => Array.from({ length: width }, (_, i) => rows.map((row) => row[i]));
   return async (series, raws) => {
     const client = await native.pool.connect();

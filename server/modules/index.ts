@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../platform';
+import { type DeviceLink, registerCommands } from './wit-xinde/commands';
+import { registerDeviceLog } from './wit-xinde/devicelog';
+import { registerStrategies } from './wit-xinde/strategies';
 import { registerOAuth } from './blade-auth/oauth';
 import { registerDesk } from './blade-desk';
 import { registerDevelop } from './blade-develop';
@@ -10,7 +13,7 @@ import { registerUser } from './blade-user';
 import { registerXinde } from './wit-xinde';
 
 /** Every service's routes; each module registers its generic resources and its own calls. */
-export function registerModules(app: FastifyInstance, platform: Platform): void {
+export function registerModules(app: FastifyInstance, platform: Platform, link: DeviceLink): void {
   registerOAuth(app, platform);
   registerUser(app, platform);
   registerSystem(app, platform);
@@ -19,4 +22,7 @@ export function registerModules(app: FastifyInstance, platform: Platform): void 
   registerDesk(app, platform);
   registerDevelop(app, platform);
   registerXinde(app, platform);
+  // Device data and commands need the ingestion side and the broker, built with the app.
+  registerDeviceLog(app, platform, link);
+  registerStrategies(app, platform, registerCommands(app, platform, link));
 }

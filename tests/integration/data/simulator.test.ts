@@ -1,0 +1,65 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, signedIn } from '../../support/client';
+import { storeKinds } from '../../support/databases';
+import { startServer, type TestServer } from '../../support/server';
+import { expectOk, X } from '../monitoring/support';
+import { deviceOf, GATEWAY, until } from './support';
+
+/** `npm run simulate` as a child process against a test server's broker: its data arrives, its devices answer. */
+describe.each(await storeKinds())('device simulator on %s', (store) => {
+  let server: TestServer;
+  let demo: ApiClient;
+  let simulator: ChildProcess;
+  let output = '';
+  let exited: Promise<number | null>;
+
+  beforeAll(async () => {
+    server = await startServer(store);
+    demo = await signedIn(server.url, 'admin', 'admin', '100001');
+    simulator = spawn(process.execPath, ['--import', 'tsx', 'tools/simulator/run.ts', '--url', `mqtt://127.0.0.1:${server.app.broker?.port}`, '--interval', '200', '--speed', '3600', '--duration', '6', '--seed', '42'], {
+      cwd: process.cwd(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    simulator.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    simulator.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    exited = new Promise((resolve) => simulator.once('exit', (code) => resolve(code)));
+  });
+  afterAll(async () => {
+    if (simulator.exitCode === null) simulator.kill('SIGTERM');
+    await exited;
+    await server.stop();
+  });
+
+  it('connects its devices and gateway, answers commands, and its readings are stored', async () => {
+    const db = server.app.platform.db;
+    // The devices answer commands while they run.
+    await until(() => output.includes('connected'), 15_000, `the simulator to connect: ${output}`);
+    const direct = await until(async () => {
+      const reply = expectOk(await demo.post<{ state: number; result: { collected: number } }>(`${X}/device/sendCommands`, { deviceId: deviceOf('QJ-CRACK-01'), command: 'collect', wait: 3 }));
+      return reply.state === 1 ? reply : undefined;
+    }, 10_000, 'a reply from the simulated crack meter');
+    expect(direct.result).toEqual({ collected: 1 });
+    const read = expectOk(await demo.post<{ state: number; result: { values: Record<string, number> } }>(`${X}/gateway/setGatewayPoint`, { gatewayId: GATEWAY, pointKey: 'interval', isGet: 1 }));
+    expect(read.state).toBe(1);
+    expect(read.result.values.interval).toBeCloseTo(0.2);
+    const unknown = expectOk(await demo.post<{ state: number; error: string }>(`${X}/device/sendCommands`, { deviceId: deviceOf('QJ-TH-01'), command: 'selfDestruct' }));
+    expect(unknown).toMatchObject({ state: 3, error: 'unknown command: selfDestruct' });
+
+    expect(await exited).toBe(0);
+    const rows = await db.selectFrom('wit_device_log').select(['deviceId', 'pointKey', 'value']).where('tenantId', '=', '100001').execute();
+    const devices = new Set(rows.map((r) => String(r.deviceId)));
+    // Nine devices: the gateway reports five, four report themselves; a dropout may silence one for a while.
+    expect(devices.size).toBeGreaterThanOrEqual(7);
+    expect(devices.has(deviceOf('QJ-HLS-01')) || devices.has(deviceOf('QJ-HLS-02'))).toBe(true);
+    const keys = new Set(rows.map((r) => String(r.pointKey)));
+    for (const key of ['tilt_x', 'crack', 'temperature', 'settlement', 'dz', 'rainfall', 'humidity']) expect(keys, key).toContain(key);
+    // Plausible values (a rare spike aside): the median humidity is a humidity.
+    const humidity = rows.filter((r) => r.pointKey === 'humidity').map((r) => Number(r.value)).sort((a, b) => a - b);
+    expect(humidity[Math.floor(humidity.length / 2)]).toBeGreaterThanOrEqual(20);
+    expect(humidity[Math.floor(humidity.length / 2)]).toBeLessThanOrEqual(100);
+    const raw = await db.selectFrom('wit_collect_data').select(['topic', 'error']).where('tenantId', '=', '100001').execute();
+    expect(raw.some((r) => r.topic === 'vigil/100001/gateway/QJ-GW-01/data')).toBe(true);
+    expect(raw.filter((r) => r.error !== null)).toEqual([]);
+  }, 40_000);
+});
