@@ -7,7 +7,10 @@ export default defineConfig({
   plugins: [react({ babel: { plugins: ['@lingui/babel-plugin-lingui-macro'] } }), lingui()],
   server: {
     // `npm run dev` proxies the API to a running platform server (VITE_API_TARGET, default the local one).
-    proxy: { '/api': { target: process.env.VITE_API_TARGET ?? 'http://localhost:8080', changeOrigin: true } },
+    proxy: {
+      '/api': { target: process.env.VITE_API_TARGET ?? 'http://localhost:8080', changeOrigin: true },
+      '/socket.io': { target: process.env.VITE_API_TARGET ?? 'http://localhost:8080', changeOrigin: true, ws: true },
+    },
   },
   build: {
     outDir: 'dist',

@@ -27,6 +27,8 @@ export interface PresenceChange {
 
 /** A message as the debug consoles show it: what arrived, and what the pipeline made of it. */
 export interface DeviceMessage {
+  /** The message's wit_collect_data id: live views and replays from the table agree on it. */
+  id: string;
   tenantId: string;
   /** Set for a device's own topic. */
   deviceId: string | null;

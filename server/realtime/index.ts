@@ -5,6 +5,7 @@ import { Server, type Socket } from 'socket.io';
 import type { Principal } from '../auth/principal';
 import { principalOf } from '../auth/tokens';
 import type { Platform } from '../platform';
+import { attachDebug } from './debug';
 
 /**
  * Live push to browsers over socket.io on the HTTP server. A socket authenticates with the user's access token
@@ -52,12 +53,14 @@ export async function startRealtime(app: FastifyInstance, platform: Platform): P
     const principal = principalOfSocket(socket);
     void socket.join([userRoom(principal.userId), tenantRoom(principal.tenantId)]);
   });
+  const detachDebug = attachDebug(io, platform, principalOfSocket);
 
   return {
     io,
     toUser: (userId, event, payload) => io.to(userRoom(userId)).emit(event, payload),
     toTenant: (tenantId, event, payload) => io.to(tenantRoom(tenantId)).emit(event, payload),
     close: async () => {
+      detachDebug();
       await io.close();
       await Promise.all(redis.map((client) => client.quit().catch(() => undefined)));
     },

@@ -1,0 +1,384 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { device, devicePoint } from '../../../resources/iot/device';
+import type { Db, Row } from '../../db/database';
+import type { CallContext } from '../../db/repository';
+import { contextOf, paramsOf, text } from '../../http/context';
+import { badRequest, missingParam, notFound, ok, paramType } from '../../http/envelope';
+import type { Platform } from '../../platform';
+import { formatDateTime, parseDateTime } from '../../time';
+import { eq, idArg } from './common';
+
+/**
+ * History charts of the time series (docs/live-and-history.md): ECharts-ready series of wit_device_log, downsampled
+ * on the server. A range holding more points than the chart has pixels is split into `width` buckets, each carrying
+ * min, max, avg, first and last, grouped in SQL over the primary key range, so a spike survives as a bucket's max.
+ */
+
+export const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+export const DEFAULT_WIDTH = 1000;
+const MIN_WIDTH = 10;
+const MAX_WIDTH = 5000;
+/** Longest range of one chart call (hourly aggregates included). */
+const MAX_RANGE_MS = 3 * 366 * DAY_MS;
+const MAX_SERIES = 20;
+
+/** One bucket: start time, min, max, avg, first, last, number of points. */
+export type Bucket = [t: number, min: number, max: number, avg: number, first: number, last: number, count: number];
+
+export interface Sampled {
+  /** 0 when the points are raw. */
+  bucketMs: number;
+  /** Points in the range. */
+  count: number;
+  /** [time, value]: the raw points, or each bucket's average. */
+  data: Array<[number, number]>;
+  buckets?: Bucket[];
+}
+
+export interface SeriesRange {
+  deviceId: string;
+  pointKey: string;
+  /** Epoch ms, inclusive. */
+  start: number;
+  /** Epoch ms, inclusive. */
+  end: number;
+}
+
+/** An epoch (ms, or seconds below 10^11) or `yyyy-MM-dd HH:mm:ss` argument. */
+export function timeArg(args: Record<string, unknown>, name: string): number | undefined {
+  const value = text(args, name);
+  if (value === undefined) return undefined;
+  if (/^\d{1,16}$/.test(value)) {
+    const n = Number(value);
+    return n < 1e11 ? n * 1000 : n;
+  }
+  const date = parseDateTime(value);
+  if (!date) throw badRequest(`${name} 格式应为 yyyy-MM-dd HH:mm:ss 或毫秒时间戳`);
+  return date.getTime();
+}
+
+/** startTime/endTime (default the last 24 hours), checked. */
+export function rangeArgs(args: Record<string, unknown>, defaults?: { start?: number; end?: number }): { start: number; end: number } {
+  const end = timeArg(args, 'endTime') ?? defaults?.end ?? Date.now();
+  const start = timeArg(args, 'startTime') ?? defaults?.start ?? end - DAY_MS;
+  if (start >= end) throw badRequest('开始时间应早于结束时间');
+  if (end - start > MAX_RANGE_MS) throw badRequest('查询时间范围不能超过3年');
+  return { start, end };
+}
+
+/** Chart width in pixels = the number of buckets. */
+export function widthArg(args: Record<string, unknown>): number {
+  const value = text(args, 'width');
+  if (value === undefined) return DEFAULT_WIDTH;
+  const width = Number(value);
+  if (!Number.isFinite(width)) throw paramType('width');
+  return Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, Math.round(width)));
+}
+
+/** Up to `limit` raw points of the range, in time order. */
+async function rawPoints(db: Db, range: SeriesRange, limit: number): Promise<Array<[number, number]>> {
+  const rows = await db
+    .selectFrom('wit_device_log')
+    .select(['ts', 'value'])
+    .where('deviceId', '=', range.deviceId)
+    .where('pointKey', '=', range.pointKey)
+    .where('ts', '>=', range.start)
+    .where('ts', '<=', range.end)
+    .orderBy('ts')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => [Number(r.ts), Number(r.value)]);
+}
+
+interface BucketRow {
+  b: number;
+  mn: number;
+  mx: number;
+  sm: number;
+  n: number;
+  t0: number;
+  t1: number;
+}
+
+/** The database and its dialect (the platform, or an open Database in the benchmark). */
+export type Store = Pick<Platform, 'db' | 'dialect'>;
+
+/**
+ * Buckets of `bucketMs` aligned to multiples of it since the epoch, so overlapping ranges (a zoom) share boundaries.
+ * Two statements: group by floor(ts / bucket) over the primary-key range, then the first and last values by
+ * primary-key lookups. (One statement joining them back misleads PostgreSQL's estimates into hash joins and JIT.)
+ */
+export async function bucketed(store: Store, range: SeriesRange, bucketMs: number): Promise<Bucket[]> {
+  const origin = Math.floor(range.start / bucketMs) * bucketMs;
+  // Integers we computed, inlined so both dialects do integer division on bigint ts. sum, not avg: PostgreSQL's
+  // float avg also accumulates the sum of squares.
+  const [o, b] = [sql.lit(origin), sql.lit(bucketMs)];
+  const grouping = sql<BucketRow>`
+    select (ts - ${o}) / ${b} as b, min(value) as mn, max(value) as mx, sum(value) as sm, count(*) as n, min(ts) as t0, max(ts) as t1
+    from wit_device_log
+    where device_id = ${range.deviceId} and point_key = ${range.pointKey} and ts >= ${range.start} and ts <= ${range.end}
+    group by 1
+    order by 1`;
+  // PostgreSQL cannot know the bucket count (it guesses one group per row): with the default 4 MB of work memory it
+  // sorts on disk; 64 MB for this statement lets it hash in memory, a quarter faster.
+  const { rows } =
+    store.dialect === 'postgres'
+      ? await store.db.transaction().execute(async (trx) => {
+          await sql`set local work_mem = '64MB'`.execute(trx);
+          return grouping.execute(trx);
+        })
+      : await grouping.execute(store.db);
+  const ends = [...new Set(rows.flatMap((r) => [Number(r.t0), Number(r.t1)]))];
+  // One parameter for all of them: an array in PostgreSQL (a subquery per element, so each is a primary-key seek; a
+  // plain `= any(array)` scans the whole key), a JSON list in SQLite.
+  const found =
+    store.dialect === 'postgres'
+      ? await sql<{ ts: number; value: number }>`
+          select e.t as ts, (select value from wit_device_log where device_id = ${range.deviceId} and point_key = ${range.pointKey} and ts = e.t) as value
+          from unnest(${ends}::bigint[]) as e(t)`.execute(store.db)
+      : await sql<{ ts: number; value: number }>`
+          select ts, value from wit_device_log
+          where device_id = ${range.deviceId} and point_key = ${range.pointKey} and ts in (select value from json_each(${JSON.stringify(ends)}))`.execute(store.db);
+  const valueAt = new Map(found.rows.map((row) => [Number(row.ts), Number(row.value)]));
+  return rows.map((r) => {
+    const n = Number(r.n);
+    return [origin + Number(r.b) * bucketMs, Number(r.mn), Number(r.mx), Number(r.sm) / n, valueAt.get(Number(r.t0)) ?? Number.NaN, valueAt.get(Number(r.t1)) ?? Number.NaN, n];
+  });
+}
+
+/** Whether the range holds more than `limit` points, without reading them. */
+async function moreThan(db: Db, range: SeriesRange, limit: number): Promise<boolean> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*) as n from (
+      select 1 from wit_device_log
+      where device_id = ${range.deviceId} and point_key = ${range.pointKey} and ts >= ${range.start} and ts <= ${range.end}
+      limit ${limit + 1}
+    ) p`.execute(db);
+  return Number(rows[0]?.n ?? 0) > limit;
+}
+
+/** Raw points when the range holds at most `width` of them; otherwise `width` buckets. */
+export async function sampled(store: Store, range: SeriesRange, width: number): Promise<Sampled> {
+  if (!(await moreThan(store.db, range, width))) {
+    const raw = await rawPoints(store.db, range, width);
+    return { bucketMs: 0, count: raw.length, data: raw };
+  }
+  const bucketMs = Math.max(1, Math.ceil((range.end - range.start + 1) / width));
+  return fromBuckets(await bucketed(store, range, bucketMs), bucketMs);
+}
+
+/** Hourly aggregates (hours since the epoch: local hours wherever the zone's offset is whole hours). */
+export async function hourly(store: Store, range: SeriesRange): Promise<Sampled> {
+  return fromBuckets(await bucketed(store, range, HOUR_MS), HOUR_MS);
+}
+
+function fromBuckets(buckets: Bucket[], bucketMs: number): Sampled {
+  return {
+    bucketMs,
+    count: buckets.reduce((sum, bucket) => sum + bucket[6], 0),
+    data: buckets.map((bucket) => [bucket[0], bucket[3]]),
+    buckets,
+  };
+}
+
+/** What the chart's selector offers for a device: its points, and keys stored without a point. */
+export interface LogKey {
+  pointKey: string;
+  name: string;
+  unit: string | null;
+  precision: number | null;
+  channel: number | null;
+  factorsCode: string | null;
+  /** Selector-friendly duplicates. */
+  label: string;
+  value: string;
+}
+
+/** The distinct keys of a device in the series: a skip scan over the primary key, one seek per key. */
+async function storedKeys(db: Db, deviceId: string): Promise<string[]> {
+  const keys: string[] = [];
+  for (let after = ''; keys.length < 200; ) {
+    const row = await db
+      .selectFrom('wit_device_log')
+      .select('pointKey')
+      .where('deviceId', '=', deviceId)
+      .where('pointKey', '>', after)
+      .orderBy('pointKey')
+      .limit(1)
+      .executeTakeFirst();
+    if (!row) break;
+    after = String(row.pointKey);
+    keys.push(after);
+  }
+  return keys;
+}
+
+export async function logKeys(platform: Platform, ctx: CallContext, deviceRow: Row): Promise<LogKey[]> {
+  const deviceId = String(deviceRow.id);
+  const points = await platform.repo(devicePoint).all(ctx, { ascs: 'sort' }, [eq('deviceId', deviceId)]);
+  const itemIds = [...new Set(points.map((p) => p.factorsItemId).filter((v): v is string => typeof v === 'string' && v !== ''))];
+  const factors = new Map<string, string>();
+  if (itemIds.length) {
+    const rows = await platform.db
+      .selectFrom('wit_monitor_factors_item as i')
+      .innerJoin('wit_monitor_factors as f', 'f.id', 'i.factorsId')
+      .select(['i.id as id', 'f.code as code'])
+      .where('i.id', 'in', itemIds)
+      .execute();
+    for (const row of rows) factors.set(String(row.id), String(row.code));
+  }
+  const keyOf = (pointKey: string, point?: Row): LogKey => {
+    const name = point ? String(point.name) : pointKey;
+    const unit = point?.unit ? String(point.unit) : null;
+    return {
+      pointKey,
+      name,
+      unit,
+      precision: point?.precision === null || point?.precision === undefined ? null : Number(point.precision),
+      channel: point?.channel === null || point?.channel === undefined ? null : Number(point.channel),
+      factorsCode: point?.factorsItemId ? (factors.get(String(point.factorsItemId)) ?? null) : null,
+      label: unit ? `${name} (${unit})` : name,
+      value: pointKey,
+    };
+  };
+  const known = new Set(points.map((p) => String(p.pointKey)));
+  const extra = (await storedKeys(platform.db, deviceId)).filter((k) => !known.has(k));
+  return [...points.map((p) => keyOf(String(p.pointKey), p)), ...extra.map((k) => keyOf(k))];
+}
+
+const isSettlement = (key: LogKey) => key.factorsCode === 'settlement' || /settlement|subside/i.test(key.pointKey);
+
+export interface ChartSeries extends Sampled {
+  pointKey: string;
+  name: string;
+  unit: string | null;
+  type: 'line';
+  /** The device the series is of (comparisons chart several devices). */
+  deviceId: string;
+  deviceCode: string;
+}
+
+export interface Chart {
+  startTime: string;
+  endTime: string;
+  start: number;
+  end: number;
+  width: number;
+  legend: string[];
+  series: ChartSeries[];
+}
+
+export interface SeriesRequest {
+  deviceRow: Row;
+  key: LogKey;
+  /** Legend name; default `point name (unit)`. */
+  name?: string;
+}
+
+/** The ECharts payload of several series over one range. */
+export async function chartOf(platform: Platform, requests: readonly SeriesRequest[], range: { start: number; end: number }, width: number | 'hour'): Promise<Chart> {
+  const series: ChartSeries[] = [];
+  for (const { deviceRow, key, name } of requests) {
+    const seriesRange = { deviceId: String(deviceRow.id), pointKey: key.pointKey, ...range };
+    const data = width === 'hour' ? await hourly(platform, seriesRange) : await sampled(platform, seriesRange, width);
+    series.push({ ...data, pointKey: key.pointKey, name: name ?? key.label, unit: key.unit, type: 'line', deviceId: seriesRange.deviceId, deviceCode: String(deviceRow.code) });
+  }
+  return {
+    startTime: formatDateTime(new Date(range.start)),
+    endTime: formatDateTime(new Date(range.end)),
+    ...range,
+    width: width === 'hour' ? 0 : width,
+    legend: series.map((s) => s.name),
+    series,
+  };
+}
+
+/** Comma-joined values of `name` (or an array of them). */
+export function listArg(args: Record<string, unknown>, name: string): string[] {
+  const value = args[name];
+  return (Array.isArray(value) ? value.join(',') : String(value ?? ''))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** The chosen keys of a device; unknown keys are a 400, none chosen means all. */
+function chooseKeys(keys: readonly LogKey[], wanted: readonly string[]): LogKey[] {
+  if (wanted.length === 0) return keys.slice(0, MAX_SERIES);
+  if (wanted.length > MAX_SERIES) throw badRequest(`一次最多查询${MAX_SERIES}个点位`);
+  return wanted.map((pointKey) => {
+    const key = keys.find((k) => k.pointKey === pointKey);
+    if (!key) throw badRequest(`设备没有点位: ${pointKey}`);
+    return key;
+  });
+}
+
+export function registerHistory(app: FastifyInstance, platform: Platform): void {
+  const devices = platform.repo(device);
+
+  async function deviceById(ctx: CallContext, args: Record<string, unknown>): Promise<Row> {
+    const id = idArg(args, 'deviceId') ?? idArg(args, 'id');
+    if (!id) throw missingParam('deviceId');
+    const row = await devices.byId(ctx, id);
+    if (!row) throw notFound('设备不存在或无权查看');
+    return row;
+  }
+
+  async function deviceByCode(ctx: CallContext, args: Record<string, unknown>): Promise<Row> {
+    const code = text(args, 'code') ?? text(args, 'deviceCode');
+    if (!code) throw missingParam('code');
+    const [row] = await devices.all(ctx, {}, [eq('code', code)], 1);
+    if (!row) throw notFound('设备不存在或无权查看');
+    return row;
+  }
+
+  const pointKeysOf = (args: Record<string, unknown>) => [...listArg(args, 'pointKey'), ...listArg(args, 'pointKeys')];
+
+  async function chart(request: FastifyRequest, find: typeof deviceById, pick: (keys: LogKey[], args: Record<string, unknown>) => LogKey[], hourlyOnly = false) {
+    const ctx = contextOf(request);
+    const args = paramsOf(request);
+    const row = await find(ctx, args);
+    const keys = pick(await logKeys(platform, ctx, row), args);
+    const chart = await chartOf(platform, keys.map((key) => ({ deviceRow: row, key })), rangeArgs(args), hourlyOnly ? 'hour' : widthArg(args));
+    return ok({ deviceId: String(row.id), code: row.code, name: row.name, ...chart });
+  }
+
+  const byKeys = (keys: LogKey[], args: Record<string, unknown>) => chooseKeys(keys, pointKeysOf(args));
+
+  /** deviceId, pointKey (comma-joined; default all), startTime, endTime, width. */
+  app.get('/wit-xinde/devicelog/getHistoryEchartsData', (request) => chart(request, deviceById, byKeys));
+
+  /** deviceId, cd (channel numbers of the device's points, comma-joined; default all channels), startTime, endTime, width. */
+  app.get('/wit-xinde/devicelog/getHistoryEchartsDataByCd', (request) =>
+    chart(request, deviceById, (keys, args) => {
+      const channels = [...listArg(args, 'cd'), ...listArg(args, 'channel')];
+      if (channels.some((c) => !/^\d+$/.test(c))) throw paramType('cd');
+      const withChannel = keys.filter((k) => k.channel !== null);
+      if (channels.length === 0) return withChannel.slice(0, MAX_SERIES);
+      return chooseKeys(withChannel, channels.map((c) => {
+        const key = withChannel.find((k) => k.channel === Number(c));
+        if (!key) throw badRequest(`设备没有通道: ${c}`);
+        return key.pointKey;
+      }));
+    }),
+  );
+
+  /** code (device code), pointKey, startTime, endTime, width. */
+  app.get('/wit-xinde/devicelog/getHistoryEchartsByCode', (request) => chart(request, deviceByCode, byKeys));
+
+  /** deviceId or code, pointKey, startTime, endTime: hourly min/max/avg/first/last. */
+  app.get('/wit-xinde/devicelog/getHistoryEchartsDataByHour', (request) =>
+    chart(request, (ctx, args) => (text(args, 'code') && !text(args, 'deviceId') ? deviceByCode(ctx, args) : deviceById(ctx, args)), byKeys, true),
+  );
+
+  /** deviceId; subside=1 keeps only settlement points (factor `settlement`, or a settlement key). */
+  app.get('/wit-xinde/devicelog/getDeviceLogDict', async (request) => {
+    const ctx = contextOf(request);
+    const args = paramsOf(request);
+    const keys = await logKeys(platform, ctx, await deviceById(ctx, args));
+    const subside = text(args, 'subside');
+    return ok(subside === '1' || subside === 'true' ? keys.filter(isSettlement) : keys);
+  });
+}

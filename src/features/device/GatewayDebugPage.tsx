@@ -1,0 +1,6 @@
+import { DebugConsole } from './DebugConsole';
+
+/** /xinde/gateway/debug?id= */
+export default function GatewayDebugPage() {
+  return <DebugConsole kind="gateway" />;
+}

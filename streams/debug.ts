@@ -1,0 +1,240 @@
+import {
+  animationFrameScheduler,
+  defer,
+  filter,
+  map,
+  merge,
+  Observable,
+  type OperatorFunction,
+  type SchedulerLike,
+  type Subscription,
+  switchMap,
+  catchError,
+  of,
+} from 'rxjs';
+
+/** The live debug stream of a device or gateway (docs/live-and-history.md), as the console consumes it. */
+
+export type DebugKind = 'device' | 'gateway';
+
+export interface DebugTarget {
+  kind: DebugKind;
+  id: string;
+}
+
+export interface DebugReading {
+  deviceId: string;
+  code: string;
+  ts: number;
+  values: Record<string, { raw: number; value: number }>;
+}
+
+export interface DebugMessage {
+  id: string;
+  kind: DebugKind;
+  targetId: string;
+  code: string;
+  topic: string;
+  payload: string;
+  receivedAt: number;
+  receivedTime: string;
+  readings: DebugReading[];
+  error: string | null;
+}
+
+export interface DebugPresence {
+  kind: DebugKind;
+  targetId: string;
+  change: { kind: DebugKind; id: string; code: string; online: boolean; reason: string; at: number };
+}
+
+export interface SubscribeAnswer {
+  ok: boolean;
+  msg?: string;
+  online?: boolean;
+  replayed?: number;
+  truncated?: boolean;
+}
+
+export interface SubscribeRequest {
+  deviceId?: string;
+  gatewayId?: string;
+  since?: number;
+}
+
+/** What the stream needs of a socket: its connection state, the two pushed events, and the subscribe call. */
+export interface DebugTransport {
+  /** true on every (re)connect, false on every disconnect. */
+  connected$: Observable<boolean>;
+  messages$: Observable<DebugMessage>;
+  presence$: Observable<DebugPresence>;
+  subscribe(request: SubscribeRequest): Observable<SubscribeAnswer>;
+}
+
+export type DebugEvent =
+  | { type: 'message'; message: DebugMessage }
+  | { type: 'presence'; online: boolean; at: number; reason: string }
+  | { type: 'connection'; connected: boolean }
+  | { type: 'subscribed'; answer: SubscribeAnswer };
+
+/** Ids remembered for dropping repeats (a replay overlaps the live stream by design). */
+const REMEMBERED_IDS = 2000;
+
+const requestOf = (target: DebugTarget, since: number | undefined): SubscribeRequest => ({
+  ...(target.kind === 'device' ? { deviceId: target.id } : { gatewayId: target.id }),
+  ...(since === undefined ? {} : { since }),
+});
+
+/** Collects values and hands them on once per scheduler tick (an animation frame in the browser). */
+export function batchFrames<T>(scheduler: SchedulerLike = animationFrameScheduler): OperatorFunction<T, T[]> {
+  return (source) =>
+    new Observable<T[]>((subscriber) => {
+      let batch: T[] = [];
+      let pending: Subscription | undefined;
+      const flush = () => {
+        pending = undefined;
+        const out = batch;
+        batch = [];
+        if (out.length) subscriber.next(out);
+      };
+      const inner = source.subscribe({
+        next: (value) => {
+          batch.push(value);
+          pending ??= scheduler.schedule(flush);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => {
+          pending?.unsubscribe();
+          flush();
+          subscriber.complete();
+        },
+      });
+      return () => {
+        inner.unsubscribe();
+        pending?.unsubscribe();
+      };
+    });
+}
+
+/**
+ * The events of one target, batched per frame. Every (re)connect subscribes again with the newest `receivedAt` seen
+ * so far (starting at `since`, e.g. the newest message the HTTP state call returned), so the server replays what
+ * was missed; messages seen twice are dropped by id.
+ */
+export function debugEvents(transport: DebugTransport, target: DebugTarget, since?: number, scheduler?: SchedulerLike): Observable<DebugEvent[]> {
+  return defer(() => {
+    let newest = since;
+    const seen = new Set<string>();
+    const fresh = (message: DebugMessage) => {
+      if (message.kind !== target.kind || message.targetId !== target.id || seen.has(message.id)) return false;
+      seen.add(message.id);
+      if (seen.size > REMEMBERED_IDS) seen.delete(seen.values().next().value as string);
+      if (newest === undefined || message.receivedAt > newest) newest = message.receivedAt;
+      return true;
+    };
+    const subscriptions = transport.connected$.pipe(
+      switchMap((connected) =>
+        connected
+          ? merge(
+              of<DebugEvent>({ type: 'connection', connected: true }),
+              transport.subscribe(requestOf(target, newest)).pipe(
+                catchError(() => of<SubscribeAnswer>({ ok: false, msg: '订阅超时' })),
+                map((answer): DebugEvent => ({ type: 'subscribed', answer })),
+              ),
+            )
+          : of<DebugEvent>({ type: 'connection', connected: false }),
+      ),
+    );
+    const messages = transport.messages$.pipe(
+      filter(fresh),
+      map((message): DebugEvent => ({ type: 'message', message })),
+    );
+    const presence = transport.presence$.pipe(
+      filter((p) => p.kind === target.kind && p.targetId === target.id && p.change.kind === target.kind && p.change.id === target.id),
+      map((p): DebugEvent => ({ type: 'presence', online: p.change.online, at: p.change.at, reason: p.change.reason })),
+    );
+    return merge(subscriptions, messages, presence);
+  }).pipe(batchFrames(scheduler));
+}
+
+export interface DebugState {
+  /** Newest first. */
+  messages: DebugMessage[];
+  online?: boolean;
+  connected: boolean;
+  /** Why the subscription was refused, if it was. */
+  refused?: string;
+  replayed: number;
+}
+
+export const MAX_SHOWN = 200;
+
+export const initialDebugState = (messages: DebugMessage[] = [], online?: boolean): DebugState => ({ messages: [...messages].sort(newestFirst).slice(0, MAX_SHOWN), online, connected: false, replayed: 0 });
+
+const newestFirst = (a: DebugMessage, b: DebugMessage) => b.receivedAt - a.receivedAt || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0);
+
+/** Folds a batch of events into what the debug view shows (at most MAX_SHOWN messages, newest first, no repeats). */
+export function reduceDebug(state: DebugState, events: readonly DebugEvent[]): DebugState {
+  let next = state;
+  const arrived: DebugMessage[] = [];
+  for (const event of events) {
+    if (event.type === 'message') arrived.push(event.message);
+    else if (event.type === 'presence') next = { ...next, online: event.online };
+    else if (event.type === 'connection') next = { ...next, connected: event.connected };
+    else if (event.answer.ok) next = { ...next, refused: undefined, online: event.answer.online ?? next.online, replayed: next.replayed + (event.answer.replayed ?? 0) };
+    else next = { ...next, refused: event.answer.msg ?? '订阅失败' };
+  }
+  if (arrived.length) {
+    const known = new Set(next.messages.map((m) => m.id));
+    const added = arrived.filter((m) => !known.has(m.id));
+    next = { ...next, messages: [...added, ...next.messages].sort(newestFirst).slice(0, MAX_SHOWN) };
+  }
+  return next;
+}
+
+/** Listeners as socket.io-client declares them: `any` because its untyped events take any payload. */
+type Listener = (...args: any[]) => void;
+
+/** Minimal shape of a socket.io-client Socket, so the stream does not depend on the library. */
+export interface SocketLike {
+  connected: boolean;
+  on(event: string, listener: Listener): unknown;
+  off(event: string, listener: Listener): unknown;
+  timeout(ms: number): { emit(event: string, payload: unknown, ack: (error: Error | null, answer: SubscribeAnswer) => void): unknown };
+}
+
+const fromSocketEvent = <T>(socket: SocketLike, event: string) =>
+  new Observable<T>((subscriber) => {
+    const listener = (value: T) => subscriber.next(value);
+    socket.on(event, listener);
+    return () => socket.off(event, listener);
+  });
+
+/** A socket.io-client socket as a DebugTransport (event names from gateway/getWebsocketUrl). */
+export function socketTransport(socket: SocketLike, ackTimeoutMs = 10_000): DebugTransport {
+  return {
+    connected$: new Observable<boolean>((subscriber) => {
+      const up = () => subscriber.next(true);
+      const down = () => subscriber.next(false);
+      socket.on('connect', up);
+      socket.on('disconnect', down);
+      if (socket.connected) up();
+      return () => {
+        socket.off('connect', up);
+        socket.off('disconnect', down);
+      };
+    }),
+    messages$: fromSocketEvent<DebugMessage>(socket, 'debug.message'),
+    presence$: fromSocketEvent<DebugPresence>(socket, 'debug.presence'),
+    subscribe: (request) =>
+      new Observable<SubscribeAnswer>((subscriber) => {
+        socket.timeout(ackTimeoutMs).emit('debug.subscribe', request, (error, answer) => {
+          if (error) subscriber.error(error);
+          else {
+            subscriber.next(answer);
+            subscriber.complete();
+          }
+        });
+      }),
+  };
+}

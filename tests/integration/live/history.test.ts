@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bucket } from '../../../server/modules/wit-xinde/history';
+import { formatDateTime } from '../../../server/time';
+import { type ApiClient, signedIn } from '../../support/client';
+import { storeKinds } from '../../support/databases';
+import { startServer, type TestServer } from '../../support/server';
+import { expectOk, expectRefused, postParams, staffUser, submit, X } from '../monitoring/support';
+
+interface Series {
+  pointKey: string;
+  name: string;
+  unit: string | null;
+  type: string;
+  bucketMs: number;
+  count: number;
+  data: Array<[number, number]>;
+  buckets?: Bucket[];
+  deviceCode: string;
+}
+
+interface Chart {
+  start: number;
+  end: number;
+  legend: string[];
+  series: Series[];
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** A whole hour, so hourly buckets line up with the data. */
+const T0 = Math.floor(Date.UTC(2026, 0, 5) / HOUR) * HOUR;
+const N = 10_000;
+/** Minute i of the synthetic humidity series; one spike. */
+const SPIKE_AT = 4321;
+const valueAt = (i: number) => (i === SPIKE_AT ? 999 : 50 + Math.sin(i / 100) * 10);
+
+describe.each(await storeKinds())('history charts on %s', (store) => {
+  let server: TestServer;
+  let tenant: ApiClient;
+  let deviceId: string;
+
+  beforeAll(async () => {
+    server = await startServer(store);
+    tenant = await signedIn(server.url, 'admin', 'admin', '100001');
+    const db = server.app.platform.db;
+    deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
+    const rows = Array.from({ length: N }, (_, i) => ({ deviceId, pointKey: 'humidity', ts: T0 + i * MINUTE, value: valueAt(i), raw: valueAt(i), tenantId: '100001' }));
+    // Temperature: only 50 points, hourly; and a key stored without a device point.
+    rows.push(...Array.from({ length: 50 }, (_, i) => ({ deviceId, pointKey: 'temperature', ts: T0 + i * HOUR, value: i, raw: i, tenantId: '100001' })));
+    rows.push({ deviceId, pointKey: 'battery', ts: T0, value: 3.6, raw: 3.6, tenantId: '100001' });
+    for (let i = 0; i < rows.length; i += 1000) await db.insertInto('wit_device_log').values(rows.slice(i, i + 1000)).execute();
+  });
+  afterAll(() => server.stop());
+
+  const chart = async (call: string, query: Record<string, string | number>) => expectOk(await tenant.get<Chart>(`${X}/devicelog/${call}`, query));
+  const range = { startTime: T0, endTime: T0 + (N - 1) * MINUTE };
+
+  it('returns raw points when the range holds fewer points than the chart is wide', async () => {
+    const result = await chart('getHistoryEchartsData', { deviceId, pointKey: 'temperature', ...range, width: 100 });
+    expect(result.series).toHaveLength(1);
+    const [series] = result.series;
+    expect(series).toMatchObject({ pointKey: 'temperature', unit: '℃', type: 'line', bucketMs: 0, count: 50 });
+    expect(series.buckets).toBeUndefined();
+    expect(series.data).toEqual(Array.from({ length: 50 }, (_, i) => [T0 + i * HOUR, i]));
+  });
+
+  it('splits a long range into width buckets with min, max, avg, first and last; a spike survives as max', async () => {
+    const width = 100;
+    const [series] = (await chart('getHistoryEchartsData', { deviceId, pointKey: 'humidity', ...range, width })).series;
+    const bucketMs = Math.ceil(((N - 1) * MINUTE + 1) / width);
+    expect(series.bucketMs).toBe(bucketMs);
+    expect(series.count).toBe(N);
+    const buckets = series.buckets ?? [];
+    expect(buckets.length).toBeGreaterThanOrEqual(width);
+    expect(buckets.length).toBeLessThanOrEqual(width + 1);
+    expect(buckets.reduce((sum, b) => sum + b[6], 0)).toBe(N);
+    expect(series.data).toEqual(buckets.map((b) => [b[0], b[3]]));
+
+    // Every bucket agrees with the same grouping done here.
+    const origin = Math.floor(T0 / bucketMs) * bucketMs;
+    const expected = new Map<number, number[]>();
+    for (let i = 0; i < N; i += 1) {
+      const start = origin + Math.floor((T0 + i * MINUTE - origin) / bucketMs) * bucketMs;
+      expected.set(start, [...(expected.get(start) ?? []), valueAt(i)]);
+    }
+    expect(buckets.map((b) => b[0])).toEqual([...expected.keys()]);
+    for (const [t, min, max, avg, first, last, count] of buckets) {
+      const values = expected.get(t) ?? [];
+      expect([count, first, last]).toEqual([values.length, values[0], values[values.length - 1]]);
+      expect(min).toBeCloseTo(Math.min(...values), 9);
+      expect(max).toBeCloseTo(Math.max(...values), 9);
+      expect(avg).toBeCloseTo(values.reduce((s, v) => s + v, 0) / values.length, 9);
+    }
+    const spiked = buckets.find((b) => b[0] <= T0 + SPIKE_AT * MINUTE && T0 + SPIKE_AT * MINUTE < b[0] + bucketMs);
+    expect(spiked?.[2]).toBe(999);
+    expect(buckets.filter((b) => b[2] === 999)).toHaveLength(1);
+  });
+
+  it('keeps to the range asked for, and refetches a zoomed range at finer buckets', async () => {
+    const startTime = T0 + 1000 * MINUTE;
+    const endTime = T0 + 1999 * MINUTE;
+    const [series] = (await chart('getHistoryEchartsData', { deviceId, pointKey: 'humidity', startTime, endTime, width: 200 })).series;
+    expect(series.count).toBe(1000);
+    expect(series.buckets?.[0][0]).toBeLessThanOrEqual(startTime);
+    expect(series.buckets?.[0][4]).toBeCloseTo(valueAt(1000), 9);
+    expect(series.buckets?.at(-1)?.[5]).toBeCloseTo(valueAt(1999), 9);
+    // Zoomed in to fewer points than pixels: raw.
+    const zoomed = (await chart('getHistoryEchartsData', { deviceId, pointKey: 'humidity', startTime: formatDateTime(new Date(T0 + 4300 * MINUTE)), endTime: formatDateTime(new Date(T0 + 4350 * MINUTE)), width: 800 })).series[0];
+    expect(zoomed.bucketMs).toBe(0);
+    expect(zoomed.count).toBe(51);
+    expect(zoomed.data.find(([t]) => t === T0 + SPIKE_AT * MINUTE)?.[1]).toBe(999);
+    // Nothing in the range: an empty series, not an error.
+    const empty = (await chart('getHistoryEchartsData', { deviceId, pointKey: 'humidity', startTime: T0 - 10 * HOUR, endTime: T0 - HOUR })).series[0];
+    expect(empty).toMatchObject({ count: 0, data: [] });
+  });
+
+  it('aggregates by hour, by channel and by device code', async () => {
+    const hourly = (await chart('getHistoryEchartsDataByHour', { deviceId, pointKey: 'humidity', ...range })).series[0];
+    expect(hourly.bucketMs).toBe(HOUR);
+    expect(hourly.buckets?.[0]).toEqual([T0, expect.any(Number), expect.any(Number), expect.any(Number), valueAt(0), valueAt(59), 60]);
+    expect(hourly.buckets?.length).toBe(Math.ceil(N / 60));
+
+    const byChannel = await chart('getHistoryEchartsDataByCd', { deviceId, cd: '1,2', ...range, width: 50 });
+    expect(byChannel.series.map((s) => s.pointKey)).toEqual(['temperature', 'humidity']);
+    expect(byChannel.legend).toEqual(byChannel.series.map((s) => s.name));
+    expectRefused(await tenant.get(`${X}/devicelog/getHistoryEchartsDataByCd`, { deviceId, cd: '9' }), '设备没有通道: 9');
+
+    const byCode = await chart('getHistoryEchartsByCode', { code: 'QJ-TH-01', pointKey: 'humidity', ...range, width: 100 });
+    const byId = await chart('getHistoryEchartsData', { deviceId, pointKey: 'humidity', ...range, width: 100 });
+    expect(byCode.series).toEqual(byId.series);
+    const all = await chart('getHistoryEchartsData', { deviceId, ...range, width: 100 });
+    expect(all.series.map((s) => s.pointKey)).toEqual(['temperature', 'humidity', 'battery']);
+  });
+
+  it('lists the keys of a device for the chart selector', async () => {
+    const keys = expectOk(await tenant.get<Array<{ pointKey: string; unit: string | null; label: string }>>(`${X}/devicelog/getDeviceLogDict`, { deviceId }));
+    expect(keys.map((k) => k.pointKey)).toEqual(['temperature', 'humidity', 'battery']);
+    expect(keys[0]).toMatchObject({ unit: '℃', value: 'temperature' });
+    expect(keys[2]).toMatchObject({ unit: null, label: 'battery' });
+    expect(expectOk(await tenant.get<unknown[]>(`${X}/devicelog/getDeviceLogDict`, { deviceId, subside: 1 }))).toEqual([]);
+    const hls = String((await server.app.platform.db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-HLS-01').executeTakeFirstOrThrow()).id);
+    const settlement = expectOk(await tenant.get<Array<{ pointKey: string; factorsCode: string }>>(`${X}/devicelog/getDeviceLogDict`, { deviceId: hls, subside: 1 }));
+    expect(settlement).toMatchObject([{ pointKey: 'settlement', factorsCode: 'settlement' }]);
+  });
+
+  it('refuses bad arguments in Chinese and hides other tenants', async () => {
+    expectRefused(await tenant.get(`${X}/devicelog/getHistoryEchartsData`, { pointKey: 'humidity' }), 'deviceId');
+    expectRefused(await tenant.get(`${X}/devicelog/getHistoryEchartsData`, { deviceId, pointKey: 'nope' }), '设备没有点位: nope');
+    expectRefused(await tenant.get(`${X}/devicelog/getHistoryEchartsData`, { deviceId, startTime: 'yesterday' }), 'startTime 格式应为');
+    expectRefused(await tenant.get(`${X}/devicelog/getHistoryEchartsData`, { deviceId, startTime: T0 + HOUR, endTime: T0 }), '开始时间应早于结束时间');
+    expectRefused(await tenant.get(`${X}/devicelog/getHistoryEchartsData`, { deviceId, startTime: '2020-01-01 00:00:00', endTime: '2026-01-01 00:00:00' }), '不能超过3年');
+    expectRefused(await tenant.get(`${X}/devicelog/getHistoryEchartsByCode`, { code: 'NO-SUCH' }), '设备不存在或无权查看', 404);
+    const stranger = await staffUser(server, '000000', 'history_stranger');
+    expectRefused(await stranger.client.get(`${X}/devicelog/getHistoryEchartsData`, { deviceId }), '设备不存在或无权查看', 404);
+    expectRefused(await stranger.client.get(`${X}/devicelog/getDeviceLogDict`, { deviceId }), '设备不存在或无权查看', 404);
+  });
+
+  it('keeps data comparisons: batches, validation, one chart of several devices', async () => {
+    const db = server.app.platform.db;
+    const projectId = String((await db.selectFrom('wit_project').select('id').where('code', '=', 'QJ-BRIDGE').executeTakeFirstOrThrow()).id);
+    const tilt = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TILT-01').executeTakeFirstOrThrow()).id);
+    await db.insertInto('wit_device_log').values(Array.from({ length: 30 }, (_, i) => ({ deviceId: tilt, pointKey: 'tilt_x', ts: T0 + i * MINUTE, value: i / 100, raw: i / 100, tenantId: '100001' }))).execute();
+    const body = {
+      projectId,
+      name: '湿度与倾角',
+      batchNumber: '2026-第1期',
+      startTime: formatDateTime(new Date(T0)),
+      endTime: formatDateTime(new Date(T0 + (N - 1) * MINUTE)),
+      items: [{ deviceId, pointKey: 'humidity', name: '温湿度计湿度' }, { deviceId: tilt, pointKey: 'tilt_x' }],
+    };
+    const saved = await submit(tenant, 'datacomparison', body);
+    await submit(tenant, 'datacomparison', { ...body, name: '第二期', batchNumber: '2026-第2期', items: JSON.stringify(body.items.slice(1)) });
+    expectRefused(await tenant.post(`${X}/datacomparison/submit`, body), '该批次已有同名的数据对比');
+    expectRefused(await tenant.post(`${X}/datacomparison/submit`, { ...body, name: 'x', items: [] }), '请选择对比的设备点位');
+    expectRefused(await tenant.post(`${X}/datacomparison/submit`, { ...body, name: 'x', items: 'not json' }), '对比项应为 JSON 数组');
+    expectRefused(await tenant.post(`${X}/datacomparison/submit`, { ...body, name: 'x', items: [{ deviceId, pointKey: 'nope' }] }), '第1个对比项: 设备 QJ-TH-01 没有点位 nope');
+    expectRefused(await tenant.post(`${X}/datacomparison/submit`, { ...body, name: 'x', items: [{ deviceId: '123', pointKey: 'tilt_x' }] }), '第1个对比项: 设备不存在或无权操作');
+    expectRefused(await tenant.post(`${X}/datacomparison/submit`, { ...body, name: 'x', startTime: '2026-02-01 00:00:00', endTime: '2026-01-01 00:00:00' }), '开始时间应早于结束时间');
+
+    const list = expectOk(await tenant.get<Array<{ name: string; items: Array<{ deviceCode: string }>; projectName: string }>>(`${X}/datacomparison/nopage`, { projectId }));
+    expect(list.map((r) => r.name).sort()).toEqual(['湿度与倾角', '第二期']);
+    expect(list.find((r) => r.name === '湿度与倾角')?.items.map((i) => i.deviceCode)).toEqual(['QJ-TH-01', 'QJ-TILT-01']);
+    const batches = expectOk(await postParams<Array<{ batchNumber: string; count: number }>>(tenant, `${X}/datacomparison/selectBatchNumber`, { projectId }));
+    expect(batches).toEqual([expect.objectContaining({ batchNumber: '2026-第2期', count: 1 }), expect.objectContaining({ batchNumber: '2026-第1期', count: 1 })]);
+
+    const compared = expectOk(await tenant.get<Chart & { batchNumber: string }>(`${X}/datacomparison/getHistoryEchartsData`, { id: saved.id, width: 100 }));
+    expect(compared.batchNumber).toBe('2026-第1期');
+    expect(compared.series.map((s) => [s.deviceCode, s.pointKey, s.count])).toEqual([['QJ-TH-01', 'humidity', N], ['QJ-TILT-01', 'tilt_x', 30]]);
+    expect(compared.legend[0]).toBe('温湿度计湿度');
+    expect(compared.series[1].bucketMs).toBe(0);
+
+    const stranger = await staffUser(server, '000000', 'comparison_stranger');
+    expectRefused(await stranger.client.get(`${X}/datacomparison/getHistoryEchartsData`, { id: saved.id }), '数据对比不存在或无权查看', 404);
+    expect(expectOk(await stranger.client.get<unknown[]>(`${X}/datacomparison/nopage`))).toEqual([]);
+  });
+});
