@@ -9,44 +9,14 @@ import { type Condition, PAGING_KEYS, type Query } from '../../http/conditions';
 import { contextOf, paramsOf, text } from '../../http/context';
 import { type CrudHooks, registerCrud } from '../../http/crud';
 import { badRequest, ok, paramType } from '../../http/envelope';
+import { forest, treeNode } from '../../http/trees';
 import type { Platform } from '../../platform';
 import { visibleRows } from '../blade-user/args';
 import { dictLabels } from '../blade-user/names';
 import { splitIds, tenantAsked, tenantOfWrite } from '../blade-user/tenancy';
 
-/** A node of the trees the console's selects and lazy tables read (BladeX TreeNode). */
-export interface TreeNode {
-  id: string;
-  parentId: string;
-  title: string;
-  key: string;
-  value: string;
-  hasChildren: boolean;
-  children?: TreeNode[];
-}
+const deptNode = (row: Row, hasChildren = false) => ({ ...treeNode(String(row.id), String(row.parentId), String(row.deptName)), hasChildren });
 
-export function nodeOf(row: Row, title: string, hasChildren = false): TreeNode {
-  const id = String(row.id);
-  return { id, parentId: String(row.parentId), title, key: id, value: id, hasChildren };
-}
-
-/** Nests rows by parentId; a row whose parent is not among them (root, or hidden by scope) becomes a root. */
-export function treeOf(rows: Row[], title: (row: Row) => string): TreeNode[] {
-  const nodes = new Map(rows.map((row) => [String(row.id), nodeOf(row, title(row))]));
-  const roots: TreeNode[] = [];
-  for (const node of nodes.values()) {
-    const parent = nodes.get(node.parentId);
-    if (!parent) {
-      roots.push(node);
-      continue;
-    }
-    parent.hasChildren = true;
-    (parent.children ??= []).push(node);
-  }
-  return roots;
-}
-
-const deptName = (row: Row) => String(row.deptName);
 const eq = (column: string, value: unknown): Condition => (eb) => eb(column, '=', value);
 const within = (column: string, values: string[]): Condition => (eb) => eb(column, 'in', values);
 
@@ -184,13 +154,13 @@ export function registerOrganisation(app: FastifyInstance, platform: Platform): 
   app.get('/blade-system/dept/tree', async (request) => {
     const ctx = contextOf(request);
     const rows = await depts.repo.all(ctx, {}, [eq('tenantId', tenantAsked(ctx, paramsOf(request)))]);
-    return ok(treeOf(rows, deptName));
+    return ok(forest(rows.map((row) => deptNode(row))));
   });
 
   app.get('/blade-system/dept/lazy-tree', async (request) => {
     const ctx = contextOf(request);
     const rows = await depts.decorate(await depts.children(ctx, paramsOf(request)));
-    return ok(rows.map((row) => nodeOf(row, deptName(row), row.hasChildren === true)));
+    return ok(rows.map((row) => deptNode(row, row.hasChildren === true)));
   });
 
   /** The depts of a user (userId), or those named (deptId, comma-joined), or all of the tenant asked about. */

@@ -20,7 +20,8 @@ import { registerCrud } from '../../http/crud';
 import { badRequest, invalidParam, ok, paramType } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
-import { argsOf, attach, distinct, eq, idArg, newRow, nodeOf, referencing, resolveReferences, tenantOfRow, truthy, unusedBeforeRemove, withNames, within } from './common';
+import { attach } from '../../http/trees';
+import { argsOf, distinct, eq, idArg, newRow, nodeOf, referencing, resolveReferences, tenantOfRow, truthy, unusedBeforeRemove, withNames, within } from './common';
 
 const modelRefs = [
   { field: 'deviceTypeId', resource: deviceType, message: '设备类型不存在' },

@@ -7,6 +7,7 @@ import type { Condition } from '../../http/conditions';
 import { bodyOf, paramsOf, text } from '../../http/context';
 import type { CrudHooks } from '../../http/crud';
 import { badRequest, paramType } from '../../http/envelope';
+import { type TreeNode, treeNode } from '../../http/trees';
 import type { Platform } from '../../platform';
 import { nextId } from '../../ids';
 import { formatDateTime } from '../../time';
@@ -84,50 +85,9 @@ export async function withNames(db: Db, rows: Row[], lookups: ReadonlyArray<read
   return out;
 }
 
-/** A node of the console's trees and lazy tables (BladeX TreeNode) with what kind of row it is. */
-export interface TreeNode {
-  id: string;
-  parentId: string;
-  title: string;
-  key: string;
-  value: string;
-  nodeType: string;
-  hasChildren: boolean;
-  children?: TreeNode[];
-  [extra: string]: unknown;
-}
-
+/** A tree node of a monitoring row, saying what kind of row it is (`nodeType`: project, group, device…). */
 export function nodeOf(nodeType: string, row: Row, parentId: string, title = String(row.name), extra: Row = {}): TreeNode {
-  const id = String(row.id);
-  return { ...extra, id, parentId, title, key: id, value: id, nodeType, hasChildren: false };
-}
-
-/** Hangs children under their parents by `parentOf`; returns the parents with `children` and `hasChildren` set. */
-export function attach(parents: TreeNode[], children: TreeNode[]): TreeNode[] {
-  const byId = new Map(parents.map((p) => [p.id, p]));
-  for (const child of children) {
-    const parent = byId.get(child.parentId);
-    if (!parent) continue;
-    (parent.children ??= []).push(child);
-    parent.hasChildren = true;
-  }
-  return parents;
-}
-
-/** Nests rows of one table by their parent field; rows whose parent is not among them are roots. */
-export function nest(nodes: TreeNode[]): TreeNode[] {
-  const byId = new Map(nodes.map((n) => [n.id, n]));
-  const roots: TreeNode[] = [];
-  for (const node of nodes) {
-    const parent = byId.get(node.parentId);
-    if (!parent || parent === node) {
-      roots.push(node);
-      continue;
-    }
-    (parent.children ??= []).push(node);
-    parent.hasChildren = true;
-  }
-  return roots;
+  return { ...treeNode(String(row.id), parentId, title, { ...extra, nodeType }), hasChildren: false };
 }
 
 /** `1`/`true` flags of query arguments. */

@@ -13,7 +13,8 @@ import { registerCrud, saveWithHooks } from '../../http/crud';
 import { badRequest, ok, paramType } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
-import { argsOf, assertNoCycle, attach, countOf, distinct, eq, idArg, nest, newRow, nodeOf, type Reference, referencing, resolveReferences, tenantOfRow, truthy, withNames, within } from './common';
+import { attach, forest } from '../../http/trees';
+import { argsOf, assertNoCycle, countOf, distinct, eq, idArg, newRow, nodeOf, type Reference, referencing, resolveReferences, tenantOfRow, truthy, withNames, within } from './common';
 import { registerPointSheet } from './point-sheet';
 
 const DEVICE_REFS: readonly Reference[] = [
@@ -262,7 +263,7 @@ class Devices {
   async groupTree(ctx: CallContext, args: Record<string, unknown>) {
     const projectId = idArg(args, 'projectId') ?? requiredText(args, 'projectId');
     const groups = await this.groups.all(ctx, {}, [eq('projectId', projectId)]);
-    const roots = nest(groups.map((g) => nodeOf('group', g, String(g.parentId), String(g.name), { projectId, level: g.level, sort: g.sort })));
+    const roots = forest(groups.map((g) => nodeOf('group', g, String(g.parentId), String(g.name), { projectId, level: g.level, sort: g.sort })));
     const parentId = idArg(args, 'parentId');
     if (!parentId || parentId === '0') return roots;
     const find = (nodes: typeof roots): typeof roots | undefined => {

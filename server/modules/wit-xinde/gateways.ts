@@ -9,7 +9,8 @@ import { contextOf, paramsOf } from '../../http/context';
 import { registerCrud } from '../../http/crud';
 import { badRequest, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
-import { assertNoCycle, attach, eq, idArg, nest, nodeOf, referencing, withNames, within } from './common';
+import { attach, forest } from '../../http/trees';
+import { assertNoCycle, eq, idArg, nodeOf, referencing, withNames, within } from './common';
 
 const gatewayNames = [
   ['modelId', 'wit_device_model', 'modelName'],
@@ -48,7 +49,7 @@ export function registerGateways(app: FastifyInstance, platform: Platform): void
   /** The gateways of a project as a tree (a collector hangs below its gateway). */
   app.get('/wit-xinde/gateway/tree', async (request) => {
     const ctx = contextOf(request);
-    return ok(nest(nodes(await repo.all(ctx, {}, byProject(paramsOf(request))))));
+    return ok(forest(nodes(await repo.all(ctx, {}, byProject(paramsOf(request))))));
   });
 
   /** One level of the gateway tree: the children of `parentId` (default the top), each saying whether it has any. */
@@ -77,6 +78,6 @@ export function registerGateways(app: FastifyInstance, platform: Platform): void
       gateways,
       devices.map((d) => nodeOf('device', d, String(d.gatewayId), String(d.name), { code: d.code, online: d.online, projectId: d.projectId })),
     );
-    return nest(gateways);
+    return forest(gateways);
   }
 }

@@ -9,7 +9,8 @@ import { registerCrud } from '../../http/crud';
 import { contextOf } from '../../http/context';
 import { badRequest, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
-import { argsOf, attach, distinct, eq, idArg, nodeOf, referencing, unusedBeforeRemove, withNames, within } from './common';
+import { attach } from '../../http/trees';
+import { argsOf, distinct, eq, idArg, nodeOf, referencing, unusedBeforeRemove, withNames, within } from './common';
 
 /** Monitor types with their factors below them; with a project, only the factors its monitor points use. */
 async function typesWithFactors(platform: Platform, ctx: CallContext, projectId: string | undefined) {

@@ -15,7 +15,8 @@ import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { dictLabels } from '../blade-user/names';
 import { assertTenantExists, tenantAsked } from '../blade-user/tenancy';
-import { argsOf, assertNoCycle, attach, distinct, eq, idArg, nest, newRow, nodeOf, referencing, unusedBeforeRemove, withNames, within } from './common';
+import { attach, forest } from '../../http/trees';
+import { argsOf, assertNoCycle, distinct, eq, idArg, newRow, nodeOf, referencing, unusedBeforeRemove, withNames, within } from './common';
 
 /**
  * Tables holding rows that belong to a project, and how: directly by project_id, or through a device or a monitor
@@ -282,7 +283,7 @@ export function registerProjects(app: FastifyInstance, platform: Platform): void
   });
   app.get('/wit-xinde/projectcategory/tree', async (request) => {
     const rows = await platform.repo(projectCategory).all(contextOf(request), {});
-    return ok(nest(rows.map((r) => nodeOf('category', r, String(r.parentId)))));
+    return ok(forest(rows.map((r) => nodeOf('category', r, String(r.parentId)))));
   });
 
   registerCrud(app, platform, projectCustomer, {

@@ -1,7 +1,7 @@
 import { ADMINISTRATOR, isPlatformAdmin, PLATFORM_TENANT, type Principal } from '../../../auth/principal';
 import { SCOPE_API, SCOPE_DATA } from '../../../auth/scopes';
 import type { Db, Row } from '../../../db/database';
-import { withAncestors } from './trees';
+import { withAncestors } from '../../../http/trees';
 
 /**
  * Who may see and grant which menus. Menus are global; roles are granted menus (blade_role_menu); a tenant's

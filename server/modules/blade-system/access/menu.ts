@@ -12,7 +12,7 @@ import { contextOf, idsOf, paramsOf, text } from '../../../http/context';
 import { badRequest, ok } from '../../../http/envelope';
 import type { Platform } from '../../../platform';
 import { grantableMenuIds, MenuSet, roleMenuIds, roleScopeIds, type MenuRow, usableMenuIds } from './grants';
-import { forest, subtree, type TreeNode, treeNode } from './trees';
+import { forest, subtree, type TreeNode, treeNode } from '../../../http/trees';
 
 const BASE = '/blade-system/menu';
 

@@ -5,7 +5,7 @@ import { badRequest } from '../../../http/envelope';
 import { nextId } from '../../../ids';
 import { formatDateTime } from '../../../time';
 import { insertChunked, MenuSet, packageMenuIds } from './grants';
-import { subtree } from './trees';
+import { subtree } from '../../../http/trees';
 
 /** Tables a new tenant gets rows in; their caches hear about it once the transaction is committed. */
 export const PROVISIONED_TABLES = ['blade_tenant', 'blade_role', 'blade_role_menu', 'blade_dept', 'blade_post', 'blade_user', 'blade_param'] as const;

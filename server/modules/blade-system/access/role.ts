@@ -11,7 +11,7 @@ import { badRequest, ok } from '../../../http/envelope';
 import { nextId } from '../../../ids';
 import type { Platform } from '../../../platform';
 import { grantableMenuIds, idArray, insertChunked, MenuSet } from './grants';
-import { forest, subtree, treeNode } from './trees';
+import { forest, subtree, treeNode } from '../../../http/trees';
 
 const BASE = '/blade-system/role';
 

@@ -7,7 +7,7 @@ import { contextOf } from '../../../http/context';
 import { badRequest, forbidden, ok } from '../../../http/envelope';
 import type { Platform } from '../../../platform';
 import { idArray, MenuSet } from './grants';
-import { forest, treeNode } from './trees';
+import { forest, treeNode } from '../../../http/trees';
 
 /**
  * Package menus must exist; they are stored comma-joined and deduplicated. Menus deleted since the package was saved

@@ -11,7 +11,7 @@ import { badRequest, forbidden, ok, pageOf } from '../../../http/envelope';
 import { nextId } from '../../../ids';
 import type { Platform } from '../../../platform';
 import { formatDateTime, parseDateTime } from '../../../time';
-import { treeNode } from './trees';
+import { treeNode } from '../../../http/trees';
 import { initialPassword, nextTenantId, PROVISIONED_TABLES, provisionTenant } from './provision';
 import { purgeTenant } from './purge';
 import { accountUsage } from './quota';

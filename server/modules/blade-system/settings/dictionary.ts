@@ -9,7 +9,7 @@ import { contextOf, paramsOf, requiredText, text } from '../../../http/context';
 import { type CrudHooks, registerCrud } from '../../../http/crud';
 import { badRequest, invalidParam, ok } from '../../../http/envelope';
 import type { Platform } from '../../../platform';
-import { toTree } from './tree';
+import { forest, type TreeNode, treeNode } from '../../../http/trees';
 
 /**
  * Dictionaries (spec §2 "Dictionary management", §7 "Dictionaries"): parents (parentId 0, dictKey -1) name a
@@ -118,18 +118,9 @@ async function entriesOf(repo: Repository, ctx: CallContext, code: string): Prom
   return repo.all(ctx, query, [(eb) => eb('code', '=', code), (eb) => eb('parentId', '<>', TOP_PARENT_ID), ...ownTenant(repo, ctx)]);
 }
 
-/** Tree nodes as the console's tree selects read them (BladeX: title = name, key and value = id). */
-const treeNode = (row: Row): Row => ({
-  id: row.id,
-  parentId: row.parentId,
-  title: row.dictValue,
-  key: row.id,
-  value: row.id,
-  code: row.code,
-  dictKey: row.dictKey,
-  dictValue: row.dictValue,
-  sort: row.sort,
-});
+/** A dictionary row as a tree node, keeping what the console's selects read. */
+const dictNode = (row: Row): TreeNode =>
+  treeNode(String(row.id), String(row.parentId), String(row.dictValue), { code: row.code, dictKey: row.dictKey, dictValue: row.dictValue, sort: row.sort });
 
 export function registerDictionary(app: FastifyInstance, platform: Platform, resource: Resource): void {
   const repo = platform.repo(resource);
@@ -157,12 +148,12 @@ export function registerDictionary(app: FastifyInstance, platform: Platform, res
     const ctx = contextOf(request);
     const code = text(paramsOf(request), 'code');
     const rows = code ? await entriesOf(repo, ctx, code) : await repo.all(ctx, { ascs: 'sort' }, ownTenant(repo, ctx));
-    return ok(toTree(rows.map(treeNode)));
+    return ok(forest(rows.map(dictNode)));
   });
 
   app.get(`${base}/parent-tree`, async (request) => {
     const ctx = contextOf(request);
-    return ok(toTree((await repo.all(ctx, { ascs: 'sort' }, [topLevel, ...ownTenant(repo, ctx)])).map(treeNode)));
+    return ok(forest((await repo.all(ctx, { ascs: 'sort' }, [topLevel, ...ownTenant(repo, ctx)])).map(dictNode)));
   });
 
   /** The console's dictionary call: the entries of a code, in sort order. */
@@ -173,7 +164,7 @@ export function registerDictionary(app: FastifyInstance, platform: Platform, res
 
   app.get(`${base}/dictionary-tree`, async (request) => {
     const ctx = contextOf(request);
-    return ok(toTree(await entriesOf(repo, ctx, requiredText(paramsOf(request), 'code'))));
+    return ok(forest((await entriesOf(repo, ctx, requiredText(paramsOf(request), 'code'))).map((row) => ({ ...row, id: String(row.id), parentId: String(row.parentId) }))));
   });
 
   registerCrud(app, platform, resource, hooks);

@@ -1,4 +1,7 @@
-/** Trees as BladeX serialises them: `children` only on branches, `hasChildren` on every node. */
+/**
+ * Trees as BladeX serialises them (TreeNode): `title` shown, `key` and `value` the id, `hasChildren` on every node,
+ * `children` only on branches. Every tree call of the server builds its nodes here.
+ */
 
 export interface Linked {
   id: string;
@@ -7,18 +10,22 @@ export interface Linked {
 
 export type Branch<T> = T & { children?: Array<Branch<T>>; hasChildren: boolean };
 
-/** A select/tree node (BladeX TreeNode): the title is shown, key and value are the id. */
 export interface TreeNode extends Linked {
   title: string;
   key: string;
   value: string;
+  hasChildren?: boolean;
+  children?: TreeNode[];
+  [extra: string]: unknown;
 }
 
-export const treeNode = (id: string, parentId: string, title: string): TreeNode => ({ id, parentId, title, key: id, value: id });
+export function treeNode(id: string, parentId: string, title: string, extra: Record<string, unknown> = {}): TreeNode {
+  return { ...extra, id, parentId, title, key: id, value: id };
+}
 
 /**
  * Merges a flat list into a forest, keeping the list's order among siblings. A node whose parent is not in the
- * list becomes a root (BladeX ForestNodeMerger), so a partial list (granted menus, a package) still shows.
+ * list becomes a root (BladeX ForestNodeMerger), so a partial list (granted menus, a scoped page) still shows.
  */
 export function forest<T extends Linked>(nodes: readonly T[]): Array<Branch<T>> {
   const byId = new Map<string, Branch<T>>();
@@ -34,6 +41,18 @@ export function forest<T extends Linked>(nodes: readonly T[]): Array<Branch<T>> 
     }
   }
   return roots;
+}
+
+/** Hangs children under their parents by parentId (two kinds of rows, e.g. customers and their projects), in place. */
+export function attach<P extends Linked & { children?: unknown[]; hasChildren?: boolean }>(parents: P[], children: readonly Linked[]): P[] {
+  const byId = new Map(parents.map((p) => [p.id, p]));
+  for (const child of children) {
+    const parent = byId.get(child.parentId);
+    if (!parent) continue;
+    (parent.children ??= []).push(child);
+    parent.hasChildren = true;
+  }
+  return parents;
 }
 
 /** The ids of `ids` plus all their ancestors, following `parentOf`. */
