@@ -21,15 +21,24 @@ export interface CrudPageProps<R extends Resource> {
   params?: Params;
   /** A slot beside the list (the user page's dept tree). */
   aside?: ReactNode;
-  /** Extra toolbar buttons. */
-  toolbar?: ReactNode;
+  /** Extra toolbar buttons; a function gets the selected rows (batch actions such as 重置密码). */
+  toolbar?: ReactNode | ((context: ToolbarContext) => ReactNode);
+  /** Search values the list starts with (the notice dialog opened on one notice). */
+  initialSearch?: Record<string, unknown>;
+}
+
+export interface ToolbarContext {
+  selected: Row[];
+  /** The rows of the current page (mark all as read). */
+  records: readonly Row[];
+  refresh(): void;
 }
 
 type Action = keyof Actions;
 
 /** Text-like widgets search with a plain text box. */
 const searchField = (field: FieldView): FieldView =>
-  ['textarea', 'richText', 'upload', 'number'].includes(widgetOf(field).type) ? { ...field, widget: { type: 'text' } } : field;
+  ['textarea', 'richText', 'upload', 'number', 'pre'].includes(widgetOf(field).type) ? { ...field, widget: { type: 'text' } } : field;
 
 /** Children of the open rows of a tree table, level by level (rows carrying `children` need no call). */
 async function childrenOfOpenRows(tree: TreeView, rows: readonly Row[], open: ReadonlySet<string>): Promise<Map<string, Row[]>> {
@@ -48,16 +57,17 @@ async function childrenOfOpenRows(tree: TreeView, rows: readonly Row[], open: Re
 }
 
 /** The generic list/edit page (spec §2 "Generic list/edit pages"), driven by one view declaration. */
-export function CrudPage<R extends Resource>({ view, params, aside, toolbar }: CrudPageProps<R>) {
+export function CrudPage<R extends Resource>({ view, params, aside, toolbar, initialSearch }: CrudPageProps<R>) {
   const { t, i18n } = useLingui();
   const calls = useMemo(() => crudCalls(view.resource), [view.resource]);
   const permissions = usePermissions();
-  const can = (action: Action) => view.actions?.[action] !== false && permissions[`${view.permission}_${action}`] === true;
+  const can = (action: Action) => view.actions?.[action] === 'always' || (view.actions?.[action] !== false && permissions[`${view.permission}_${action}`] === true);
 
-  const [state, dispatch] = useReducer(nextListState, view.pageSize, initialListState);
-  const [draft, setDraft] = useState<Record<string, unknown>>({});
+  const [state, dispatch] = useReducer(nextListState, view.pageSize, (size?: number) => ({ ...initialListState(size), search: initialSearch ?? {} }));
+  const [draft, setDraft] = useState<Record<string, unknown>>(initialSearch ?? {});
   const [records, setRecords] = useState<Row[]>([]);
   const [total, setTotal] = useState(0);
+  const [unpaged, setUnpaged] = useState(false);
   const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
@@ -86,6 +96,7 @@ export function CrudPage<R extends Resource>({ view, params, aside, toolbar }: C
         if (!live) return;
         setRecords(rows);
         setTotal(Number(page.total ?? 0));
+        setUnpaged(page.unpaged === true);
         setSelected(new Set());
         setChildren(loaded);
       })
@@ -136,7 +147,7 @@ export function CrudPage<R extends Resource>({ view, params, aside, toolbar }: C
   const tableFields = view.fields.filter((f) => !f.hideInTable);
   const searchFields = view.fields.filter((f) => f.search);
   const lines = view.tree ? treeLines(records, expanded, children) : records.map((row) => ({ row, depth: 0, expandable: false, expanded: false }));
-  const pages = Math.max(1, Math.ceil(total / state.size));
+  const pages = unpaged ? 1 : Math.max(1, Math.ceil(total / state.size));
   const context = { openForm, refresh: reload };
   const rowActions = (row: Row) => (
     <ButtonGroup variant="minimal">
@@ -179,7 +190,12 @@ export function CrudPage<R extends Resource>({ view, params, aside, toolbar }: C
         <div className="vg-crud-toolbar">
           {can('add') && <Button intent="primary" icon="plus" text={t`新增`} className="vg-add" onClick={() => openForm('add')} />}
           {can('delete') && <Button intent="danger" icon="trash" text={t`删除`} className="vg-batch-delete" onClick={removeSelected} />}
-          {toolbar}
+          {(view.toolbarActions ?? [])
+            .filter((a) => !a.permission || permissions[`${view.permission}_${a.permission}`] === true)
+            .map((a) => (
+              <Button key={a.key} icon={a.icon ?? 'cog'} text={i18n._(a.label)} className={`vg-toolbar-${a.key}`} onClick={() => a.run(context)} />
+            ))}
+          {typeof toolbar === 'function' ? toolbar({ selected: records.filter((row) => selected.has(row.id)), records, refresh: reload }) : toolbar}
           <span className="vg-spacer" />
           {loading && <Spinner size={16} />}
           <Button icon="refresh" variant="minimal" title={t`刷新`} onClick={reload} />

@@ -8,7 +8,7 @@ import { toastSuccess } from '../ui/toast';
 import type { CrudCalls, Row } from './api';
 import { isEmpty } from './query';
 import type { CrudView, FieldView, FormMode } from './types';
-import { fieldProblem, formProblems } from './validation';
+import { fieldProblem, formProblems, wireValue } from './validation';
 import { FieldInput, widgetOf } from './widgets';
 
 export interface FormRequest {
@@ -26,12 +26,15 @@ interface Props<R extends Resource> {
   onSaved(): void;
 }
 
-const formFields = <R extends Resource>(view: CrudView<R>): FieldView[] => view.fields.filter((f) => !f.hideInForm);
-const spanOf = (field: FieldView) => field.span ?? (['textarea', 'richText', 'upload', 'tree'].includes(widgetOf(field).type) ? 24 : 12);
+const hiddenIn = (field: FieldView, mode: FormMode) => (typeof field.hideInForm === 'function' ? field.hideInForm(mode) : !!field.hideInForm);
+const formFields = <R extends Resource>(view: CrudView<R>, mode: FormMode): FieldView[] => view.fields.filter((f) => !hiddenIn(f, mode));
+/** A blank field that keeps its stored value in this mode (a password on edit). */
+const keptBlank = (field: FieldView, mode: FormMode, value: unknown) => !!field.keepIfBlank?.(mode) && isEmpty(value);
+const spanOf = (field: FieldView) => field.span ?? (['textarea', 'richText', 'upload', 'tree', 'pre'].includes(widgetOf(field).type) ? 24 : 12);
 
 function initialValues<R extends Resource>(view: CrudView<R>, request: FormRequest): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  for (const field of formFields(view)) if (field.initial !== undefined) values[field.name] = field.initial;
+  for (const field of formFields(view, request.mode)) if (field.initial !== undefined) values[field.name] = field.initial;
   return { ...values, ...request.initial };
 }
 
@@ -39,23 +42,27 @@ function initialValues<R extends Resource>(view: CrudView<R>, request: FormReque
  * What the form sends: numbers as numbers, multi-selects comma-joined; an emptied optional field is sent as null
  * where the resource accepts null (so an edit clears it), else left out.
  */
-function bodyOf<R extends Resource>(view: CrudView<R>, values: Record<string, unknown>): Record<string, unknown> {
+function bodyOf<R extends Resource>(view: CrudView<R>, mode: FormMode, values: Record<string, unknown>): Record<string, unknown> {
   const body: Record<string, unknown> = { ...view.submitDefaults, ...values };
   const shape = view.resource.fields.shape as Record<string, z.ZodType | undefined>;
-  for (const field of formFields(view)) {
+  for (const field of formFields(view, mode)) {
     const value = values[field.name];
-    if (isEmpty(value)) body[field.name] = field.required ? value : shape[field.name]?.safeParse(null).success ? null : undefined;
+    if (keptBlank(field, mode, value)) delete body[field.name];
+    else if (isEmpty(value)) body[field.name] = field.required ? value : shape[field.name]?.safeParse(null).success ? null : undefined;
     else if (widgetOf(field).type === 'number') body[field.name] = Number(value);
     else if (Array.isArray(value)) body[field.name] = value.join(',');
+    else body[field.name] = wireValue(field, value);
   }
   return body;
 }
+
+const formOf = <R extends Resource>(view: CrudView<R>, row: Row): Record<string, unknown> => (view.toForm ? view.toForm(row) : { ...row });
 
 /** The add / edit / view dialog of a list page. */
 export function FormDialog<R extends Resource>({ view, calls, request, onClose, onSaved }: Props<R>) {
   const { t, i18n } = useLingui();
   const { mode } = request;
-  const [values, setStoredValues] = useState<Record<string, unknown>>(() => (request.row ? { ...request.row } : initialValues(view, request)));
+  const [values, setStoredValues] = useState<Record<string, unknown>>(() => (request.row ? formOf(view, request.row) : initialValues(view, request)));
   // Blur can follow a change in the same event (switch, upload): checks read the latest values, not the render's.
   const latest = useRef(values);
   const setValues = (next: Record<string, unknown>) => {
@@ -68,22 +75,24 @@ export function FormDialog<R extends Resource>({ view, calls, request, onClose, 
   // Edit and view show the stored row (detail), not the possibly abridged list row.
   useEffect(() => {
     if (mode === 'add' || !request.row) return;
-    void calls.detail(request.row.id).then((row) => row && setValues({ ...row }), () => undefined);
-  }, [mode, request.row, calls]);
+    const key = view.detailBy ?? 'id';
+    void calls.detail(String(request.row[key] ?? ''), key).then((row) => row && setValues(formOf(view, row)), () => undefined);
+  }, [mode, request.row, calls, view.detailBy]);
 
   const disabledOf = (field: FieldView) => mode === 'view' || (typeof field.disabled === 'function' ? field.disabled(mode) : !!field.disabled);
   const check = (field: FieldView, value = latest.current[field.name]) =>
-    setProblems((p) => ({ ...p, [field.name]: fieldProblem(view.resource, field, value, i18n) ?? '' }));
+    setProblems((p) => ({ ...p, [field.name]: keptBlank(field, mode, value) ? '' : (fieldProblem(view.resource, field, value, i18n) ?? '') }));
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const editable = formFields(view).filter((f) => !disabledOf(f));
+    const editable = formFields(view, mode).filter((f) => !disabledOf(f) && !keptBlank(f, mode, latest.current[f.name]));
     const found = formProblems(view.resource, editable, latest.current, i18n);
     setProblems(found);
     if (Object.keys(found).length) return;
     setBusy(true);
     try {
-      await calls.submit(bodyOf(view, latest.current));
+      const body = bodyOf(view, mode, latest.current);
+      await calls.submit(view.toBody ? view.toBody(body) : body);
       toastSuccess(mode === 'add' ? t`新增成功` : t`更新成功`);
       onSaved();
     } catch (error) {
@@ -100,13 +109,13 @@ export function FormDialog<R extends Resource>({ view, calls, request, onClose, 
       <form onSubmit={(e) => void save(e)} className="vg-crud-form" noValidate>
         <DialogBody>
           <div className="vg-form-grid">
-            {formFields(view).map((field) => {
+            {formFields(view, mode).map((field) => {
               const id = `field-${field.name}`;
               const problem = problems[field.name];
               return (
                 <FormGroup key={field.name} label={i18n._(field.label)} labelFor={id} labelInfo={field.required && mode !== 'view' ? '*' : undefined}
-                  intent={problem ? 'danger' : 'none'} helperText={problem || undefined} className={spanOf(field) === 24 ? 'vg-span-24' : 'vg-span-12'}>
-                  <FieldInput id={id} field={field} value={values[field.name]} disabled={disabledOf(field)}
+                  intent={problem ? 'danger' : 'none'} helperText={problem || (field.help && mode !== 'view' ? i18n._(field.help) : undefined)} className={spanOf(field) === 24 ? 'vg-span-24' : 'vg-span-12'}>
+                  <FieldInput id={id} field={field} value={values[field.name]} disabled={disabledOf(field)} editing={request.row}
                     onChange={(value) => {
                       setValues({ ...latest.current, [field.name]: value });
                       if (problem) check(field, value);

@@ -12,17 +12,24 @@ export interface Page<T = Row> {
   size: number;
   current: number;
   pages: number;
+  /** The call answered a plain array (a lazy tree level): one page holds every row. */
+  unpaged?: boolean;
 }
 
 export type Params = Record<string, string | number | undefined>;
+
+/** A list answer as a page; lazy-list calls answer the rows of one tree level as a plain array. */
+const pageOf = (data: Page | Row[]): Page =>
+  Array.isArray(data) ? { records: data, total: data.length, size: data.length, current: 1, pages: 1, unpaged: true } : data;
 
 /** The generic calls of a declared resource (spec §7 "Generic resource pattern"), at its declared path. */
 export function crudCalls(resource: Resource) {
   const base = `api${resource.path ?? `/${resource.service}/${resource.name}`}`;
   return {
     base,
-    list: (params: Params, call = 'list') => http.get<Envelope<Page>>(`${base}/${call}`, { searchParams: params }).then((r) => r.data),
-    detail: (id: string) => http.get<Envelope<Row | null>>(`${base}/detail`, { searchParams: { id } }).then((r) => r.data),
+    list: (params: Params, call = 'list') => http.get<Envelope<Page | Row[]>>(`${base}/${call}`, { searchParams: params }).then((r) => pageOf(r.data)),
+    /** `key` names the column the detail call looks the row up by (regions: code). */
+    detail: (id: string, key = 'id') => http.get<Envelope<Row | null>>(`${base}/detail`, { searchParams: { [key]: id } }).then((r) => r.data),
     submit: (row: Record<string, unknown>) => http.post<Envelope<Row>>(`${base}/submit`, { json: row }).then((r) => r.data),
     remove: (ids: readonly string[]) => http.post<Envelope<unknown>>(`${base}/remove`, { searchParams: { ids: ids.join(',') } }),
   };

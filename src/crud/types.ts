@@ -1,5 +1,5 @@
 import type { IconName } from '@blueprintjs/icons';
-import type { MessageDescriptor } from '@lingui/core';
+import type { I18n, MessageDescriptor } from '@lingui/core';
 import type { ReactNode } from 'react';
 import type { Resource } from '../../resources/define';
 import type { Row } from './api';
@@ -11,31 +11,47 @@ export interface TreeOption {
   children?: TreeOption[];
 }
 
-/** Where a tree select's nodes come from: a GET path answering a tree, or a function (closures over a parent row). */
-export type TreeSource = string | (() => Promise<TreeOption[]>);
+/**
+ * Where a tree select's nodes come from: a GET path answering a tree, or a function (closures over a parent row;
+ * given the row the form edits, e.g. to leave it out of its own parent choices).
+ */
+export type TreeSource = string | ((editing?: Row) => Promise<TreeOption[]>);
+
+/** One fixed choice of a select. */
+export interface SelectOption {
+  value: string;
+  label: MessageDescriptor;
+}
 
 /** How a field is edited (and, for dictionaries and switches, shown in the table). */
 export type Widget =
   | { type: 'text' }
+  /** A masked text box (a new user's password). */
+  | { type: 'password' }
   | { type: 'textarea'; rows?: number }
   | { type: 'number'; min?: number; max?: number }
   /** A 0/1 flag; `dict` names the dictionary whose values label it in the table (yes_no). */
   | { type: 'switch'; dict?: string }
   /** Values of a dictionary code (GET dict/dictionary?code=), shown as a tag in the table. */
   | { type: 'select'; dict: string; service?: 'dict' | 'dict-biz' }
+  /** Fixed choices that have no dictionary (an alarm's state, a threshold's target type). */
+  | { type: 'select'; options: readonly SelectOption[]; /** Sent as numbers (a literal union such as an MQTT client type). */ numeric?: boolean }
   | { type: 'tree'; source: TreeSource; multiple?: boolean }
-  | { type: 'date' }
+  /** A calendar date; `midnight` stores it as a datetime at 00:00:00 (a birthday in a datetime column). */
+  | { type: 'date'; midnight?: boolean }
   | { type: 'datetime' }
   | { type: 'upload'; accept: 'image' | 'file' }
-  | { type: 'richText' };
+  | { type: 'richText' }
+  /** Long read-only text (request parameters, stack traces) shown as preformatted text. */
+  | { type: 'pre' };
 
 export type FormMode = 'add' | 'edit' | 'view';
 
 /** Columns a resource's view may name: its own fields plus the base columns. */
 export type FieldName<R extends Resource> = (keyof R['fields']['shape'] & string) | BaseColumn;
 
-/** Base columns of every row (CONTRACT.md). */
-export type BaseColumn = 'id' | 'createUser' | 'createDept' | 'createTime' | 'updateUser' | 'updateTime' | 'status';
+/** Base columns of every row (CONTRACT.md); tenantId on tenant-owned rows. */
+export type BaseColumn = 'id' | 'tenantId' | 'createUser' | 'createDept' | 'createTime' | 'updateUser' | 'updateTime' | 'status';
 
 /** How one column shows and edits; N is the union of the resource's column names. */
 export interface FieldView<N extends string = string> {
@@ -48,9 +64,14 @@ export interface FieldView<N extends string = string> {
   width?: number;
   sortable?: boolean;
   hideInTable?: boolean;
-  hideInForm?: boolean;
+  /** Hidden in the form, always or in some modes (a password set only on add). */
+  hideInForm?: boolean | ((mode: FormMode) => boolean);
   /** On-blur message when the value is empty; the resource's own schema checks everything else. */
   required?: MessageDescriptor;
+  /** A console-side rule beyond the resource's schema (a password policy): the message, or undefined when fine. */
+  check?: (value: unknown, i18n: I18n) => string | undefined;
+  /** An empty value in these modes keeps the stored one (a password on edit): neither checked nor sent. */
+  keepIfBlank?: (mode: FormMode) => boolean;
   /** Value of a new row. */
   initial?: unknown;
   disabled?: boolean | ((mode: FormMode) => boolean);
@@ -58,7 +79,12 @@ export interface FieldView<N extends string = string> {
   span?: 12 | 24;
   /** Custom table cell. */
   cell?: (row: Row) => ReactNode;
+  /** A hint under the form control (a formula's syntax), shown while the field has no problem. */
+  help?: MessageDescriptor;
 }
+
+/** A column the server adds to each row (a joined name, the caller's read flag): shown in the table, never edited. */
+export type DerivedField = FieldView<string> & { derived: true; hideInForm: true };
 
 /** Which list call the page uses and what it always sends. */
 export interface ListSource {
@@ -90,12 +116,26 @@ export interface RowAction {
   run(row: Row, context: RowActionContext): void;
 }
 
-/** The standard buttons; each can be switched off per resource. */
+/** A toolbar button beyond add and batch delete ("上传"). */
+export interface ToolbarAction {
+  key: string;
+  label: MessageDescriptor;
+  /** An icon listed in src/ui/icons.ts. */
+  icon?: IconName;
+  /** Button code suffix required in the permission map (`<permission>_<suffix>`); none: always shown. */
+  permission?: string;
+  run(context: RowActionContext): void;
+}
+
+/**
+ * The standard buttons; each can be switched off per resource, or shown to everyone ('always': a screen every user
+ * has, such as the notice dialog, whatever menu buttons they hold).
+ */
 export interface Actions {
-  view?: boolean;
-  add?: boolean;
-  edit?: boolean;
-  delete?: boolean;
+  view?: boolean | 'always';
+  add?: boolean | 'always';
+  edit?: boolean | 'always';
+  delete?: boolean | 'always';
 }
 
 /** One screen's declaration: the resource it shows and how. */
@@ -103,11 +143,14 @@ export interface CrudView<R extends Resource = Resource> {
   resource: R;
   /** Menu code: buttons are `<permission>_<add|edit|delete|view>`. */
   permission: string;
-  fields: ReadonlyArray<FieldView<FieldName<R>>>;
+  fields: ReadonlyArray<FieldView<FieldName<R>> | DerivedField>;
   list?: ListSource;
   tree?: TreeView;
   actions?: Actions;
   rowActions?: readonly RowAction[];
+  toolbarActions?: readonly ToolbarAction[];
+  /** The column the detail call names a row by (default id; regions: code). */
+  detailBy?: FieldName<R>;
   /** Form dialog width (px or css length). */
   dialogWidth?: number | string;
   pageSize?: number;
@@ -115,4 +158,8 @@ export interface CrudView<R extends Resource = Resource> {
   dateRange?: boolean;
   /** Values added to every submit (a child table's parentId). */
   submitDefaults?: Record<string, unknown>;
+  /** A stored row as the form edits it (a JSON list shown as picked nodes); the row itself without it. */
+  toForm?: (row: Row) => Record<string, unknown>;
+  /** The form's body as the server takes it (the picked nodes back into the JSON list); the body itself without it. */
+  toBody?: (body: Record<string, unknown>) => Record<string, unknown>;
 }

@@ -4,7 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { param } from '../../resources/system/param';
 import { dict } from '../../resources/system/dict';
 import { activate } from '../app/i18n';
-import { fieldProblem, formProblems } from './validation';
+import { fieldProblem, formProblems, wireValue } from './validation';
+import { mqttUser } from '../../resources/iot/mqtt';
+import { mqttUserView } from '../features/mqtt/mqttViews';
 import { paramView } from '../features/system/paramView';
 
 describe('form validation', () => {
@@ -20,6 +22,17 @@ describe('form validation', () => {
     expect(fieldProblem(param, { name: 'paramName', label: msg`参数名称` }, 'x'.repeat(256), i18n)).toBe('长度不能超过255个字符');
     expect(fieldProblem(dict, { name: 'sort', label: msg`字典排序`, required: msg`请输入字典排序` }, '1.5', i18n)).toBe('请输入字典排序');
     expect(fieldProblem(dict, { name: 'remark', label: msg`字典备注` }, '', i18n)).toBeUndefined();
+  });
+
+  it('checks and sends a numeric select as a number (a literal union)', () => {
+    const clientType = mqttUserView.fields.find((f) => f.name === 'clientType');
+    if (!clientType) throw new Error('no clientType field');
+    expect(wireValue(clientType, '2')).toBe(2);
+    expect(wireValue(clientType, '')).toBe('');
+    expect(fieldProblem(mqttUser, clientType, '2', i18n)).toBeUndefined();
+    expect(fieldProblem(mqttUser, clientType, '9', i18n)).toBe('请选择客户端类型');
+    // A plain select stays text.
+    expect(wireValue({ name: 'x', label: msg`X`, widget: { type: 'select', options: [{ value: '1', label: msg`一` }] } }, '1')).toBe('1');
   });
 
   it('follows the language', async () => {

@@ -18,13 +18,22 @@ export function useDictionary(code: string | undefined, service?: 'dict' | 'dict
   return entries;
 }
 
-function useTree(source: TreeSource | undefined): TreeOption[] {
+/** The choices of a select (its dictionary or its fixed options) or the labels of a switch's dictionary. */
+function useChoices(widget: Widget): DictEntry[] {
+  const { i18n } = useLingui();
+  const fixed = widget.type === 'select' && 'options' in widget ? widget.options : undefined;
+  const dict = widget.type === 'select' && 'dict' in widget ? widget.dict : widget.type === 'switch' ? widget.dict : undefined;
+  const entries = useDictionary(dict, widget.type === 'select' && 'service' in widget ? widget.service : undefined);
+  return fixed ? fixed.map((o) => ({ dictKey: o.value, dictValue: i18n._(o.label) })) : entries;
+}
+
+function useTree(source: TreeSource | undefined, editing?: Row): TreeOption[] {
   const [nodes, setNodes] = useState<TreeOption[]>([]);
   useEffect(() => {
     if (!source) return;
-    const load = typeof source === 'string' ? treeOf(source) : source();
+    const load = typeof source === 'string' ? treeOf(source) : source(editing);
     void load.then(setNodes, () => setNodes([]));
-  }, [source]);
+  }, [source, editing]);
   return nodes;
 }
 
@@ -43,12 +52,14 @@ interface TreeSelectProps {
   disabled?: boolean;
   onChange(value: string | string[]): void;
   onClose?(): void;
+  /** The row the form edits (handed to a function source). */
+  editing?: Row;
 }
 
 /** A tree in a popover: single (click a node) or multiple (check nodes). Values are node ids. */
-export function TreeSelect({ id, source, multiple, value, disabled, onChange, onClose }: TreeSelectProps) {
+export function TreeSelect({ id, source, multiple, value, disabled, onChange, onClose, editing }: TreeSelectProps) {
   const { t } = useLingui();
-  const nodes = useTree(source);
+  const nodes = useTree(source, editing);
   const selected = useMemo(() => new Set(idsOf(value)), [value]);
   const [open, setOpen] = useState<Set<string>>(new Set());
 
@@ -166,15 +177,17 @@ export interface FieldInputProps {
   disabled?: boolean;
   onChange(value: unknown): void;
   onBlur(): void;
+  /** The row the form edits, if any. */
+  editing?: Row;
 }
 
 const textOf = (value: unknown) => (value === undefined || value === null ? '' : String(value));
 
 /** The form control of a field's widget. */
-export function FieldInput({ id, field, value, disabled, onChange, onBlur }: FieldInputProps) {
+export function FieldInput({ id, field, value, disabled, onChange, onBlur, editing }: FieldInputProps) {
   const { t } = useLingui();
   const widget = widgetOf(field);
-  const entries = useDictionary(widget.type === 'select' ? widget.dict : undefined, widget.type === 'select' ? widget.service : undefined);
+  const entries = useChoices(widget);
   switch (widget.type) {
     case 'textarea':
       return <TextArea id={id} fill rows={widget.rows ?? 3} value={textOf(value)} disabled={disabled} onChange={(e) => onChange(e.target.value)} onBlur={onBlur} />;
@@ -191,22 +204,28 @@ export function FieldInput({ id, field, value, disabled, onChange, onBlur }: Fie
           options={[{ value: '', label: t`请选择` }, ...entries.map((e) => ({ value: e.dictKey, label: e.dictValue }))]} />
       );
     case 'tree':
-      return <TreeSelect id={id} source={widget.source} multiple={widget.multiple} value={value} disabled={disabled} onChange={onChange} onClose={onBlur} />;
+      return <TreeSelect id={id} source={widget.source} multiple={widget.multiple} value={value} disabled={disabled} onChange={onChange} onClose={onBlur} editing={editing} />;
     case 'date':
     case 'datetime':
       return (
         <InputGroup id={id} type={widget.type === 'date' ? 'date' : 'datetime-local'} step={widget.type === 'datetime' ? 1 : undefined} disabled={disabled}
           value={widget.type === 'datetime' ? textOf(value).replace(' ', 'T') : textOf(value).slice(0, 10)}
-          onChange={(e) => onChange(widget.type === 'datetime' ? withSeconds(e.target.value.replace('T', ' ')) : e.target.value)} onBlur={onBlur} />
+          onChange={(e) => onChange(widget.type === 'datetime' ? withSeconds(e.target.value.replace('T', ' ')) : dateValue(e.target.value, widget.midnight))} onBlur={onBlur} />
       );
     case 'upload':
       return <Upload id={id} accept={widget.accept} value={textOf(value)} disabled={disabled} onChange={(link) => { onChange(link); onBlur(); }} />;
     case 'richText':
       return <RichTextEditor id={id} value={textOf(value)} disabled={disabled} onChange={onChange} onBlur={onBlur} />;
+    case 'pre':
+      return <pre id={id} className="vg-pre bp6-code-block">{textOf(value)}</pre>;
+    case 'password':
+      return <InputGroup id={id} type="password" autoComplete="new-password" value={textOf(value)} disabled={disabled} onChange={(e) => onChange(e.target.value)} onBlur={onBlur} />;
     case 'text':
       return <InputGroup id={id} value={textOf(value)} disabled={disabled} onChange={(e) => onChange(e.target.value)} onBlur={onBlur} />;
   }
 }
+
+const dateValue = (date: string, midnight?: boolean) => (midnight && date ? `${date} 00:00:00` : date);
 
 /** datetime-local gives yyyy-MM-ddTHH:mm; the contract wants yyyy-MM-dd HH:mm:ss. */
 const withSeconds = (text: string) => (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(text) ? `${text}:00` : text);
@@ -215,8 +234,7 @@ const withSeconds = (text: string) => (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(te
 export function FieldCell({ field, row }: { field: FieldView; row: Row }) {
   const { t } = useLingui();
   const widget = widgetOf(field);
-  const dict = widget.type === 'select' ? widget.dict : widget.type === 'switch' ? widget.dict : undefined;
-  const entries = useDictionary(dict, widget.type === 'select' ? widget.service : undefined);
+  const entries = useChoices(widget);
   const value = row[field.name];
   if (field.cell) return <>{field.cell(row)}</>;
   if (widget.type === 'select' || widget.type === 'switch') {

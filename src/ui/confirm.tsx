@@ -8,12 +8,15 @@ interface Pending {
 }
 
 let pending: Pending | undefined;
+/** Each question mounts a fresh alert, so its portal comes last in the body: above a dialog that asked it. */
+let asked = 0;
 const listeners = new Set<() => void>();
 const emit = () => listeners.forEach((listener) => listener());
 
 /** Asks a yes/no question (确定/取消); resolves true on confirm. Rendered by <ConfirmHost/>. */
 export function confirm(message: string): Promise<boolean> {
   pending?.resolve(false);
+  asked += 1;
   return new Promise((resolve) => {
     pending = { message, resolve };
     emit();
@@ -46,6 +49,7 @@ export function ConfirmHost() {
       onConfirm={() => settle(true)}
       onCancel={() => settle(false)}
       canEscapeKeyCancel
+      key={asked}
     >
       <p>{current?.message}</p>
     </Alert>

@@ -7,7 +7,7 @@ import { type IconName, type IconPaths, Icons, IconSize } from '@blueprintjs/ico
  * (an unknown menu icon falls back to 'document').
  */
 const paths16 = import.meta.glob<IconPaths>(
-  '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{add,arrow-down,arrow-up,bold,caret-down,caret-right,chevron-down,chevron-left,chevron-right,code,cog,cross,dashboard,database,delete,desktop,disable,document,edit,error,exchange,eye-open,flash,flows,folder-close,fullscreen,help,history,home,inbox,info-sign,italic,link,lock,log-out,menu,minimize,mobile-phone,more,office,person,plus,properties,refresh,satellite,search,shield,style,swap-horizontal,tick-circle,timeline-line-chart,tint,translate,trash,underline,unlock,upload,warning-sign}.js',
+  '/node_modules/@blueprintjs/icons/lib/esm/generated/16px/paths/{add,arrow-down,arrow-up,bold,box,caret-down,caret-right,chevron-down,chevron-left,chevron-right,code,cog,cross,dashboard,database,delete,desktop,disable,document,download,edit,error,exchange,eye-open,flash,flows,folder-close,fullscreen,help,history,home,import,inbox,info-sign,italic,key,link,list,lock,log-out,menu,minimize,mobile-phone,more,notifications,office,people,person,play,plus,properties,refresh,satellite,search,send-message,shield,stop,style,swap-horizontal,tick-circle,timeline-line-chart,tint,translate,trash,underline,undo,unlock,upload,warning-sign}.js',
   { import: 'default' },
 );
 const paths20 = import.meta.glob<IconPaths>(

@@ -9,6 +9,7 @@ import type { MenuLeaf } from '../../app/menu';
 import { navigate } from '../../app/navigation';
 import { errorLogActor, preferencesActor, sessionActor } from '../../app/shell';
 import { confirm } from '../../ui/confirm';
+import { NoticeBell } from '../notice/NoticeBell';
 import { ColourPicker } from './ColourPicker';
 import { ErrorLogDialog } from './ErrorLogDialog';
 import { LanguageMenu } from './LanguageMenu';
@@ -83,8 +84,9 @@ export function TopBar({ leaves, tops, topMenuId, onTopMenu, askSwitch }: TopBar
       <Button variant="minimal" icon="lock" aria-label={t`锁屏`} title={t`锁屏`} onClick={() => setDialog('lock')} />
       <Button variant="minimal" icon="style" aria-label={t`主题`} title={t`主题`} onClick={() => setDialog('theme')} />
       <ColourPicker />
-      {/* The notice centre (spec §2) arrives with its own issue and renders into this slot. */}
-      <span className="vg-notice-slot" data-slot="notice" />
+      <span className="vg-notice-slot" data-slot="notice">
+        <NoticeBell />
+      </span>
       <Button
         variant="minimal"
         icon={fullscreen ? 'minimize' : 'fullscreen'}

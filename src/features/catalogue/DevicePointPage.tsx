@@ -1,0 +1,120 @@
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FileInput, HTMLTable } from '@blueprintjs/core';
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
+import { useMemo, useState } from 'react';
+import { type Envelope, http } from '../../api/client';
+import { RequestError } from '../../api/http';
+import { CrudPage } from '../../crud/CrudPage';
+import type { CrudView } from '../../crud/types';
+import { toastSuccess, toastWarning } from '../../ui/toast';
+import { devicePointView } from './catalogueViews';
+
+interface RowError {
+  row: number;
+  message: string;
+}
+
+interface Imported {
+  total: number;
+  inserted: number;
+  updated: number;
+}
+
+type Outcome = { kind: 'imported'; counts: Imported } | { kind: 'refused'; message: string; errors: RowError[] };
+
+/** POST devicepoint/upload: the counts, or the per-row errors of a refused sheet (400 with data [{row, message}]). */
+async function uploadSheet(file: File): Promise<Outcome> {
+  const body = new FormData();
+  body.append('file', file);
+  try {
+    const reply = await http.post<Envelope<Imported>>('api/wit-xinde/devicepoint/upload', { body });
+    return { kind: 'imported', counts: reply.data };
+  } catch (error) {
+    const data = error instanceof RequestError ? (error.body as { data?: unknown } | undefined)?.data : undefined;
+    if (!Array.isArray(data)) throw error;
+    return { kind: 'refused', message: (error as RequestError).message, errors: data as RowError[] };
+  }
+}
+
+/** 导入: pick a point sheet (.xlsx / .csv), send it, show what happened. */
+function UploadDialog({ onClose, onImported }: { onClose(): void; onImported(): void }) {
+  const { t } = useLingui();
+  const [file, setFile] = useState<File>();
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>();
+  async function submit() {
+    if (!file) return toastWarning(t`请选择要上传的文件`);
+    setBusy(true);
+    try {
+      const result = await uploadSheet(file);
+      setOutcome(result);
+      if (result.kind === 'imported') {
+        toastSuccess(t`导入成功`);
+        onImported();
+      }
+    } catch {
+      // the request layer has shown the failure
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Dialog isOpen title={t`导入设备点位`} onClose={onClose} style={{ width: 720, maxWidth: '95vw' }} className="vg-point-upload" canOutsideClickClose={false}>
+      <DialogBody>
+        <p>{t`第一行为列名:设备编号、点位标识、点位名称、单位、因素项编号、精度、通道、排序、备注(前三列必填)。有任何一行出错时不导入任何数据。`}</p>
+        <FileInput fill text={file?.name ?? t`选择文件`} buttonText={t`浏览`}
+          inputProps={{ id: 'point-sheet', accept: '.xlsx,.csv' }}
+          onInputChange={(e) => { setFile((e.target as HTMLInputElement).files?.[0]); setOutcome(undefined); }} />
+        {outcome?.kind === 'imported' && (
+          <Callout intent="success" className="vg-upload-result" style={{ marginTop: 12 }}>
+            {t`共 ${outcome.counts.total} 行:新增 ${outcome.counts.inserted} 个点位,更新 ${outcome.counts.updated} 个点位。`}
+          </Callout>
+        )}
+        {outcome?.kind === 'refused' && (
+          <div className="vg-upload-errors" style={{ marginTop: 12 }}>
+            <Callout intent="danger">{t`点位表有 ${outcome.errors.length} 行错误,未导入任何数据。`}</Callout>
+            <HTMLTable compact striped style={{ width: '100%', marginTop: 8 }}>
+              <thead>
+                <tr>
+                  <th style={{ width: 80 }}>{t`行号`}</th>
+                  <th>{t`错误信息`}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {outcome.errors.map((e) => (
+                  <tr key={`${e.row}-${e.message}`}>
+                    <td>{e.row}</td>
+                    <td>{e.message}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          </div>
+        )}
+      </DialogBody>
+      <DialogFooter
+        actions={
+          <>
+            <Button text={t`关闭`} onClick={onClose} />
+            <Button intent="primary" icon="import" text={t`上传`} loading={busy} className="vg-upload-submit" onClick={() => void submit()} />
+          </>
+        }
+      />
+    </Dialog>
+  );
+}
+
+/** /xinde/devicepoint — points of the devices, filtered by device; 导入 (device_point_upload) takes a point sheet. */
+export default function DevicePointPage() {
+  const [upload, setUpload] = useState<{ refresh(): void }>();
+  const view = useMemo<CrudView<typeof devicePointView.resource>>(
+    () => ({ ...devicePointView, toolbarActions: [{ key: 'upload', label: msg`导入`, icon: 'import', permission: 'upload', run: (context) => setUpload(context) }] }),
+    [],
+  );
+  return (
+    <>
+      <CrudPage view={view} />
+      {upload && <UploadDialog onClose={() => setUpload(undefined)} onImported={upload.refresh} />}
+    </>
+  );
+}

@@ -1,0 +1,7 @@
+import { CrudPage } from '../../crud/CrudPage';
+import { protocolModbusView } from './catalogueViews';
+
+/** /xinde/protocolmodbus */
+export default function ProtocolModbusPage() {
+  return <CrudPage view={protocolModbusView} />;
+}

@@ -1,0 +1,7 @@
+import { CrudPage } from '../../crud/CrudPage';
+import { mqttAclView } from './mqttViews';
+
+/** /xinde/mqttacl */
+export default function MqttAclPage() {
+  return <CrudPage view={mqttAclView} />;
+}

@@ -1,0 +1,73 @@
+import { Tag } from '@blueprintjs/core';
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
+import { user } from '../../../resources/system/user';
+import { type Envelope, http } from '../../api/client';
+import type { Row } from '../../crud/api';
+import type { CrudView, FormMode, TreeOption } from '../../crud/types';
+import { passwordProblem, phoneProblem } from '../info/validation';
+
+/** A user registered through a third-party login waits for approval (status 0) until an administrator sets 1. */
+export const PENDING = 0;
+
+export const ROLE_TREE = 'api/blade-system/role/tree';
+export const DEPT_TREE = 'api/blade-system/dept/tree';
+
+/** The tenant's posts as options (post/select answers rows, not tree nodes). */
+export const postOptions = (): Promise<TreeOption[]> =>
+  http.get<Envelope<Row[]>>('api/blade-system/post/select').then((r) => (r.data ?? []).map((p) => ({ id: String(p.id), title: String(p.postName ?? '') })));
+
+const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
+
+/** Spec §5 password policy; an empty password gets the field's required message. */
+const password = (value: unknown, i18n: I18n) => (text(value) ? passwordProblem(text(value), i18n) : undefined);
+
+/** Spec §5 phone messages for a phone that is given; the server accepts a user without one. */
+const phone = (value: unknown, i18n: I18n) => (text(value) ? phoneProblem(text(value), i18n) : undefined);
+
+const statusCell = (row: Row) =>
+  Number(row.status) === PENDING ? (
+    <Tag intent="warning" minimal className="vg-user-pending"><Trans>待审核</Trans></Tag>
+  ) : (
+    <Tag intent="success" minimal><Trans>正常</Trans></Tag>
+  );
+
+export interface UserViewOptions {
+  /** The platform administrator sees users of every tenant: the list shows each user's tenant. */
+  platformAdmin: boolean;
+  /** Approves a pending user (submit {id, status: 1}). */
+  approve(row: Row, refresh: () => void): void;
+  /** Opens the platform settings (user type and JSON extension) of a user. */
+  platform(row: Row): void;
+}
+
+const addOnly = (mode: FormMode) => mode !== 'add';
+
+/** Spec §2 "User management": the list beside the dept tree, the user form and the per-row account actions. */
+export function userView({ platformAdmin, approve, platform }: UserViewOptions): CrudView<typeof user> {
+  return {
+    resource: user,
+    permission: 'user',
+    dialogWidth: 880,
+    fields: [
+      { name: 'account', label: msg`登录账号`, search: true, required: msg`请输入登录账号`, disabled: (mode) => mode !== 'add', width: 130 },
+      ...(platformAdmin ? [{ name: 'tenantId' as const, label: msg`所属租户`, cell: (row: Row) => text(row.tenantName), hideInForm: true, width: 120 }] : []),
+      { name: 'password', label: msg`密码`, widget: { type: 'password' }, required: msg`请输入密码`, check: password, hideInTable: true, hideInForm: addOnly },
+      { name: 'name', label: msg`用户昵称`, required: msg`请输入用户昵称`, width: 110 },
+      { name: 'realName', label: msg`用户姓名`, search: true, required: msg`请输入用户姓名`, width: 110 },
+      { name: 'status', label: msg`用户状态`, cell: statusCell, hideInForm: true, width: 90 },
+      { name: 'roleId', label: msg`所属角色`, widget: { type: 'tree', source: ROLE_TREE, multiple: true }, span: 12, cell: (row) => text(row.roleName), sortable: false, width: 140 },
+      { name: 'deptId', label: msg`所属部门`, widget: { type: 'tree', source: DEPT_TREE, multiple: true }, span: 12, cell: (row) => text(row.deptName), sortable: false, width: 140 },
+      { name: 'postId', label: msg`所属岗位`, widget: { type: 'tree', source: postOptions, multiple: true }, span: 12, cell: (row) => text(row.postName), sortable: false, width: 120 },
+      { name: 'phone', label: msg`手机号码`, check: phone, width: 130 },
+      { name: 'email', label: msg`电子邮箱`, width: 180 },
+      { name: 'sex', label: msg`用户性别`, widget: { type: 'select', dict: 'sex' }, hideInTable: true },
+      { name: 'birthday', label: msg`用户生日`, widget: { type: 'date', midnight: true }, hideInTable: true },
+    ],
+    rowActions: [
+      { key: 'approve', label: msg`审核通过`, icon: 'tick-circle', permission: 'edit', visible: (row) => Number(row.status) === PENDING, run: (row, context) => approve(row, context.refresh) },
+      { key: 'platform', label: msg`平台配置`, icon: 'cog', permission: 'platform', run: (row) => platform(row) },
+    ],
+  };
+}

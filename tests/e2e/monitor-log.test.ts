@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, signedIn } from '../support/client';
+import { type ConsoleUnderTest, openConsole } from './support/console';
+import { dialog, rowAction } from './support/crud';
+
+describe('log pages (read only)', () => {
+  let c: ConsoleUnderTest;
+  let api: ApiClient;
+
+  const open = async (menu: string, path: string) => {
+    await c.page.locator('.vg-sidebar').getByText(menu, { exact: true }).click();
+    await c.page.waitForURL(`**${path}`);
+  };
+
+  beforeAll(async () => {
+    c = await openConsole();
+    api = await signedIn(c.server.url);
+    await c.login();
+  });
+  afterAll(() => c?.stop());
+
+  it('lists an API call made earlier, finds it by request URI and shows its detail', async () => {
+    await api.post('/api/blade-system/param/submit', { paramName: '日志参数', paramKey: 'log.marker.key', paramValue: 'v' });
+    const { page } = c;
+    await open('接口日志', '/monitor/log/api');
+    expect(await page.locator('.vg-add').count()).toBe(0);
+    expect(await page.locator('.vg-batch-delete').count()).toBe(0);
+    await page.locator('#search-requestUri').fill('/blade-system/param/submit');
+    await page.locator('#search-method').fill('POST');
+    // Log entries are written in batches: search until it is there.
+    await expect
+      .poll(async () => {
+        await page.locator('.vg-search').click();
+        return page.locator('.bp6-table-cell').filter({ hasText: '/blade-system/param/submit' }).count();
+      })
+      .toBeGreaterThan(0);
+    expect(await page.locator('.bp6-table-cell').filter({ hasText: '/blade-system/menu' }).count()).toBe(0);
+
+    await (await rowAction(page, '/blade-system/param/submit', 'detail')).click();
+    const params = dialog(page).locator('pre#field-params');
+    await expect.poll(() => params.innerText()).toContain('log.marker.key');
+    expect(await page.locator('#field-method').inputValue()).toBe('POST');
+    expect(await page.locator('#field-type').inputValue()).toBe('200');
+    expect(await dialog(page).getByRole('button', { name: '保存' }).count()).toBe(0);
+    await dialog(page).getByRole('button', { name: '关闭' }).click();
+  });
+
+  it('shows an error log with its stack trace preformatted', async () => {
+    await api.post('/api/blade-log/error/upload', [{ type: 'TypeError', url: '/e2e/page', message: 'boom in e2e', stack: 'TypeError: boom\n    at one (a.js:1)\n    at two (b.js:2)' }]);
+    const { page } = c;
+    await open('错误日志', '/monitor/log/error');
+    await page.locator('.bp6-table-cell').filter({ hasText: 'boom in e2e' }).first().waitFor();
+    await (await rowAction(page, 'boom in e2e', 'detail')).click();
+    const stack = dialog(page).locator('pre#field-stackTrace');
+    await expect.poll(() => stack.innerText()).toContain('at two (b.js:2)');
+    expect((await stack.innerText()).split('\n')).toHaveLength(3);
+    await dialog(page).getByRole('button', { name: '关闭' }).click();
+  });
+
+  it('shows an SMS send in the usual log', async () => {
+    await api.post('/api/blade-resource/sms/submit', { category: 2, smsCode: 'log-only', templateId: 'TPL_LOG' });
+    const sent = await api.post('/api/blade-resource/sms/endpoint/send-message', { code: 'log-only', phones: '13800138000', params: '{"n":1}' });
+    expect(sent.body).toMatchObject({ success: true });
+    const { page } = c;
+    await open('通用日志', '/monitor/log/usual');
+    await expect
+      .poll(async () => {
+        await page.locator('.vg-crud-toolbar [title="刷新"]').click();
+        return page.locator('.bp6-table-cell').filter({ hasText: 'sms' }).count();
+      })
+      .toBeGreaterThan(0);
+    await (await rowAction(page, 'sms', 'detail')).click();
+    await expect.poll(() => dialog(page).locator('pre#field-logData').innerText()).toContain('TPL_LOG');
+    await dialog(page).getByRole('button', { name: '关闭' }).click();
+  });
+});
