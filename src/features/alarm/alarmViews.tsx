@@ -3,19 +3,13 @@ import { msg } from '@lingui/core/macro';
 import { alarm, alarmNoticeStrategy, alarmRecipient, alarmSendLog, deviceThreshold } from '../../../resources/iot/alarm';
 import { type Envelope, http } from '../../api/client';
 import type { Row } from '../../crud/api';
-import type { CrudView, DerivedField, FieldView, RowAction, SelectOption, TreeOption } from '../../crud/types';
+import type { CrudView, FieldView, RowAction, TreeOption } from '../../crud/types';
+import { derived, options } from '../../crud/viewHelpers';
 
 /** Screens of the alarm menu (docs/alarms.md): thresholds, alarms, recipients, notice strategies, the send log. */
 
 const LEVELS = { type: 'select', dict: 'alarm_level' } as const;
 const DEVICES = { type: 'tree', source: 'api/wit-xinde/device/selectList' } as const;
-
-const derived = (name: string, label: DerivedField['label'], width = 140): DerivedField => ({ name, label, derived: true, hideInForm: true, width, sortable: false });
-
-const options = (...choices: Array<[string, SelectOption['label']]>): { type: 'select'; options: SelectOption[] } => ({
-  type: 'select',
-  options: choices.map(([value, label]) => ({ value, label })),
-});
 
 /** The tenant's users for a select (the user list has no tree call). */
 async function users(): Promise<TreeOption[]> {

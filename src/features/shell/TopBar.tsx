@@ -16,6 +16,7 @@ import { LanguageMenu } from './LanguageMenu';
 import { LockDialog } from './LockDialog';
 import { MenuSearch, TopSearch } from './MenuSearch';
 import { SwitchDialog } from './SwitchDialog';
+import { needsRegistration } from './registration';
 import { ThemeDialog } from './ThemeDialog';
 
 type DialogName = 'errors' | 'lock' | 'theme' | 'search' | 'switch';
@@ -43,6 +44,8 @@ function useFullscreen(): [boolean, () => void] {
 export function TopBar({ leaves, tops, topMenuId, onTopMenu, askSwitch }: TopBarProps) {
   const { t } = useLingui();
   const user = useSelector(sessionActor, (s) => s.context.user);
+  // A third-party guest still registering has no notices to read (its token reaches only registration).
+  const registered = !!user && !needsRegistration(user.userId);
   const logCount = useSelector(errorLogActor, (s) => s.context.logs.length);
   const [dialog, setDialog] = useState<DialogName | undefined>(askSwitch ? 'switch' : undefined);
   const [fullscreen, toggleFullscreen] = useFullscreen();
@@ -85,7 +88,7 @@ export function TopBar({ leaves, tops, topMenuId, onTopMenu, askSwitch }: TopBar
       <Button variant="minimal" icon="style" aria-label={t`主题`} title={t`主题`} onClick={() => setDialog('theme')} />
       <ColourPicker />
       <span className="vg-notice-slot" data-slot="notice">
-        <NoticeBell />
+        {registered && <NoticeBell />}
       </span>
       <Button
         variant="minimal"
