@@ -1,3 +1,4 @@
+import { fromSocketEvent, type SocketEvents } from './socket';
 import { distinctUntilChanged, filter, map, merge, Observable, type SchedulerLike, asyncScheduler, skip, timer, switchMap, EMPTY, defer } from 'rxjs';
 import type { LiveAlarm } from '../machines/noticeCentre';
 
@@ -47,17 +48,10 @@ export function alarmEvents(transport: AlarmTransport): Observable<AlarmStreamEv
   });
 }
 
-/** Listeners as socket.io-client declares them (untyped payloads: `any` is its own choice). */
-// biome-ignore lint/suspicious/noExplicitAny: matches socket.io-client's listener type
-type Listener = (...args: any[]) => void;
-
-/** The part of a socket.io-client Socket the stream uses, so it does not depend on the library. */
-export interface AlarmSocket {
-  connected: boolean;
+/** The part of a socket.io-client Socket the alarm stream uses. */
+export interface AlarmSocket extends SocketEvents {
   /** False after the server refused the handshake (socket.io does not retry that by itself). */
   active: boolean;
-  on(event: string, listener: Listener): unknown;
-  off(event: string, listener: Listener): unknown;
   connect(): unknown;
 }
 
@@ -90,10 +84,5 @@ export function alarmTransport(socket: AlarmSocket, scheduler: SchedulerLike = a
       socket.off('disconnect', down);
     };
   });
-  const alarms$ = new Observable<LiveAlarm>((subscriber) => {
-    const listener = (alarm: LiveAlarm) => subscriber.next(alarm);
-    socket.on('alarm', listener);
-    return () => socket.off('alarm', listener);
-  });
-  return { connected$, alarms$ };
+  return { connected$, alarms$: fromSocketEvent<LiveAlarm>(socket, 'alarm') };
 }

@@ -1,3 +1,4 @@
+import { fromSocketEvent, type SocketEvents } from './socket';
 import {
   animationFrameScheduler,
   defer,
@@ -192,23 +193,10 @@ export function reduceDebug(state: DebugState, events: readonly DebugEvent[]): D
   return next;
 }
 
-/** Listeners as socket.io-client declares them: `any` because its untyped events take any payload. */
-type Listener = (...args: any[]) => void;
-
-/** Minimal shape of a socket.io-client Socket, so the stream does not depend on the library. */
-export interface SocketLike {
-  connected: boolean;
-  on(event: string, listener: Listener): unknown;
-  off(event: string, listener: Listener): unknown;
+/** The part of a socket.io-client Socket the debug stream uses. */
+export interface SocketLike extends SocketEvents {
   timeout(ms: number): { emit(event: string, payload: unknown, ack: (error: Error | null, answer: SubscribeAnswer) => void): unknown };
 }
-
-const fromSocketEvent = <T>(socket: SocketLike, event: string) =>
-  new Observable<T>((subscriber) => {
-    const listener = (value: T) => subscriber.next(value);
-    socket.on(event, listener);
-    return () => socket.off(event, listener);
-  });
 
 /** A socket.io-client socket as a DebugTransport (event names from gateway/getWebsocketUrl). */
 export function socketTransport(socket: SocketLike, ackTimeoutMs = 10_000): DebugTransport {
