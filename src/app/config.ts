@@ -13,8 +13,8 @@ export const site = {
   tokenTime: 3000,
   homePath: '/wel/index',
   lockPage: '/lock',
-  /** Spec §9 names /img/bg/logo.jpg; we ship the same mark as SVG. */
-  logo: '/img/bg/logo.svg',
+  /** Spec §9: the default logo (also the default avatar). */
+  logo: '/img/bg/logo.jpg',
   /** Request codes rejected silently. */
   statusWhiteList: [] as number[],
 } as const;

@@ -34,7 +34,7 @@ describe('profile page', () => {
     await input.setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: Buffer.alloc(501 * 1024, 1) });
     await c.page.getByText('上传头像图片大小不能超过 500KB!').waitFor();
     await input.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
-    await expect.poll(() => c.page.locator('img.vg-avatar-preview').getAttribute('src')).not.toBe('/img/bg/logo.svg');
+    await expect.poll(() => c.page.locator('img.vg-avatar-preview').getAttribute('src')).not.toBe('/img/bg/logo.jpg');
   });
 
   it('saves personal info', async () => {
