@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { io } from 'socket.io-client';
-import { onEveryStore, PASSWORD, percentile, provisionFleet, startLoad, TENANT } from '../support/fleet';
+import { PASSWORD, provisionFleet, startLoad, TENANT } from '../support/fleet';
+import { onEveryStore, percentile } from '../support/stores';
 import { signIn, startServerProcess } from '../support/server-process';
 
 /**

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { openDatabase } from '../../../server/db/database';
 import { migrateToLatest } from '../../../server/db/migrate';
 import { seed } from '../../../server/db/seed';
 import { nextId } from '../../../server/ids';
 import { formatDateTime } from '../../../server/time';
+import { onEveryStore } from '../support/stores';
 import { signIn, startServerProcess } from '../support/server-process';
 
 /**
@@ -21,7 +21,6 @@ const args = new Map(process.argv.slice(2).map((arg, i, all) => [arg, all[i + 1]
 const ROWS = Number(args.get('--rows') ?? 100_000);
 const SECONDS = Number(args.get('--seconds') ?? 20);
 const TENANT = '100001';
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 async function fill(dataDir: string, databaseUrl?: string): Promise<void> {
   const { db, close } = openDatabase({ dataDir, databaseUrl });
@@ -46,29 +45,6 @@ async function fill(dataDir: string, databaseUrl?: string): Promise<void> {
   await close();
 }
 
-async function pgDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    console.log(`PostgreSQL not reachable at ${PG_URL}: skipped`);
-    return undefined;
-  }
-  const name = `vigil_bench_${Date.now()}`;
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 function report(label: string, result: Result): void {
   const { latency, requests } = result;
@@ -107,12 +83,4 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
 }
 
 console.log(`API list benchmark: ${ROWS} rows, ${SECONDS} s per run, 10 connections`);
-await bench('SQLite');
-const pgDb = await pgDatabase();
-if (pgDb) {
-  try {
-    await bench('PostgreSQL', pgDb.url);
-  } finally {
-    await pgDb.drop();
-  }
-}
+await onEveryStore(bench);

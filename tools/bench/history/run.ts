@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { type Database, openDatabase } from '../../../server/db/database';
 import { migrateToLatest } from '../../../server/db/migrate';
 import { seed } from '../../../server/db/seed';
 import { type Bucket, bucketed, type SeriesRange } from '../../../server/modules/wit-xinde/history';
+import { onEveryStore, percentile } from '../support/stores';
 import { signIn, startServerProcess } from '../support/server-process';
 
 /**
@@ -23,7 +23,6 @@ const TENANT = '100001';
 const DEVICE_CODE = 'QJ-TH-01';
 const KEY = 'humidity';
 const MINUTE = 60_000;
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const END = Math.floor(Date.now() / MINUTE) * MINUTE;
 const START = END - DAYS * 1440 * MINUTE;
 
@@ -87,7 +86,6 @@ async function bucketInJs(database: Database, range: SeriesRange, bucketMs: numb
   return buckets;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 
 async function timeIt(label: string, times: number, run: () => Promise<unknown>): Promise<void> {
   for (let i = 0; i < Math.min(10, times); i += 1) await run(); // warm-up
@@ -142,37 +140,6 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
   }
 }
 
-async function pgDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    console.log(`PostgreSQL not reachable at ${PG_URL}: skipped`);
-    return undefined;
-  }
-  const name = `vigil_bench_${Date.now()}`;
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 console.log(`History benchmark: ${DAYS} days of 1-minute points, one key, chart width ${WIDTH}`);
-await bench('SQLite');
-const pgDb = await pgDatabase();
-if (pgDb) {
-  try {
-    await bench('PostgreSQL', pgDb.url);
-  } finally {
-    await pgDb.drop();
-  }
-}
+await onEveryStore(bench);

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../../server/db/database';
-import { DEVICES_PER_GATEWAY, onEveryStore, provisionFleet, startLoad, VALUES_PER_DEVICE } from '../support/fleet';
+import { DEVICES_PER_GATEWAY, provisionFleet, startLoad, VALUES_PER_DEVICE } from '../support/fleet';
+import { onEveryStore } from '../support/stores';
 import { startServerProcess } from '../support/server-process';
 
 /**

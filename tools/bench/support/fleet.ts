@@ -1,6 +1,5 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
-import pg from 'pg';
 import { hashPassword } from '../../../server/auth/passwords';
 import { openDatabase } from '../../../server/db/database';
 import { migrateToLatest } from '../../../server/db/migrate';
@@ -64,30 +63,4 @@ export async function startLoad(mqttUrl: string, fleet: Fleet, window: number, g
       return all.reduce((a, b) => ({ acked: a.acked + b.acked, points: a.points + b.points, failed: a.failed + b.failed }), { acked: 0, points: 0, failed: 0 });
     },
   };
-}
-
-/** Runs `bench` on SQLite, then on a fresh PostgreSQL database when one is reachable. */
-export async function onEveryStore(bench: (store: string, databaseUrl?: string) => Promise<void>): Promise<void> {
-  await bench('SQLite');
-  const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
-  if (!(await admin.connect().then(() => true, () => false))) {
-    console.log(`  PostgreSQL not reachable at ${adminUrl}: skipped`);
-    return;
-  }
-  const name = `vigil_bench_${Date.now()}`;
-  await admin.query(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  try {
-    await bench('PostgreSQL', url.toString());
-  } finally {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
-}
-
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
