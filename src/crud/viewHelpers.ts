@@ -11,3 +11,6 @@ export const options = (...choices: Array<[string, SelectOption['label']]>): { t
 
 /** Fixed choices sent as numbers (a resource declaring a literal union, such as an MQTT client type). */
 export const numericOptions = (...choices: Array<[string, SelectOption['label']]>) => ({ ...options(...choices), numeric: true });
+
+/** The buttons of a read-only list (logs, audit trails): every row can be viewed, nothing changed. */
+export const READ_ONLY = { view: 'always', add: false, edit: false, delete: false } as const;

@@ -4,7 +4,7 @@ import { alarm, alarmNoticeStrategy, alarmRecipient, alarmSendLog, deviceThresho
 import { type Envelope, http } from '../../api/client';
 import type { Row } from '../../crud/api';
 import type { CrudView, FieldView, RowAction, TreeOption } from '../../crud/types';
-import { derived, options } from '../../crud/viewHelpers';
+import { derived, options, READ_ONLY } from '../../crud/viewHelpers';
 
 /** Screens of the alarm menu (docs/alarms.md): thresholds, alarms, recipients, notice strategies, the send log. */
 
@@ -184,7 +184,7 @@ export const strategyView: CrudView<typeof alarmNoticeStrategy> = {
 export const sendLogView: CrudView<typeof alarmSendLog> = {
   resource: alarmSendLog,
   permission: 'alarm_send_log',
-  actions: { view: 'always', add: false, edit: false, delete: false },
+  actions: READ_ONLY,
   dialogWidth: 760,
   fields: [
     { name: 'sendTime', label: msg`发送时间`, width: 160 },

@@ -8,7 +8,7 @@ import { formatDateTime } from '../../app/time';
 import type { Row } from '../../crud/api';
 import type { CrudView, TreeOption } from '../../crud/types';
 import { type Envelope, http } from '../../api/client';
-import { derived, options } from '../../crud/viewHelpers';
+import { derived, options, READ_ONLY } from '../../crud/viewHelpers';
 
 /** Screens of the device data (docs/data-model.md "Device data"). */
 
@@ -69,7 +69,7 @@ const ACTIONS = options(['1', msg`新增`], ['2', msg`修正`], ['3', msg`删除
 export const updateLogView: CrudView<typeof deviceLogUpdateLog> = {
   resource: deviceLogUpdateLog,
   permission: 'device_log',
-  actions: { view: 'always', add: false, edit: false, delete: false },
+  actions: READ_ONLY,
   fields: [
     { name: 'createTime', label: msg`修正时间`, width: 160 },
     { name: 'deviceId', label: msg`设备`, widget: DEVICES, search: true, width: 170, cell: (row) => String(row.deviceId) },
@@ -91,7 +91,7 @@ const collectList = defineResource({ ...viewCollect, fields: viewCollect.fields.
 export const collectDataView: CrudView<typeof collectList> = {
   resource: collectList,
   permission: 'collect_data',
-  actions: { view: 'always', add: false, edit: false, delete: false },
+  actions: READ_ONLY,
   dialogWidth: 860,
   fields: [
     { name: 'receivedAt', label: msg`接收时间`, width: 160, cell: epochCell('receivedAt') },
@@ -144,7 +144,7 @@ const RUN_STATES = options(['0', msg`计算中`], ['1', msg`完成`], ['2', msg`
 export const calculationLogView: CrudView<typeof collectCalculationLog> = {
   resource: collectCalculationLog,
   permission: 'collect_calculation_log',
-  actions: { view: 'always', add: false, edit: false, delete: false },
+  actions: READ_ONLY,
   dialogWidth: 760,
   fields: [
     { name: 'createTime', label: msg`计算时间`, width: 160 },

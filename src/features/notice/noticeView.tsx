@@ -5,6 +5,7 @@ import { notice } from '../../../resources/desk/notice';
 import { isUnread } from '../../../machines/noticeRead';
 import type { Row } from '../../crud/api';
 import type { CrudView, RowAction } from '../../crud/types';
+import { READ_ONLY } from '../../crud/viewHelpers';
 
 /** Spec §9: notice page size 10; the notice detail dialog is 55% wide. */
 export const NOTICE_PAGE_SIZE = 10;
@@ -19,7 +20,7 @@ export function noticeListView(markRead: RowAction['run']): CrudView<typeof noti
   return {
     resource: notice,
     permission: 'notice',
-    actions: { view: 'always', add: false, edit: false, delete: false },
+    actions: READ_ONLY,
     dialogWidth: '55%',
     pageSize: NOTICE_PAGE_SIZE,
     fields: [
