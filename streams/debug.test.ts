@@ -53,7 +53,7 @@ describe('debugEvents', () => {
     const scheduler = newScheduler();
     scheduler.run(({ hot, cold, expectObservable }) => {
       const requests: SubscribeRequest[] = [];
-      const online: DebugPresence = { kind: 'gateway', targetId: '7', change: { kind: 'gateway', id: '7', code: 'GW', online: true, reason: 'connect', at: 5 } };
+      const online: DebugPresence = { kind: 'gateway', targetId: '7', change: { tenantId: '100001', kind: 'gateway', id: '7', code: 'GW', online: true, reason: 'connect', at: 5 } };
       const transport: DebugTransport = {
         connected$: hot('t', { t: true }),
         messages$: hot('------(ab)-c', { a: { ...message('a', 1, '7'), kind: 'gateway' }, b: { ...message('b', 2, '7'), kind: 'gateway' }, c: message('c', 3, '7') }),

@@ -1,3 +1,4 @@
+import type { DebugKind, DebugMessage, DebugPresence } from '../server/realtime/debug';
 import { fromSocketEvent, type SocketEvents } from './socket';
 import {
   animationFrameScheduler,
@@ -16,37 +17,13 @@ import {
 
 /** The live debug stream of a device or gateway (docs/live-and-history.md), as the console consumes it. */
 
-export type DebugKind = 'device' | 'gateway';
+// The wire types are the server's own (type-only: nothing of the server reaches the bundle).
+export type { DebugKind, DebugMessage, DebugPresence } from '../server/realtime/debug';
+export type DebugReading = DebugMessage['readings'][number];
 
 export interface DebugTarget {
   kind: DebugKind;
   id: string;
-}
-
-export interface DebugReading {
-  deviceId: string;
-  code: string;
-  ts: number;
-  values: Record<string, { raw: number; value: number }>;
-}
-
-export interface DebugMessage {
-  id: string;
-  kind: DebugKind;
-  targetId: string;
-  code: string;
-  topic: string;
-  payload: string;
-  receivedAt: number;
-  receivedTime: string;
-  readings: DebugReading[];
-  error: string | null;
-}
-
-export interface DebugPresence {
-  kind: DebugKind;
-  targetId: string;
-  change: { kind: DebugKind; id: string; code: string; online: boolean; reason: string; at: number };
 }
 
 export interface SubscribeAnswer {
