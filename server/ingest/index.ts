@@ -1,6 +1,7 @@
 import mqtt from 'mqtt';
 import { MQTT_CLIENT_TYPE } from '../../resources/iot/mqtt';
 import type { Platform } from '../platform';
+import { Rollups } from '../series/rollups';
 import type { BrokerHooks } from './broker';
 import { Directory } from './directory';
 import { LatestValues } from './latest';
@@ -15,6 +16,8 @@ export interface Ingest {
   presence: Presence;
   pipeline: Ingestion;
   writer: SeriesWriter;
+  /** Keeps the rollups of the series current (server/series/rollups.ts). */
+  rollups: Rollups;
   /** What the embedded broker calls. */
   hooks: BrokerHooks;
   /** With MQTT_URL: subscribes to the external broker's data topics. */
@@ -25,15 +28,16 @@ export interface Ingest {
 
 export function createIngest(platform: Platform): Ingest {
   const directory = new Directory(platform.db, platform.events);
-  const writer = new SeriesWriter(platform.native);
+  const writer = new SeriesWriter(platform.native, platform.db);
   const latest = new LatestValues(platform.db);
   const presence = new Presence(platform, directory);
   const pipeline = new Ingestion(platform, directory, writer, latest, presence);
+  const log = (error: unknown) => platform.logs.write('blade_log_error', { exceptionName: 'ingest', message: error instanceof Error ? error.message : String(error), stackTrace: error instanceof Error ? error.stack : undefined });
+  const rollups = new Rollups(platform.db, log);
   latest.start();
   presence.start();
+  rollups.start();
   let external: mqtt.MqttClient | undefined;
-
-  const log = (error: unknown) => platform.logs.write('blade_log_error', { exceptionName: 'ingest', message: error instanceof Error ? error.message : String(error), stackTrace: error instanceof Error ? error.stack : undefined });
 
   const hooks: BrokerHooks = {
     isData: isDataTopic,
@@ -50,6 +54,7 @@ export function createIngest(platform: Platform): Ingest {
     presence,
     pipeline,
     writer,
+    rollups,
     hooks,
     async connectExternal(url) {
       // The external broker authenticates the devices; we read their data as one more subscriber. Its QoS 1
@@ -62,6 +67,7 @@ export function createIngest(platform: Platform): Ingest {
       await external?.endAsync();
       latest.stop();
       presence.stop();
+      await rollups.stop();
       await writer.flush();
       await latest.persist();
     },

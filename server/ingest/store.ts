@@ -1,4 +1,4 @@
-import type { NativeDb } from '../db/database';
+import type { Db, NativeDb } from '../db/database';
 
 /** One value of the time series. */
 export interface SeriesRow {
@@ -48,7 +48,7 @@ function latestCopies(rows: SeriesRow[]): SeriesRow[] {
 
 type Commit = (series: SeriesRow[], raws: RawRow[]) => Promise<void>;
 
-function sqliteCommit(native: Extract<NativeDb, { dialect: 'sqlite' }>): Commit {
+function sqliteCommit(native: Extract<NativeDb, { dialect: 'sqlite' }>, db: Db): Commit {
   const { sqlite } = native;
   const insertSeries = sqlite.prepare(
     `insert into wit_device_log (${SERIES_COLUMNS.join(', ')}) values (?, ?, ?, ?, ?, ?)
@@ -59,7 +59,10 @@ function sqliteCommit(native: Extract<NativeDb, { dialect: 'sqlite' }>): Commit 
     for (const row of series) insertSeries.run(seriesValues(row));
     for (const row of raws) insertRaw.run(rawValues(row));
   });
-  return async (series, raws) => commit(series, raws);
+  // Kysely and this writer share the one connection. Holding Kysely's connection (its mutex) keeps the commit out of
+  // any Kysely transaction that is awaiting something: inside one it would become a savepoint of that transaction,
+  // acknowledged before it is durable and lost if that transaction rolls back.
+  return (series, raws) => db.connection().execute(async () => commit(series, raws));
 }
 
 function postgresCommit(native: Extract<NativeDb, { dialect: 'postgres' }>): Commit {
@@ -100,16 +103,18 @@ export class SeriesWriter {
 
   constructor(
     native: NativeDb,
+    db: Db,
     private readonly maxDelayMs = 10,
     private readonly maxRows = 20_000,
   ) {
-    this.commit = native.dialect === 'sqlite' ? sqliteCommit(native) : postgresCommit(native);
+    this.commit = native.dialect === 'sqlite' ? sqliteCommit(native, db) : postgresCommit(native);
   }
 
-  write(series: SeriesRow[], raw: RawRow): Promise<void> {
+  /** `raw` is the message the rows came in; readings pulled from elsewhere have none. */
+  write(series: SeriesRow[], raw?: RawRow): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.pending.series.push(...series);
-      this.pending.raws.push(raw);
+      if (raw) this.pending.raws.push(raw);
       this.pending.done.push({ resolve, reject });
       if (this.pending.series.length >= this.maxRows) this.kick();
       else this.timer ??= setTimeout(() => this.kick(), this.maxDelayMs);

@@ -6,16 +6,16 @@ import type { CallContext } from '../../db/repository';
 import { contextOf, paramsOf, text } from '../../http/context';
 import { badRequest, missingParam, notFound, ok, paramType } from '../../http/envelope';
 import type { Platform } from '../../platform';
+import { keysOf } from '../../series/rollups';
+import { hourly, type Sampled, sampled } from '../../series/sampling';
 import { formatDateTime, parseDateTime } from '../../time';
 import { eq, idArg } from './common';
 
 /**
  * History charts of the time series (docs/live-and-history.md): ECharts-ready series of wit_device_log, downsampled
- * on the server. A range holding more points than the chart has pixels is split into `width` buckets, each carrying
- * min, max, avg, first and last, grouped in SQL over the primary key range, so a spike survives as a bucket's max.
+ * on the server by server/series/sampling.ts (about `width` buckets of min, max, avg, first and last).
  */
 
-export const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 export const DEFAULT_WIDTH = 1000;
 const MIN_WIDTH = 10;
@@ -23,28 +23,6 @@ const MAX_WIDTH = 5000;
 /** Longest range of one chart call (hourly aggregates included). */
 const MAX_RANGE_MS = 3 * 366 * DAY_MS;
 const MAX_SERIES = 20;
-
-/** One bucket: start time, min, max, avg, first, last, number of points. */
-export type Bucket = [t: number, min: number, max: number, avg: number, first: number, last: number, count: number];
-
-export interface Sampled {
-  /** 0 when the points are raw. */
-  bucketMs: number;
-  /** Points in the range. */
-  count: number;
-  /** [time, value]: the raw points, or each bucket's average. */
-  data: Array<[number, number]>;
-  buckets?: Bucket[];
-}
-
-export interface SeriesRange {
-  deviceId: string;
-  pointKey: string;
-  /** Epoch ms, inclusive. */
-  start: number;
-  /** Epoch ms, inclusive. */
-  end: number;
-}
 
 /** An epoch (ms, or seconds below 10^11) or `yyyy-MM-dd HH:mm:ss` argument. */
 export function timeArg(args: Record<string, unknown>, name: string): number | undefined {
@@ -77,112 +55,6 @@ export function widthArg(args: Record<string, unknown>): number {
   return Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, Math.round(width)));
 }
 
-/** Up to `limit` raw points of the range, in time order. */
-async function rawPoints(db: Db, range: SeriesRange, limit: number): Promise<Array<[number, number]>> {
-  const rows = await db
-    .selectFrom('wit_device_log')
-    .select(['ts', 'value'])
-    .where('deviceId', '=', range.deviceId)
-    .where('pointKey', '=', range.pointKey)
-    .where('ts', '>=', range.start)
-    .where('ts', '<=', range.end)
-    .orderBy('ts')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => [Number(r.ts), Number(r.value)]);
-}
-
-interface BucketRow {
-  b: number;
-  mn: number;
-  mx: number;
-  sm: number;
-  n: number;
-  t0: number;
-  t1: number;
-}
-
-/** The database and its dialect (the platform, or an open Database in the benchmark). */
-export type Store = Pick<Platform, 'db' | 'dialect'>;
-
-/**
- * Buckets of `bucketMs` aligned to multiples of it since the epoch, so overlapping ranges (a zoom) share boundaries.
- * Two statements: group by floor(ts / bucket) over the primary-key range, then the first and last values by
- * primary-key lookups. (One statement joining them back misleads PostgreSQL's estimates into hash joins and JIT.)
- */
-export async function bucketed(store: Store, range: SeriesRange, bucketMs: number): Promise<Bucket[]> {
-  const origin = Math.floor(range.start / bucketMs) * bucketMs;
-  // Integers we computed, inlined so both dialects do integer division on bigint ts. sum, not avg: PostgreSQL's
-  // float avg also accumulates the sum of squares.
-  const [o, b] = [sql.lit(origin), sql.lit(bucketMs)];
-  const grouping = sql<BucketRow>`
-    select (ts - ${o}) / ${b} as b, min(value) as mn, max(value) as mx, sum(value) as sm, count(*) as n, min(ts) as t0, max(ts) as t1
-    from wit_device_log
-    where device_id = ${range.deviceId} and point_key = ${range.pointKey} and ts >= ${range.start} and ts <= ${range.end}
-    group by 1
-    order by 1`;
-  // PostgreSQL cannot know the bucket count (it guesses one group per row): with the default 4 MB of work memory it
-  // sorts on disk; 64 MB for this statement lets it hash in memory, a quarter faster.
-  const { rows } =
-    store.dialect === 'postgres'
-      ? await store.db.transaction().execute(async (trx) => {
-          await sql`set local work_mem = '64MB'`.execute(trx);
-          return grouping.execute(trx);
-        })
-      : await grouping.execute(store.db);
-  const ends = [...new Set(rows.flatMap((r) => [Number(r.t0), Number(r.t1)]))];
-  // One parameter for all of them: an array in PostgreSQL (a subquery per element, so each is a primary-key seek; a
-  // plain `= any(array)` scans the whole key), a JSON list in SQLite.
-  const found =
-    store.dialect === 'postgres'
-      ? await sql<{ ts: number; value: number }>`
-          select e.t as ts, (select value from wit_device_log where device_id = ${range.deviceId} and point_key = ${range.pointKey} and ts = e.t) as value
-          from unnest(${ends}::bigint[]) as e(t)`.execute(store.db)
-      : await sql<{ ts: number; value: number }>`
-          select ts, value from wit_device_log
-          where device_id = ${range.deviceId} and point_key = ${range.pointKey} and ts in (select value from json_each(${JSON.stringify(ends)}))`.execute(store.db);
-  const valueAt = new Map(found.rows.map((row) => [Number(row.ts), Number(row.value)]));
-  return rows.map((r) => {
-    const n = Number(r.n);
-    return [origin + Number(r.b) * bucketMs, Number(r.mn), Number(r.mx), Number(r.sm) / n, valueAt.get(Number(r.t0)) ?? Number.NaN, valueAt.get(Number(r.t1)) ?? Number.NaN, n];
-  });
-}
-
-/** Whether the range holds more than `limit` points, without reading them. */
-async function moreThan(db: Db, range: SeriesRange, limit: number): Promise<boolean> {
-  const { rows } = await sql<{ n: number }>`
-    select count(*) as n from (
-      select 1 from wit_device_log
-      where device_id = ${range.deviceId} and point_key = ${range.pointKey} and ts >= ${range.start} and ts <= ${range.end}
-      limit ${limit + 1}
-    ) p`.execute(db);
-  return Number(rows[0]?.n ?? 0) > limit;
-}
-
-/** Raw points when the range holds at most `width` of them; otherwise `width` buckets. */
-export async function sampled(store: Store, range: SeriesRange, width: number): Promise<Sampled> {
-  if (!(await moreThan(store.db, range, width))) {
-    const raw = await rawPoints(store.db, range, width);
-    return { bucketMs: 0, count: raw.length, data: raw };
-  }
-  const bucketMs = Math.max(1, Math.ceil((range.end - range.start + 1) / width));
-  return fromBuckets(await bucketed(store, range, bucketMs), bucketMs);
-}
-
-/** Hourly aggregates (hours since the epoch: local hours wherever the zone's offset is whole hours). */
-export async function hourly(store: Store, range: SeriesRange): Promise<Sampled> {
-  return fromBuckets(await bucketed(store, range, HOUR_MS), HOUR_MS);
-}
-
-function fromBuckets(buckets: Bucket[], bucketMs: number): Sampled {
-  return {
-    bucketMs,
-    count: buckets.reduce((sum, bucket) => sum + bucket[6], 0),
-    data: buckets.map((bucket) => [bucket[0], bucket[3]]),
-    buckets,
-  };
-}
-
 /** What the chart's selector offers for a device: its points, and keys stored without a point. */
 export interface LogKey {
   pointKey: string;
@@ -194,25 +66,6 @@ export interface LogKey {
   /** Selector-friendly duplicates. */
   label: string;
   value: string;
-}
-
-/** The distinct keys of a device in the series: a skip scan over the primary key, one seek per key. */
-async function storedKeys(db: Db, deviceId: string): Promise<string[]> {
-  const keys: string[] = [];
-  for (let after = ''; keys.length < 200; ) {
-    const row = await db
-      .selectFrom('wit_device_log')
-      .select('pointKey')
-      .where('deviceId', '=', deviceId)
-      .where('pointKey', '>', after)
-      .orderBy('pointKey')
-      .limit(1)
-      .executeTakeFirst();
-    if (!row) break;
-    after = String(row.pointKey);
-    keys.push(after);
-  }
-  return keys;
 }
 
 export async function logKeys(platform: Platform, ctx: CallContext, deviceRow: Row): Promise<LogKey[]> {
@@ -244,7 +97,7 @@ export async function logKeys(platform: Platform, ctx: CallContext, deviceRow: R
     };
   };
   const known = new Set(points.map((p) => String(p.pointKey)));
-  const extra = (await storedKeys(platform.db, deviceId)).filter((k) => !known.has(k));
+  const extra = (await keysOf(platform.db, 'wit_device_log', deviceId)).filter((k) => !known.has(k));
   return [...points.map((p) => keyOf(String(p.pointKey), p)), ...extra.map((k) => keyOf(k))];
 }
 

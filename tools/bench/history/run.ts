@@ -5,7 +5,9 @@ import { sql } from 'kysely';
 import { type Database, openDatabase } from '../../../server/db/database';
 import { migrateToLatest } from '../../../server/db/migrate';
 import { seed } from '../../../server/db/seed';
-import { type Bucket, bucketed, type SeriesRange } from '../../../server/modules/wit-xinde/history';
+import type { Cell } from '../../../server/series/cells';
+import { Rollups } from '../../../server/series/rollups';
+import { type Bucket, bucketed, pointCells, type SeriesRange } from '../../../server/series/sampling';
 import { onEveryStore, percentile } from '../support/stores';
 import { signIn, startServerProcess } from '../support/server-process';
 
@@ -107,14 +109,20 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
   const deviceId = await fill(database);
   console.log(`\n${store}: ${DAYS * 1440} points loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
+  const rolling = Date.now();
+  const hours = await new Rollups(database.db, (error) => console.error(error)).settle();
+  console.log(`  rollups of ${hours} device-hours built in ${((Date.now() - rolling) / 1000).toFixed(1)} s`);
+
   const range: SeriesRange = { deviceId, pointKey: KEY, start: START, end: END };
-  const bucketMs = Math.ceil((END - START + 1) / WIDTH);
-  const inSql = await bucketed(database, range, bucketMs);
+  const { bucketMs, buckets = [] } = await bucketed(database, range, Math.ceil((END - START + 1) / WIDTH));
+  const fromPoints = await pointCells(database, range, bucketMs);
   const inJs = await bucketInJs(database, range, bucketMs);
-  const same = inSql.length === inJs.length && inSql.every((b, i) => b[0] === inJs[i][0] && b[2] === inJs[i][2] && b[6] === inJs[i][6]);
-  console.log(`  in process, ${inSql.length} buckets (${same ? 'both ways agree' : 'THE TWO WAYS DISAGREE'}):`);
-  await timeIt('group by in SQL', 50, () => bucketed(database, range, bucketMs));
-  await timeIt('stream rows into JS', 50, () => bucketInJs(database, range, bucketMs));
+  const agree = (cells: ReadonlyArray<Cell | Bucket>) =>
+    cells.length === buckets.length && cells.every((c, i) => (Array.isArray(c) ? [c[0], c[1], c[2], c[4], c[5], c[6]] : [c.t, c.mn, c.mx, c.v0, c.v1, c.n]).every((v, j) => v === [buckets[i][0], buckets[i][1], buckets[i][2], buckets[i][4], buckets[i][5], buckets[i][6]][j]));
+  console.log(`  in process, ${buckets.length} buckets of ${bucketMs / MINUTE} min (${agree(fromPoints) && agree(inJs) ? 'all three ways agree' : 'THE WAYS DISAGREE'}):`);
+  await timeIt('rollups + edges', 50, () => bucketed(database, range, bucketMs));
+  await timeIt('group every point in SQL', 50, () => pointCells(database, range, bucketMs));
+  await timeIt('stream every point into JS', 50, () => bucketInJs(database, range, bucketMs));
   await database.close();
 
   const server = await startServerProcess({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });

@@ -1,0 +1,165 @@
+import type { Db } from '../db/database';
+import { type Cell, cellsOfPoints, mergeInto } from './cells';
+
+/**
+ * Rollups of the time series (docs/live-and-history.md "Rollups"). Triggers on wit_device_log mark each hour of a
+ * device whose points changed (wit_device_log_dirty); this roller recomputes closed marked hours — their 10-minute
+ * and hour cells from the points, the 6-hour cell from the hour cells — and drops the mark in the same transaction.
+ * Readers treat a marked hour as stale and read its points instead, so a chart is exact at every moment.
+ */
+
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const ROLLUP_STEPS = [10 * MINUTE_MS, HOUR_MS, 6 * HOUR_MS] as const;
+const [TEN_MINUTES, , SIX_HOURS] = ROLLUP_STEPS;
+
+/**
+ * The coarsest rollup step that serves buckets of about `bucketMs`: one that divides it, or one at most half of it
+ * (rounding the bucket up to a multiple of the step then keeps at least half the buckets asked for).
+ */
+export function rollupStep(bucketMs: number): number | undefined {
+  return ROLLUP_STEPS.filter((step) => step <= bucketMs && (bucketMs % step === 0 || 2 * step <= bucketMs)).at(-1);
+}
+
+/** What a dirty hour makes stale at a level of `step`: the hour itself, or the whole coarser cell holding it. */
+export function staleSpans(hours: readonly number[], step: number): Array<[number, number]> {
+  const span = Math.max(step, HOUR_MS);
+  const starts = new Set(hours.map((hour) => Math.floor((hour * HOUR_MS) / span) * span));
+  return [...starts].sort((a, b) => a - b).map((start) => [start, start + span]);
+}
+
+const CHUNK = 500;
+
+/** The distinct keys of a device in a table keyed (device_id, point_key, …): a skip scan, one seek per key. */
+export async function keysOf(db: Db, table: 'wit_device_log' | 'wit_device_log_rollup', deviceId: string, limit = 200): Promise<string[]> {
+  const keys: string[] = [];
+  for (let after = ''; keys.length < limit; ) {
+    const row = await db.selectFrom(table).select('pointKey').where('deviceId', '=', deviceId).where('pointKey', '>', after).orderBy('pointKey').limit(1).executeTakeFirst();
+    if (!row) break;
+    after = String(row.pointKey);
+    keys.push(after);
+  }
+  return keys;
+}
+
+async function insertCells(db: Db, deviceId: string, pointKey: string, step: number, cells: readonly Cell[]): Promise<void> {
+  for (let i = 0; i < cells.length; i += CHUNK) {
+    const rows = cells.slice(i, i + CHUNK).map(({ t, ...cell }) => ({ deviceId, pointKey, step, bucket: t, ...cell }));
+    await db.insertInto('wit_device_log_rollup').values(rows).execute();
+  }
+}
+
+async function deleteCells(db: Db, deviceId: string, keys: readonly string[], steps: readonly number[], from: number, to: number): Promise<void> {
+  if (!keys.length) return;
+  await db.deleteFrom('wit_device_log_rollup').where('deviceId', '=', deviceId).where('pointKey', 'in', keys).where('step', 'in', steps).where('bucket', '>=', from).where('bucket', '<', to).execute();
+}
+
+/** Recomputes the rollups of one hour of one device (inside the caller's transaction). */
+async function rollUpHour(trx: Db, deviceId: string, hour: number): Promise<void> {
+  // Keys with points, and keys with rollups whose points may all be gone.
+  const keys = [...new Set([...(await keysOf(trx, 'wit_device_log', deviceId)), ...(await keysOf(trx, 'wit_device_log_rollup', deviceId))])];
+  if (!keys.length) return;
+  const from = hour * HOUR_MS;
+  const to = from + HOUR_MS;
+  const points = await trx.selectFrom('wit_device_log').select(['pointKey', 'ts', 'value']).where('deviceId', '=', deviceId).where('pointKey', 'in', keys).where('ts', '>=', from).where('ts', '<', to).orderBy('pointKey').orderBy('ts').execute();
+  const byKey = new Map<string, Array<{ ts: number; value: number }>>();
+  for (const p of points) {
+    const key = String(p.pointKey);
+    const list = byKey.get(key) ?? [];
+    list.push({ ts: Number(p.ts), value: Number(p.value) });
+    byKey.set(key, list);
+  }
+  await deleteCells(trx, deviceId, keys, [TEN_MINUTES, HOUR_MS], from, to);
+  for (const [key, list] of byKey) {
+    const tens = cellsOfPoints(list, TEN_MINUTES);
+    await insertCells(trx, deviceId, key, TEN_MINUTES, tens);
+    await insertCells(trx, deviceId, key, HOUR_MS, mergeInto(tens, HOUR_MS));
+  }
+
+  const six = Math.floor(from / SIX_HOURS) * SIX_HOURS;
+  const hours = await trx.selectFrom('wit_device_log_rollup').selectAll().where('deviceId', '=', deviceId).where('pointKey', 'in', keys).where('step', '=', HOUR_MS).where('bucket', '>=', six).where('bucket', '<', six + SIX_HOURS).execute();
+  await deleteCells(trx, deviceId, keys, [SIX_HOURS], six, six + SIX_HOURS);
+  const hourCells = new Map<string, Cell[]>();
+  for (const r of hours) {
+    const key = String(r.pointKey);
+    hourCells.set(key, [...(hourCells.get(key) ?? []), { t: Number(r.bucket), mn: Number(r.mn), mx: Number(r.mx), sm: Number(r.sm), n: Number(r.n), t0: Number(r.t0), v0: Number(r.v0), t1: Number(r.t1), v1: Number(r.v1) }]);
+  }
+  for (const [key, cells] of hourCells) await insertCells(trx, deviceId, key, SIX_HOURS, mergeInto(cells, SIX_HOURS));
+}
+
+export interface RollupOptions {
+  /** How often the roller looks for marked hours. */
+  intervalMs: number;
+  /** An hour is rolled up once it ended this long ago (late points re-mark it anyway). */
+  graceMs: number;
+  /** Longest stretch of work per tick, so ingestion and requests keep the event loop. */
+  budgetMs: number;
+}
+
+const DEFAULTS: RollupOptions = { intervalMs: 2000, graceMs: MINUTE_MS, budgetMs: 250 };
+
+export class Rollups {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<number>;
+  private readonly options: RollupOptions;
+
+  constructor(
+    private readonly db: Db,
+    private readonly onError: (error: unknown) => void,
+    options: Partial<RollupOptions> = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  start(): void {
+    const tick = async () => {
+      await this.roll(Math.floor((Date.now() - this.options.graceMs) / HOUR_MS), this.options.budgetMs).catch(this.onError);
+      if (this.timer) this.timer = setTimeout(tick, this.options.intervalMs);
+    };
+    this.timer = setTimeout(tick, this.options.intervalMs);
+  }
+
+  async stop(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Rolls up every marked hour that ended before `until` — all of them by default (tests and benchmarks settle). */
+  async settle(until = Number.MAX_SAFE_INTEGER): Promise<number> {
+    let total = 0;
+    for (let done = -1; done !== 0; total += done) done = await this.roll(Math.floor(until / HOUR_MS), Number.POSITIVE_INFINITY);
+    return total;
+  }
+
+  /** Passes run one after another: marked hours before `closedBefore`, oldest first, within the budget. */
+  private roll(closedBefore: number, budgetMs: number): Promise<number> {
+    const previous = this.running ?? Promise.resolve(0);
+    const run = previous.catch(() => 0).then(() => this.pass(closedBefore, budgetMs));
+    this.running = run;
+    void run.catch(() => undefined).finally(() => {
+      if (this.running === run) this.running = undefined;
+    });
+    return run;
+  }
+
+  private async pass(closedBefore: number, budgetMs: number): Promise<number> {
+    const started = Date.now();
+    let done = 0;
+    for (;;) {
+      const marks = await this.db.selectFrom('wit_device_log_dirty').select(['deviceId', 'hour']).where('hour', '<', closedBefore).orderBy('hour').limit(100).execute();
+      for (const mark of marks) {
+        const deviceId = String(mark.deviceId);
+        await this.db.transaction().execute(async (trx) => {
+          // The mark goes first: in PostgreSQL this waits for any writer still holding it, so the points read next
+          // include its rows; a point written after this re-marks the hour for the next pass.
+          const taken = await trx.deleteFrom('wit_device_log_dirty').where('deviceId', '=', deviceId).where('hour', '=', mark.hour).executeTakeFirst();
+          if (Number(taken.numDeletedRows) > 0) await rollUpHour(trx, deviceId, Number(mark.hour));
+        });
+        done += 1;
+        if (Date.now() - started > budgetMs) return done;
+      }
+      if (marks.length < 100) return done;
+    }
+  }
+}

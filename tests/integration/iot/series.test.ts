@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RawRow } from '../../../server/ingest/store';
+import { nextId } from '../../../server/ids';
+import { storeKinds } from '../../support/databases';
+import { startServer, type TestServer } from '../../support/server';
+
+/** The series writer's durability against the rest of the server's use of the same database. */
+describe.each(await storeKinds())('series writer on %s', (store) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startServer(store);
+  });
+  afterAll(() => server.stop());
+
+  it('commits on its own, never inside another transaction that is still open (and may roll back)', async () => {
+    const { db } = server.app.platform;
+    const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
+    const ts = Date.UTC(2026, 5, 1);
+    const raw: RawRow = { id: nextId(), tenantId: '100001', deviceId, gatewayId: null, projectId: null, deviceCode: 'QJ-TH-01', topic: 'vigil/100001/device/QJ-TH-01/data', payload: '{}', receivedAt: ts, readings: 1, error: null, createTime: '2026-06-01 00:00:00' };
+    let written: Promise<void> | undefined;
+    const failed = db.transaction().execute(async (trx) => {
+      await trx.updateTable('wit_device').set({ remark: 'changed in a transaction that fails' }).where('id', '=', deviceId).execute();
+      // The write is acknowledged while this transaction is open and waiting on something else…
+      written = server.app.ingest.writer.write([{ tenantId: '100001', deviceId, pointKey: 'humidity', ts, value: 61.5, raw: 61.5 }], raw);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      throw new Error('rolled back');
+    });
+    await expect(failed).rejects.toThrow('rolled back');
+    await written;
+    // …and yet it survives the rollback, which undoes only the transaction's own change.
+    const row = await db.selectFrom('wit_device_log').select('value').where('deviceId', '=', deviceId).where('pointKey', '=', 'humidity').where('ts', '=', ts).executeTakeFirst();
+    expect(row && Number(row.value)).toBe(61.5);
+    expect(await db.selectFrom('wit_collect_data').select('id').where('id', '=', raw.id).executeTakeFirst()).toBeDefined();
+    expect((await db.selectFrom('wit_device').select('remark').where('id', '=', deviceId).executeTakeFirstOrThrow()).remark).not.toBe('changed in a transaction that fails');
+  });
+});
