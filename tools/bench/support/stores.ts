@@ -2,9 +2,11 @@ import pg from 'pg';
 
 /** What every benchmark does around its runs: both stores, and the figures' percentiles. */
 
-/** Runs `bench` on SQLite, then on a fresh PostgreSQL database when one is reachable. */
+/** Runs `bench` on SQLite, then on a fresh PostgreSQL database when one is reachable (BENCH_STORE picks one). */
 export async function onEveryStore(bench: (store: string, databaseUrl?: string) => Promise<void>): Promise<void> {
-  await bench('SQLite');
+  const only = process.env.BENCH_STORE?.toLowerCase();
+  if (only !== 'postgresql') await bench('SQLite');
+  if (only === 'sqlite') return;
   const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
   if (!(await admin.connect().then(() => true, () => false))) {
