@@ -53,7 +53,7 @@ export async function startRealtime(app: FastifyInstance, platform: Platform): P
     const principal = principalOfSocket(socket);
     void socket.join([userRoom(principal.userId), tenantRoom(principal.tenantId)]);
   });
-  const detachDebug = attachDebug(io, platform, principalOfSocket);
+  const detachDebug = attachDebug(io, platform, principalOfSocket, redis.length > 0);
 
   return {
     io,
