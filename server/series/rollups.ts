@@ -94,13 +94,19 @@ export interface RollupOptions {
   graceMs: number;
   /** Longest stretch of work per tick, so ingestion and requests keep the event loop. */
   budgetMs: number;
+  /** Shortest time between two roll-ups of the same hour. */
+  quietMs: number;
 }
 
-const DEFAULTS: RollupOptions = { intervalMs: 2000, graceMs: MINUTE_MS, budgetMs: 250 };
+const DEFAULTS: RollupOptions = { intervalMs: 2000, graceMs: MINUTE_MS, budgetMs: 250, quietMs: MINUTE_MS };
+/** Marks read per query. */
+const PAGE = 100;
 
 export class Rollups {
   private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
+  /** `device|hour` -> when it was last rolled up. */
+  private readonly rolledAt = new Map<string, number>();
   private readonly options: RollupOptions;
 
   constructor(
@@ -128,14 +134,14 @@ export class Rollups {
   /** Rolls up every marked hour that ended before `until` — all of them by default (tests and benchmarks settle). */
   async settle(until = Number.MAX_SAFE_INTEGER): Promise<number> {
     let total = 0;
-    for (let done = -1; done !== 0; total += done) done = await this.roll(Math.floor(until / HOUR_MS), Number.POSITIVE_INFINITY);
+    for (let done = -1; done !== 0; total += done) done = await this.roll(Math.floor(until / HOUR_MS), Number.POSITIVE_INFINITY, 0);
     return total;
   }
 
-  /** Passes run one after another: marked hours before `closedBefore`, oldest first, within the budget. */
-  private roll(closedBefore: number, budgetMs: number): Promise<number> {
+  /** Passes run one after another. */
+  private roll(closedBefore: number, budgetMs: number, quietMs = this.options.quietMs): Promise<number> {
     const previous = this.running ?? Promise.resolve(0);
-    const run = previous.catch(() => 0).then(() => this.pass(closedBefore, budgetMs));
+    const run = previous.catch(() => 0).then(() => this.pass(closedBefore, budgetMs, quietMs));
     this.running = run;
     void run.catch(() => undefined).finally(() => {
       if (this.running === run) this.running = undefined;
@@ -143,23 +149,37 @@ export class Rollups {
     return run;
   }
 
-  private async pass(closedBefore: number, budgetMs: number): Promise<number> {
+  /**
+   * Marked hours before `closedBefore`, oldest first, within the budget. An hour rolled up less than `quietMs` ago
+   * waits: one still being written (a device uploading its backlog) is recomputed once per interval, not per pass.
+   */
+  private async pass(closedBefore: number, budgetMs: number, quietMs: number): Promise<number> {
     const started = Date.now();
+    for (const [mark, at] of this.rolledAt) if (started - at >= quietMs) this.rolledAt.delete(mark);
     let done = 0;
+    let after: { hour: number; deviceId: string } | undefined;
     for (;;) {
-      const marks = await this.db.selectFrom('wit_device_log_dirty').select(['deviceId', 'hour']).where('hour', '<', closedBefore).orderBy('hour').limit(100).execute();
+      let query = this.db.selectFrom('wit_device_log_dirty').select(['deviceId', 'hour']).where('hour', '<', closedBefore);
+      if (after) {
+        const { hour, deviceId } = after;
+        query = query.where((eb) => eb.or([eb('hour', '>', hour), eb.and([eb('hour', '=', hour), eb('deviceId', '>', deviceId)])]));
+      }
+      const marks = await query.orderBy('hour').orderBy('deviceId').limit(PAGE).execute();
       for (const mark of marks) {
-        const deviceId = String(mark.deviceId);
+        const [deviceId, hour] = [String(mark.deviceId), Number(mark.hour)];
+        after = { hour, deviceId };
+        if (this.rolledAt.has(`${deviceId}|${hour}`)) continue;
         await this.db.transaction().execute(async (trx) => {
           // The mark goes first: in PostgreSQL this waits for any writer still holding it, so the points read next
           // include its rows; a point written after this re-marks the hour for the next pass.
-          const taken = await trx.deleteFrom('wit_device_log_dirty').where('deviceId', '=', deviceId).where('hour', '=', mark.hour).executeTakeFirst();
-          if (Number(taken.numDeletedRows) > 0) await rollUpHour(trx, deviceId, Number(mark.hour));
+          const taken = await trx.deleteFrom('wit_device_log_dirty').where('deviceId', '=', deviceId).where('hour', '=', hour).executeTakeFirst();
+          if (Number(taken.numDeletedRows) > 0) await rollUpHour(trx, deviceId, hour);
         });
+        if (quietMs > 0) this.rolledAt.set(`${deviceId}|${hour}`, Date.now());
         done += 1;
         if (Date.now() - started > budgetMs) return done;
       }
-      if (marks.length < 100) return done;
+      if (marks.length < PAGE) return done;
     }
   }
 }
