@@ -40,8 +40,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   ).execute();
 
   if (sqlite) {
-    // Row triggers: one primary-key probe of a small table per written point.
-    const mark = (row: 'new' | 'old') => `insert or ignore into wit_device_log_dirty (device_id, hour) values (${row}.device_id, ${row}.ts / 3600000);`;
+    // Row triggers: one primary-key probe of a small table per written point. `on conflict do nothing`, not `insert or
+    // ignore`: inside a trigger fired by an upsert, SQLite replaces `or ignore` with the outer statement's abort.
+    const mark = (row: 'new' | 'old') => `insert into wit_device_log_dirty (device_id, hour) values (${row}.device_id, ${row}.ts / 3600000) on conflict do nothing;`;
     await sql.raw(`create trigger wit_device_log_inserted after insert on wit_device_log begin ${mark('new')} end`).execute(db);
     await sql.raw(`create trigger wit_device_log_updated after update on wit_device_log begin ${mark('old')} ${mark('new')} end`).execute(db);
     await sql.raw(`create trigger wit_device_log_deleted after delete on wit_device_log begin ${mark('old')} end`).execute(db);

@@ -34,4 +34,19 @@ describe.each(await storeKinds())('series writer on %s', (store) => {
     expect(await db.selectFrom('wit_collect_data').select('id').where('id', '=', raw.id).executeTakeFirst()).toBeDefined();
     expect((await db.selectFrom('wit_device').select('remark').where('id', '=', deviceId).executeTakeFirstOrThrow()).remark).not.toBe('changed in a transaction that fails');
   });
+
+  it('overwrites a reading written again (a QoS 1 redelivery, a pulled correction) and marks its hour for the rollups', async () => {
+    const { db } = server.app.platform;
+    const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
+    const ts = Date.UTC(2026, 5, 2, 10, 30);
+    const { writer, rollups } = server.app.ingest;
+    const write = (value: number) => writer.write([{ tenantId: '100001', deviceId, pointKey: 'humidity', ts, value, raw: value }]);
+    await write(40);
+    await rollups.settle();
+    await write(41);
+    const row = await db.selectFrom('wit_device_log').select('value').where('deviceId', '=', deviceId).where('pointKey', '=', 'humidity').where('ts', '=', ts).executeTakeFirstOrThrow();
+    expect(Number(row.value)).toBe(41);
+    const marks = await db.selectFrom('wit_device_log_dirty').select('hour').where('deviceId', '=', deviceId).execute();
+    expect(marks.map((m) => Number(m.hour))).toContain(Math.floor(ts / 3_600_000));
+  });
 });
