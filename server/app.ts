@@ -24,7 +24,9 @@ import { createIngest, type Ingest } from './ingest';
 import { LogWriter } from './logs';
 import { registerModules } from './modules';
 import { type Platform, repositoryCache } from './platform';
+import { type Push, startPush } from './push';
 import { type Realtime, startRealtime } from './realtime';
+import { createThird, type Third } from './third';
 
 export interface App {
   app: FastifyInstance;
@@ -32,9 +34,13 @@ export interface App {
   realtime: Realtime;
   /** Thresholds into alarms into notifications (docs/alarms.md). */
   alarms: Alarms;
+  /** Onward data to external MQTT brokers and HTTP endpoints (docs/push.md). */
+  push: Push;
   /** The embedded MQTT broker; absent when MQTT_URL points at an external one. */
   broker?: Broker;
   ingest: Ingest;
+  /** Third-party platforms: bindings and the periodic pull (docs/third-party.md). */
+  third: Third;
   /** Stops taking requests, flushes the logs and closes the database. */
   close(): Promise<void>;
 }
@@ -81,25 +87,30 @@ export async function buildApp(config: Config): Promise<App> {
   installAuth(app, platform);
   installApiLog(app, platform);
   const ingest = createIngest(platform);
+  const third = createThird(platform, (readings) => ingest.pipeline.acceptStored(readings));
   // The broker starts last (it hands messages to everything else); modules reach it once requests arrive.
-  registerModules(app, platform, { ingest, broker: () => broker });
+  registerModules(app, platform, { ingest, broker: () => broker }, third);
   await serveConsole(app, config.consoleDir);
   const realtime = await startRealtime(app, platform);
   const alarms = await startAlarms(platform, realtime);
+  const push = startPush(platform, ingest.latest);
   const broker = config.mqttUrl ? undefined : await startBroker(platform, ingest.hooks, config.mqttPort, config.host);
   if (config.mqttUrl) await ingest.connectExternal(config.mqttUrl);
+  await third.puller.start();
 
   app.addHook('onClose', async () => {
+    await third.puller.stop();
     await broker?.close();
     await ingest.stop();
     await alarms.stop();
+    await push.stop();
     await realtime.close();
     revocations.stop();
     await logs.flush();
     await store.close();
     await database.close();
   });
-  return { app, platform, realtime, alarms, broker, ingest, close: () => app.close() };
+  return { app, platform, realtime, alarms, push, broker, ingest, third, close: () => app.close() };
 }
 
 /** Serves the built console at / with a fallback to index.html for its client-side routes. */

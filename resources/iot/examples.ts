@@ -14,6 +14,8 @@ export const REFERENCE_IDS = {
   device: '100000000000000108',
   devicePoint: '100000000000000109',
   monitorPoint: '100000000000000110',
+  /** A disabled push target (docs/push.md), so bindings and mappings have a target to name. */
+  pushTarget: '100000000000000111',
   /** seedId('user:000000:admin'), the platform administrator. */
   adminUser: '383477459231075293',
 } as const;

@@ -8,6 +8,8 @@ import * as ingest from './migrations/0005_ingest';
 import * as alarms from './migrations/0006_alarms';
 import * as comparison from './migrations/0007_comparison';
 import * as data from './migrations/0008_data';
+import * as push from './migrations/0009_push';
+import * as third from './migrations/0010_third';
 import * as rollups from './migrations/0011_rollups';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
@@ -20,6 +22,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_alarms': alarms,
   '0007_comparison': comparison,
   '0008_data': data,
+  '0009_push': push,
+  '0010_third': third,
   '0011_rollups': rollups,
 };
 

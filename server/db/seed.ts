@@ -6,6 +6,7 @@ import { DICTIONARIES } from './seed/dictionaries';
 import { seedId } from './seed/ids';
 import { MENUS, type MenuSeed, STANDARD_BUTTONS } from './seed/menus';
 import { seedMonitoring } from './seed/monitoring';
+import { seedPush } from './seed/push';
 
 export const DEMO_TENANT = '100001';
 export const INIT_PASSWORD_PARAM = 'account.initPassword';
@@ -107,4 +108,5 @@ export async function seed(db: Db): Promise<void> {
   await seedTenant(db, { tenantId: DEMO_TENANT, tenantName: '演示租户', roleName: '租户管理员', deptName: '演示工程公司', menuIds: tenantMenus }, adminPassword);
   await db.updateTable('blade_tenant').set({ packageId: seedId('package:standard') }).where('tenantId', '=', DEMO_TENANT).where('packageId', 'is', null).execute();
   await seedMonitoring(db, ensure);
+  await seedPush(db, ensure);
 }

@@ -92,6 +92,18 @@ export class Ingestion {
     this.announce(outcome, { id: raw.id, tenantId, deviceId, gatewayId, code, topic, payload: raw.payload, receivedAt, readings: outcome.shown, error });
   }
 
+  /**
+   * Readings that reached the platform another way (pulled from a third-party platform, docs/third-party.md), already
+   * in engineering values: stored like a message's readings (the same device, key and time overwrites itself), then
+   * the latest values and the `readings` event. There is no raw message to keep and no presence to update.
+   */
+  async acceptStored(readings: readonly StoredReading[]): Promise<void> {
+    if (readings.length === 0) return;
+    await this.writer.write(readings.map(({ tenantId, deviceId, pointKey, ts, value, raw }) => ({ tenantId, deviceId, pointKey, ts, value, raw })));
+    for (const r of readings) this.latest.update(r.deviceId, r.pointKey, r.ts, r.value, r.ts);
+    this.platform.events.emit('readings', readings);
+  }
+
   private async accepting(tenantId: string, code: string): Promise<DeviceContext> {
     const device = await this.directory.device(code);
     if (!device || device.tenantId !== tenantId) throw new PayloadError(`设备不存在: ${code}`);

@@ -11,9 +11,10 @@ import { registerResource } from './blade-resource';
 import { registerSystem } from './blade-system';
 import { registerUser } from './blade-user';
 import { registerXinde } from './wit-xinde';
+import type { Third } from '../third';
 
 /** Every service's routes; each module registers its generic resources and its own calls. */
-export function registerModules(app: FastifyInstance, platform: Platform, link: DeviceLink): void {
+export function registerModules(app: FastifyInstance, platform: Platform, link: DeviceLink, third: Third): void {
   registerOAuth(app, platform);
   registerUser(app, platform);
   registerSystem(app, platform);
@@ -21,7 +22,7 @@ export function registerModules(app: FastifyInstance, platform: Platform, link: 
   registerLog(app, platform);
   registerDesk(app, platform);
   registerDevelop(app, platform);
-  registerXinde(app, platform);
+  registerXinde(app, platform, third);
   // Device data and commands need the ingestion side and the broker, built with the app.
   registerDeviceLog(app, platform, link);
   registerStrategies(app, platform, registerCommands(app, platform, link));

@@ -27,14 +27,16 @@ interface Props<R extends Resource> {
 }
 
 const hiddenIn = (field: FieldView, mode: FormMode) => (typeof field.hideInForm === 'function' ? field.hideInForm(mode) : !!field.hideInForm);
-const formFields = <R extends Resource>(view: CrudView<R>, mode: FormMode): FieldView[] => view.fields.filter((f) => !hiddenIn(f, mode));
+/** The fields the form shows in this mode for these values. */
+const formFields = <R extends Resource>(view: CrudView<R>, mode: FormMode, values: Record<string, unknown>): FieldView[] =>
+  view.fields.filter((f) => !hiddenIn(f, mode) && (!f.visibleWhen || f.visibleWhen(values)));
 /** A blank field that keeps its stored value in this mode (a password on edit). */
 const keptBlank = (field: FieldView, mode: FormMode, value: unknown) => !!field.keepIfBlank?.(mode) && isEmpty(value);
 const spanOf = (field: FieldView) => field.span ?? (['textarea', 'richText', 'upload', 'tree', 'pre'].includes(widgetOf(field).type) ? 24 : 12);
 
 function initialValues<R extends Resource>(view: CrudView<R>, request: FormRequest): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  for (const field of formFields(view, request.mode)) if (field.initial !== undefined) values[field.name] = field.initial;
+  for (const field of view.fields.filter((f) => !hiddenIn(f, request.mode))) if (field.initial !== undefined) values[field.name] = field.initial;
   return { ...values, ...request.initial };
 }
 
@@ -45,7 +47,7 @@ function initialValues<R extends Resource>(view: CrudView<R>, request: FormReque
 function bodyOf<R extends Resource>(view: CrudView<R>, mode: FormMode, values: Record<string, unknown>): Record<string, unknown> {
   const body: Record<string, unknown> = { ...view.submitDefaults, ...values };
   const shape = view.resource.fields.shape as Record<string, z.ZodType | undefined>;
-  for (const field of formFields(view, mode)) {
+  for (const field of formFields(view, mode, values)) {
     const value = values[field.name];
     if (keptBlank(field, mode, value)) delete body[field.name];
     else if (isEmpty(value)) body[field.name] = field.required ? value : shape[field.name]?.safeParse(null).success ? null : undefined;
@@ -85,7 +87,7 @@ export function FormDialog<R extends Resource>({ view, calls, request, onClose, 
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const editable = formFields(view, mode).filter((f) => !disabledOf(f) && !keptBlank(f, mode, latest.current[f.name]));
+    const editable = formFields(view, mode, latest.current).filter((f) => !disabledOf(f) && !keptBlank(f, mode, latest.current[f.name]));
     const found = formProblems(view.resource, editable, latest.current, i18n);
     setProblems(found);
     if (Object.keys(found).length) return;
@@ -109,7 +111,7 @@ export function FormDialog<R extends Resource>({ view, calls, request, onClose, 
       <form onSubmit={(e) => void save(e)} className="vg-crud-form" noValidate>
         <DialogBody>
           <div className="vg-form-grid">
-            {formFields(view, mode).map((field) => {
+            {formFields(view, mode, values).map((field) => {
               const id = `field-${field.name}`;
               const problem = problems[field.name];
               return (

@@ -66,6 +66,8 @@ export interface FieldView<N extends string = string> {
   hideInTable?: boolean;
   /** Hidden in the form, always or in some modes (a password set only on add). */
   hideInForm?: boolean | ((mode: FormMode) => boolean);
+  /** Shown in the form only while the form's values pass this (the fields of one push type). */
+  visibleWhen?: (values: Record<string, unknown>) => boolean;
   /** On-blur message when the value is empty; the resource's own schema checks everything else. */
   required?: MessageDescriptor;
   /** A console-side rule beyond the resource's schema (a password policy): the message, or undefined when fine. */

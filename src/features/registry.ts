@@ -48,6 +48,10 @@ export const SCREENS: readonly Screen[] = [
   { path: '/xinde/gatewaystate', title: msg`网关状态`, component: lazyPage(() => import('./device/GatewayStatePage')) },
   { path: '/xinde/mqttuser', title: msg`MQTT用户`, component: lazyPage(() => import('./mqtt/MqttUserPage')) },
   { path: '/xinde/mqttacl', title: msg`MQTT权限`, component: lazyPage(() => import('./mqtt/MqttAclPage')) },
+  // Onward data (docs/push.md): push targets, project bindings, the push log.
+  { path: '/xinde/mqttparam', title: msg`推送参数`, component: lazyPage(() => import('./push/MqttParamPage')) },
+  { path: '/xinde/tenantproject', title: msg`租户项目推送`, component: lazyPage(() => import('./push/TenantProjectPage')) },
+  { path: '/xinde/apisendlog', title: msg`推送日志`, component: lazyPage(() => import('./push/ApiSendLogPage')) },
   // Opened from the device and gateway lists' 调试 / 历史曲线 buttons with `?id=`; without it they offer a picker.
   { path: '/xinde/device/debug', title: msg`设备调试`, component: lazyPage(() => import('./device/DebugConsole')) },
   { path: '/xinde/device/history', title: msg`历史曲线`, component: lazyPage(() => import('./device/HistoryChart')) },
@@ -75,6 +79,9 @@ export const SCREENS: readonly Screen[] = [
   { path: '/xinde/alarmrecipient', title: msg`告警接收人`, component: lazyPage(() => import('./alarm/RecipientPage')) },
   { path: '/xinde/alarmnoticestrategy', title: msg`通知策略`, component: lazyPage(() => import('./alarm/StrategyPage')) },
   { path: '/xinde/alarmsendlog', title: msg`告警发送日志`, component: lazyPage(() => import('./alarm/SendLogPage')) },
+  // Third-party platforms (docs/third-party.md): connections, and projects bound to remote ones.
+  { path: '/xinde/thirdmonitorparam', title: msg`第三方参数`, component: lazyPage(() => import('./third/ThirdParamPage')) },
+  { path: '/xinde/thirdmonitorproject', title: msg`第三方项目`, component: lazyPage(() => import('./third/ThirdProjectPage')) },
 ];
 
 const byPath = new Map(SCREENS.map((screen) => [screen.path, screen]));

@@ -3,6 +3,7 @@ import { mqttAcl, mqttUser } from '../../../resources/iot/mqtt';
 import { hashPassword } from '../../auth/passwords';
 import { registerCrud } from '../../http/crud';
 import type { Platform } from '../../platform';
+import type { Third } from '../../third';
 import { registerAlarms } from './alarms';
 import { registerCatalogue } from './catalogue';
 import { registerComparison } from './comparison';
@@ -12,9 +13,11 @@ import { registerGateways } from './gateways';
 import { registerHistory } from './history';
 import { registerMonitoring } from './monitoring';
 import { registerProjects } from './projects';
+import { registerPush } from './push';
+import { registerThird } from './third';
 
 /** wit-xinde: the monitoring domain — broker identities, projects, the device catalogue, gateways, devices, monitoring. */
-export function registerXinde(app: FastifyInstance, platform: Platform): void {
+export function registerXinde(app: FastifyInstance, platform: Platform, third: Third): void {
   registerCrud(app, platform, mqttUser, {
     beforeSave: async (_ctx, values) =>
       typeof values.password === 'string' ? { ...values, password: await hashPassword(values.password) } : values,
@@ -29,4 +32,6 @@ export function registerXinde(app: FastifyInstance, platform: Platform): void {
   registerDebug(app, platform);
   registerHistory(app, platform);
   registerComparison(app, platform);
+  registerPush(app, platform);
+  registerThird(app, platform, third);
 }

@@ -1,0 +1,204 @@
+import type { FastifyInstance } from 'fastify';
+import { device, devicePoint } from '../../../resources/iot/device';
+import { project } from '../../../resources/iot/project';
+import { apiSendLog, DEFAULT_TOPIC, mqttParam, PUSH_TYPE, subTable, tenantProject } from '../../../resources/iot/push';
+import type { Row } from '../../db/database';
+import type { CallContext } from '../../db/repository';
+import { contextOf, idsOf, paramsOf } from '../../http/context';
+import { registerCrud } from '../../http/crud';
+import { badRequest, ok } from '../../http/envelope';
+import type { Platform } from '../../platform';
+import { pushOf } from '../../push';
+import { targetOf } from '../../push/target';
+import { tenantAsked } from '../blade-user/tenancy';
+import { argsOf, distinct, eq, idArg, referencing, unusedBeforeRemove, withNames, within } from './common';
+import { decorateBindings, PushCalls } from './push-calls';
+
+/**
+ * Onward data (docs/push.md): push targets (mqttparam), the projects bound to them (tenantproject), the renaming of
+ * devices and channels per target (subtable), the push log (apisendlog), and the calls of spec §7 "Tenant projects
+ * (MQTT and HTTP push)". The forwarder itself lives in server/push.
+ */
+
+const SECRETS = ['password', 'token', 'secret'] as const;
+/** Columns of a binding only the forwarder writes. */
+const FORWARDER_COLUMNS = ['lastPushTime', 'lastState', 'lastError', 'pushCount'] as const;
+
+const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/**
+ * A target's cross-field rules. Secrets are write-only: an edit that leaves one blank keeps the stored value (null
+ * clears it). MQTT needs a broker (the topic defaults), HTTP needs a URL.
+ */
+export function checkTarget(values: Row, existing: Row | undefined): Row {
+  const out = { ...values };
+  for (const field of SECRETS) {
+    if (out[field] === '') {
+      if (existing) delete out[field];
+      else out[field] = null;
+    }
+  }
+  const merged = { ...existing, ...out };
+  if (Number(merged.pushType) === PUSH_TYPE.mqtt) {
+    if (blank(merged.brokerUrl)) throw badRequest('请输入 MQTT 服务器地址');
+    if (blank(merged.topic)) out.topic = DEFAULT_TOPIC;
+  } else if (blank(merged.url)) {
+    throw badRequest('请输入推送地址');
+  }
+  return out;
+}
+
+/** Which secrets a target has (`hasPassword` …, 0/1) and how many projects it is bound to; never the secrets. */
+async function decorateTargets(platform: Platform, rows: Row[]): Promise<Row[]> {
+  if (rows.length === 0) return rows;
+  const ids = rows.map((r) => String(r.id));
+  const secrets = await platform.db.selectFrom('wit_mqtt_param').select(['id', ...SECRETS]).where('id', 'in', ids).execute();
+  const has = new Map(secrets.map((s) => [String(s.id), s]));
+  const counts = await platform.db
+    .selectFrom('wit_tenant_project')
+    .select(['mqttParamId', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('mqttParamId', 'in', ids)
+    .where('isDeleted', '=', 0)
+    .groupBy('mqttParamId')
+    .execute();
+  const bound = new Map(counts.map((c) => [String(c.mqttParamId), Number(c.count)]));
+  const flag = (row: Row | undefined, field: string) => (row && typeof row[field] === 'string' && row[field] !== '' ? 1 : 0);
+  return rows.map((r) => {
+    const s = has.get(String(r.id));
+    return { ...r, hasPassword: flag(s, 'password'), hasToken: flag(s, 'token'), hasSecret: flag(s, 'secret'), projectCount: bound.get(String(r.id)) ?? 0 };
+  });
+}
+
+/** A binding's devices must be devices of its project. */
+async function checkBinding(platform: Platform, ctx: CallContext, values: Row, existing: Row | undefined): Promise<Row> {
+  const out = { ...values };
+  for (const field of FORWARDER_COLUMNS) delete out[field];
+  const projectId = String(out.projectId ?? existing?.projectId ?? '');
+  const given = out.deviceIds === undefined ? existing?.deviceIds : out.deviceIds;
+  const ids = String(given ?? '').split(',').filter(Boolean);
+  if (ids.length) {
+    const found = await platform.repo(device).all(ctx, {}, [within('id', ids), eq('projectId', projectId)]);
+    if (found.length !== new Set(ids).size) throw badRequest('所选设备不存在或不属于该项目');
+  }
+  if (out.deviceIds !== undefined) out.deviceIds = ids.length ? [...new Set(ids)].join(',') : null;
+  return out;
+}
+
+/**
+ * A mapping renames a device (no point key: `targetDevice`) or one of its channels (`targetKey`), for one target.
+ */
+async function checkMapping(platform: Platform, ctx: CallContext, values: Row, existing: Row | undefined): Promise<Row> {
+  const out = { ...values };
+  for (const field of ['pointKey', 'targetDevice', 'targetKey'] as const) if (out[field] === '') out[field] = null;
+  const merged = { ...existing, ...out };
+  if (merged.pointKey) {
+    if (blank(merged.targetKey)) throw badRequest('请填写外部点位标识');
+    const [point] = await platform.repo(devicePoint).all(ctx, {}, [eq('deviceId', String(merged.deviceId)), eq('pointKey', String(merged.pointKey))], 1);
+    if (!point) throw badRequest(`设备没有该点位: ${String(merged.pointKey)}`);
+  } else if (blank(merged.targetDevice)) {
+    throw badRequest('请填写外部设备编号');
+  }
+  return out;
+}
+
+export function registerPush(app: FastifyInstance, platform: Platform): void {
+  registerCrud(app, platform, mqttParam, {
+    beforeSave: (_ctx, values, existing) => checkTarget(values, existing),
+    decorate: (_ctx, rows) => decorateTargets(platform, rows),
+    beforeRemove: unusedBeforeRemove(
+      platform,
+      mqttParam,
+      [
+        ['wit_tenant_project', 'mqttParamId'],
+        ['wit_push_map', 'mqttParamId'],
+      ],
+      '推送目标还绑定着项目或设有映射,请先解除',
+    ),
+  });
+
+  registerCrud(app, platform, tenantProject, {
+    beforeSave: referencing(
+      platform,
+      [
+        { field: 'mqttParamId', resource: mqttParam, message: '推送目标不存在或无权操作' },
+        { field: 'projectId', resource: project, message: '项目不存在或无权操作' },
+      ],
+      (ctx, values, existing) => checkBinding(platform, ctx, values, existing),
+    ),
+    decorate: (_ctx, rows) => decorateBindings(platform, rows),
+  });
+
+  registerCrud(app, platform, subTable, {
+    beforeSave: referencing(
+      platform,
+      [
+        { field: 'mqttParamId', resource: mqttParam, message: '推送目标不存在或无权操作' },
+        { field: 'deviceId', resource: device, message: '设备不存在或无权操作' },
+      ],
+      (ctx, values, existing) => checkMapping(platform, ctx, values, existing),
+    ),
+    decorate: async (_ctx, rows) => {
+      const named = await withNames(platform.db, rows, [
+        ['mqttParamId', 'wit_mqtt_param', 'paramName'],
+        ['deviceId', 'wit_device', 'deviceName'],
+      ]);
+      const codes = await platform.db.selectFrom('wit_device').select(['id', 'code']).where(within('id', distinct(rows, 'deviceId'))).execute();
+      const byId = new Map(codes.map((c) => [String(c.id), c.code]));
+      return named.map((r) => ({ ...r, deviceCode: byId.get(String(r.deviceId)) ?? null }));
+    },
+  });
+
+  registerCrud(app, platform, apiSendLog, {
+    decorate: (_ctx, rows) =>
+      withNames(platform.db, rows, [
+        ['mqttParamId', 'wit_mqtt_param', 'paramName'],
+        ['projectId', 'wit_project', 'projectName'],
+      ]),
+  });
+
+  const calls = new PushCalls(platform, () => pushOf(platform));
+  const base = '/wit-xinde/tenantproject';
+
+  /** Tests a saved target (`id`) or the target a form describes (blank secrets: the stored ones). */
+  app.post('/wit-xinde/subtable/testMQTT', async (request) => {
+    const ctx = contextOf(request);
+    const args = argsOf(request);
+    const id = idArg(args, 'id') ?? idArg(args, 'mqttParamId');
+    let stored: Row | undefined;
+    if (id) {
+      // The caller must see the target (its tenant); the stored row is then read with its secrets.
+      if (!(await platform.repo(mqttParam).byId(ctx, id))) throw badRequest('推送目标不存在或无权操作');
+      stored = await platform.db.selectFrom('wit_mqtt_param').selectAll().where('id', '=', id).executeTakeFirst();
+    }
+    const given = { ...args };
+    delete given.id;
+    delete given.mqttParamId;
+    const parsed = platform.repo(mqttParam).parse(given, true);
+    if (!stored && parsed.pushType === undefined) throw badRequest('请选择推送方式');
+    const values = checkTarget(parsed, stored);
+    const target = targetOf({ ...stored, ...values, id: stored?.id ?? 'test', tenantId: stored?.tenantId ?? ctx.principal.tenantId });
+    return ok(await pushOf(platform).forwarder.test(target, !!stored));
+  });
+
+  app.get(`${base}/mqttTreeList`, async (request) => {
+    const ctx = contextOf(request);
+    return ok(await calls.tree(ctx, tenantAsked(ctx, paramsOf(request))));
+  });
+  app.post(`${base}/setTenantProject`, async (request) => {
+    const args = argsOf(request);
+    const empty = args.projectIds === undefined || args.projectIds === '' || (Array.isArray(args.projectIds) && args.projectIds.length === 0);
+    const targetId = idArg(args, 'mqttParamId');
+    if (!targetId) throw badRequest('请选择推送目标');
+    return ok(await calls.setProjects(contextOf(request), targetId, empty ? [] : idsOf(args, 'projectIds')));
+  });
+  app.get(`${base}/selectTenantProject`, async (request) => {
+    const targetId = idArg(paramsOf(request), 'mqttParamId');
+    if (!targetId) throw badRequest('请选择推送目标');
+    return ok(await calls.selected(contextOf(request), targetId));
+  });
+  app.post(`${base}/pushMqttData`, async (request) => ok(await calls.pushRange(contextOf(request), argsOf(request), PUSH_TYPE.mqtt)));
+  app.post(`${base}/pushHttpData`, async (request) => ok(await calls.pushRange(contextOf(request), argsOf(request), PUSH_TYPE.http)));
+  app.post(`${base}/getDevList`, async (request) => ok(await calls.devices(contextOf(request), idsOf(argsOf(request)))));
+  app.post(`${base}/pushDataByDev`, async (request) => ok(await calls.pushDevices(contextOf(request), argsOf(request), 'range')));
+  app.post(`${base}/pushDataByDev2`, async (request) => ok(await calls.pushDevices(contextOf(request), argsOf(request), 'latest')));
+}

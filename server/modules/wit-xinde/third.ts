@@ -1,0 +1,176 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { deviceCustomer, PULL_OUTCOME_FIELDS, PULL_STATE, pointCustomer, thirdMonitorParam, thirdMonitorProject } from '../../../resources/iot/third';
+import type { Row } from '../../db/database';
+import type { CallContext } from '../../db/repository';
+import { contextOf, idsOf, paramsOf, text } from '../../http/context';
+import { registerCrud } from '../../http/crud';
+import { badRequest, invalidParam, ok } from '../../http/envelope';
+import type { Platform } from '../../platform';
+import type { Third } from '../../third';
+import { MAX_RANGE_MS, type PullScope } from '../../third/puller';
+import { formatDateTime, parseDateTime } from '../../time';
+import { tenantAsked } from '../blade-user/tenancy';
+import { argsOf, distinct, eq, idArg, unusedBeforeRemove, withNames, within } from './common';
+
+/**
+ * Third-party platforms (docs/third-party.md): connections (thirdmonitorparam), project, device and monitor-point
+ * bindings (thirdmonitorproject, devicecustomer, pointcustomer), the calls that bind and sync them, and pulling
+ * data now. The binding tables are written only by these calls; their `remove` unbinds.
+ */
+
+const SECRETS: ReadonlyArray<readonly [field: string, message: string]> = [
+  ['password', '请输入登录密码'],
+  ['clientSecret', '请输入客户端密钥'],
+];
+
+/**
+ * A connection as it is stored: the pull's outcome is the server's to write; a blank secret keeps the stored one on
+ * edit; an edit resumes a connection paused by a refused sign-in.
+ */
+function prepareParam(values: Row, existing: Row | undefined): Row {
+  const out = { ...values };
+  for (const field of PULL_OUTCOME_FIELDS) delete out[field];
+  if (typeof out.baseUrl === 'string') out.baseUrl = out.baseUrl.replace(/\/+$/, '');
+  for (const [field, message] of SECRETS) {
+    if (out[field] !== undefined && out[field] !== null && out[field] !== '') continue;
+    if (!existing) throw invalidParam(`${field}: ${message}`);
+    delete out[field];
+  }
+  if (existing && Number(existing.lastPullState) === PULL_STATE.refused) out.lastPullState = PULL_STATE.never;
+  return out;
+}
+
+/** An epoch (ms, or seconds below 10^11) or `yyyy-MM-dd HH:mm:ss` argument. */
+function instantArg(args: Record<string, unknown>, name: string): number | undefined {
+  const value = text(args, name);
+  if (value === undefined) return undefined;
+  if (/^\d{1,16}$/.test(value)) return Number(value) < 1e11 ? Number(value) * 1000 : Number(value);
+  const date = parseDateTime(value);
+  if (!date) throw badRequest(`${name} 格式应为 yyyy-MM-dd HH:mm:ss 或毫秒时间戳`);
+  return date.getTime();
+}
+
+/** What `getThirdData` pulls: a project binding (`bindingId`), a bound project, or a whole connection. */
+async function pullRequest(platform: Platform, third: Third, ctx: CallContext, args: Record<string, unknown>): Promise<{ paramId: string; scope: PullScope }> {
+  const bindingId = idArg(args, 'bindingId');
+  let paramId = idArg(args, 'thirdParamId');
+  let projectId = idArg(args, 'projectId');
+  if (bindingId) {
+    const binding = await platform.repo(thirdMonitorProject).byId(ctx, bindingId);
+    if (!binding) throw badRequest('第三方项目绑定不存在或无权操作');
+    paramId = String(binding.thirdParamId);
+    projectId = String(binding.projectId);
+  } else if (projectId) {
+    paramId = String((await third.bindings.bound(ctx, projectId, undefined, paramId)).param.id);
+  }
+  if (!paramId) throw badRequest('请选择第三方参数或项目');
+  await third.bindings.param(ctx, paramId);
+  const scope: PullScope = { projectId };
+  // A whole connection: the projects the caller sees (a user limited to projects pulls only theirs).
+  if (!projectId) scope.projectIds = distinct(await platform.repo(thirdMonitorProject).all(ctx, {}, [eq('thirdParamId', paramId)]), 'projectId');
+  if (text(args, 'deviceIds')) {
+    scope.deviceIds = idsOf(args, 'deviceIds');
+    if (scope.deviceIds.some((id) => !/^\d{1,20}$/.test(id))) throw badRequest('设备编号不正确');
+  }
+  const from = instantArg(args, 'startTime');
+  const to = instantArg(args, 'endTime');
+  if (to !== undefined && from === undefined) throw badRequest('请选择开始时间');
+  if (from !== undefined) {
+    const end = to ?? Date.now();
+    if (from >= end) throw badRequest('开始时间应早于结束时间');
+    if (end - from > MAX_RANGE_MS) throw badRequest('拉取时间范围不能超过31天');
+    Object.assign(scope, { from, to: end });
+  }
+  return { paramId, scope };
+}
+
+/** Adds the local rows' names and codes and the connection's name to binding rows. */
+async function decorateBindings(platform: Platform, rows: Row[], local: readonly [field: string, table: string, prefix: string]): Promise<Row[]> {
+  const [field, table, prefix] = local;
+  const named = await withNames(platform.db, rows, [
+    ['thirdParamId', 'wit_third_param', 'thirdParamName'],
+    ['projectId', 'wit_project', 'projectName'],
+    [field, table, `${prefix}Name`],
+  ]);
+  const codes = new Map(
+    (await platform.db.selectFrom(table).select(['id', 'code']).where(within('id', distinct(rows, field))).execute()).map((r) => [String(r.id), r.code]),
+  );
+  return named.map((r) => ({ ...r, [`${prefix}Code`]: codes.get(String(r[field])) ?? null }));
+}
+
+/** Bound devices and monitor points per project binding. */
+async function decorateProjects(platform: Platform, rows: Row[]): Promise<Row[]> {
+  const out = await decorateBindings(platform, rows, ['projectId', 'wit_project', 'project']);
+  const count = async (table: string) =>
+    (await platform.db
+      .selectFrom(table)
+      .select(['thirdParamId', 'projectId', (eb) => eb.fn.countAll<number>().as('count')])
+      .where(within('projectId', distinct(rows, 'projectId')))
+      .where('isDeleted', '=', 0)
+      .groupBy(['thirdParamId', 'projectId'])
+      .execute()) as Array<{ thirdParamId: string; projectId: string; count: number }>;
+  const devices = await count('wit_third_device');
+  const points = await count('wit_third_point');
+  const of = (list: typeof devices, r: Row) => Number(list.find((c) => c.thirdParamId === r.thirdParamId && c.projectId === r.projectId)?.count ?? 0);
+  return out.map((r) => ({ ...r, deviceCount: of(devices, r), pointCount: of(points, r) }));
+}
+
+export function registerThird(app: FastifyInstance, platform: Platform, third: Third): void {
+  const { bindings, sync, puller } = third;
+  const X = '/wit-xinde';
+  const get = <T>(path: string, handler: (ctx: CallContext, args: Record<string, unknown>, request: FastifyRequest) => Promise<T>) =>
+    app.get(path, async (request) => ok(await handler(contextOf(request), paramsOf(request), request)));
+  const post = <T>(path: string, handler: (ctx: CallContext, args: Record<string, unknown>, request: FastifyRequest) => Promise<T>) =>
+    app.post(path, async (request) => ok(await handler(contextOf(request), argsOf(request), request)));
+  // The sync calls are GETs in the spec; they change rows, so POST is answered too.
+  const getOrPost = <T>(path: string, handler: (ctx: CallContext, args: Record<string, unknown>) => Promise<T>) =>
+    app.route({ method: ['GET', 'POST'], url: path, handler: async (request) => ok(await handler(contextOf(request), argsOf(request))) });
+
+  // ---- connections ----
+  registerCrud(app, platform, thirdMonitorParam, {
+    beforeSave: (_ctx, values, existing) => prepareParam(values, existing),
+    // The timers follow the write before the call answers.
+    afterSave: () => puller.sync(),
+    beforeRemove: unusedBeforeRemove(platform, thirdMonitorParam, [['wit_third_project', 'thirdParamId']], '请先解除该平台的项目绑定'),
+    decorate: (_ctx, rows) => rows.map((r) => ({ ...r, running: puller.isScheduled(String(r.id)) ? 1 : 0 })),
+  });
+  get(`${X}/thirdmonitorparam/treeList`, (ctx, args) => bindings.paramTree(ctx, tenantAsked(ctx, args)));
+  get(`${X}/thirdmonitorparam/getThirdProject`, (ctx, args) => bindings.remoteProjects(ctx, idArg(args, 'thirdParamId')));
+  post(`${X}/thirdmonitorparam/bingProject`, (ctx, args) => bindings.bindProject(ctx, idArg(args, 'thirdParamId'), idArg(args, 'projectId'), text(args, 'thirdProjectId')));
+  get(`${X}/thirdmonitorparam/deviceTreeList`, (ctx, args) => bindings.deviceTree(ctx, idArg(args, 'projectId')));
+  post(`${X}/thirdmonitorparam/getThirdData`, async (ctx, args) => {
+    const { paramId, scope } = await pullRequest(platform, third, ctx, args);
+    return { thirdParamId: paramId, projectId: scope.projectId ?? null, ...(await puller.pull(paramId, scope)) };
+  });
+
+  // ---- bindings ----
+  registerCrud(app, platform, thirdMonitorProject, { decorate: (_ctx, rows) => decorateProjects(platform, rows) });
+  post(`${X}/thirdmonitorproject/remove`, (ctx, args) => bindings.unbindProjects(ctx, idsOf(args)).then(() => true));
+  get(`${X}/thirdmonitorproject/getThirdDevice`, (ctx, args) =>
+    sync.remoteDevices(ctx, { thirdParamId: idArg(args, 'thirdParamId'), projectId: idArg(args, 'projectId'), thirdProjectId: text(args, 'thirdProjectId') }),
+  );
+  app.post(`${X}/thirdmonitorproject/bingDevice`, async (request) => {
+    // A JSON object {projectId, devices: [...]}, or the list itself with the project in the query.
+    const body = request.body;
+    const args = Array.isArray(body) ? paramsOf(request) : argsOf(request);
+    const items = Array.isArray(body) ? body : (args.devices ?? args.list);
+    const where = { projectId: idArg(args, 'projectId'), thirdProjectId: text(args, 'thirdProjectId'), thirdParamId: idArg(args, 'thirdParamId') };
+    return ok(await sync.bindDevices(contextOf(request), where, items));
+  });
+
+  registerCrud(app, platform, deviceCustomer, {
+    decorate: async (_ctx, rows) =>
+      (await decorateBindings(platform, rows, ['deviceId', 'wit_device', 'device'])).map((r) => ({ ...r, pulledTime: r.pulledTs ? formatDateTime(new Date(Number(r.pulledTs))) : null })),
+  });
+  post(`${X}/devicecustomer/remove`, (ctx, args) => bindings.unbind(ctx, 'device', idsOf(args)).then(() => true));
+  getOrPost(`${X}/devicecustomer/syncDeviceInfo`, (ctx, args) => sync.syncDevices(ctx, idArg(args, 'projectId'), text(args, 'ptProjectId')));
+
+  registerCrud(app, platform, pointCustomer, { decorate: (_ctx, rows) => decorateBindings(platform, rows, ['monitorPointId', 'wit_monitor_point', 'monitorPoint']) });
+  post(`${X}/pointcustomer/remove`, (ctx, args) => bindings.unbind(ctx, 'point', idsOf(args)).then(() => true));
+  getOrPost(`${X}/pointcustomer/syncPointInfo`, (ctx, args) => sync.syncPoints(ctx, idArg(args, 'projectId'), text(args, 'ptProjectId')));
+
+  // projectcustomer's third-party call (its other calls are in projects.ts).
+  getOrPost(`${X}/projectcustomer/syncProject`, (ctx, args) =>
+    bindings.syncProject(ctx, { thirdParamId: idArg(args, 'thirdParamId'), projectId: idArg(args, 'projectId'), ptProjectId: text(args, 'ptProjectId'), projectName: text(args, 'projectName') }),
+  );
+}

@@ -1,0 +1,125 @@
+import type { Db, Row } from '../db/database';
+import type { EventBus } from '../events';
+import type { DeviceInfo, Naming, ProjectInfo, Scope } from './format';
+import { type Target, targetOf } from './target';
+
+/**
+ * The bindings of each project (tenantproject rows) with their targets, the project's devices and the targets'
+ * naming, cached per project for the live path. Loaded on first use and dropped whenever one of the tables they
+ * are read from changes (the forwarder's own writes of a binding's last state do not announce a change).
+ */
+
+export interface Binding extends Scope {
+  id: string;
+  mqttParamId: string;
+  projectId: string;
+  /** The devices pushed; undefined: every device of the project. */
+  deviceIds?: ReadonlySet<string>;
+  target: Target;
+  /** Why nothing is pushed, or undefined when the binding pushes. */
+  inactive?: string;
+}
+
+const WATCHED = new Set(['wit_tenant_project', 'wit_mqtt_param', 'wit_push_map', 'wit_project', 'wit_device']);
+
+const idList = (value: unknown): string[] =>
+  String(value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+export class BindingBook {
+  private readonly projects = new Map<string, Promise<Binding[]>>();
+
+  constructor(
+    private readonly db: Db,
+    events: EventBus,
+  ) {
+    events.on('changed', (table) => {
+      if (WATCHED.has(table)) this.clear();
+    });
+  }
+
+  /** A load under way when this runs still answers its callers; the next lookup reads the tables again. */
+  clear(): void {
+    this.projects.clear();
+  }
+
+  /** Every live binding of the project, active or not. */
+  forProject(projectId: string): Promise<Binding[]> {
+    let found = this.projects.get(projectId);
+    if (!found) {
+      found = loadProject(this.db, projectId);
+      this.projects.set(projectId, found);
+      found.catch(() => this.projects.delete(projectId));
+    }
+    return found;
+  }
+
+  async byId(projectId: string, bindingId: string): Promise<Binding | undefined> {
+    return (await this.forProject(projectId)).find((b) => b.id === bindingId);
+  }
+}
+
+async function loadProject(db: Db, projectId: string): Promise<Binding[]> {
+  const rows = await db.selectFrom('wit_tenant_project').selectAll().where('projectId', '=', projectId).where('isDeleted', '=', 0).execute();
+  if (rows.length === 0) return [];
+  const project = await db.selectFrom('wit_project').select(['id', 'tenantId', 'code', 'name']).where('id', '=', projectId).where('isDeleted', '=', 0).executeTakeFirst();
+  const targetIds = [...new Set(rows.map((r) => String(r.mqttParamId)))];
+  const targets = new Map((await db.selectFrom('wit_mqtt_param').selectAll().where('id', 'in', targetIds).where('isDeleted', '=', 0).execute()).map((r) => [String(r.id), r]));
+  const deviceRows = await db.selectFrom('wit_device').select(['id', 'code', 'name']).where('projectId', '=', projectId).where('isDeleted', '=', 0).execute();
+  const devices = new Map<string, DeviceInfo>(deviceRows.map((d) => [String(d.id), { code: String(d.code), name: String(d.name ?? '') }]));
+  const namings = await loadNamings(db, targetIds, [...devices.keys()]);
+  const info: ProjectInfo = project ? { id: projectId, code: String(project.code ?? ''), name: String(project.name ?? '') } : { id: projectId, code: '', name: '' };
+  return rows.flatMap((row): Binding[] => {
+    const targetRow = targets.get(String(row.mqttParamId));
+    if (!targetRow) return [];
+    const target = targetOf(targetRow);
+    const ids = idList(row.deviceIds);
+    return [
+      {
+        id: String(row.id),
+        tenantId: String(row.tenantId),
+        mqttParamId: target.id,
+        projectId,
+        deviceIds: ids.length ? new Set(ids) : undefined,
+        target,
+        project: info,
+        devices,
+        naming: namings.get(target.id) ?? { devices: new Map(), keys: new Map() },
+        inactive: inactivity(row, target, project),
+      },
+    ];
+  });
+}
+
+function inactivity(row: Row, target: Target, project: Row | undefined): string | undefined {
+  // A project moved to another tenant leaves its bindings behind in the old one: they push nothing.
+  if (!project || project.tenantId !== row.tenantId || target.tenantId !== row.tenantId) return '项目不存在或已删除';
+  if (!target.enabled) return '推送目标已停用';
+  if (Number(row.enabled ?? 1) !== 1) return '该项目的推送已停用';
+  return undefined;
+}
+
+async function loadNamings(db: Db, targetIds: string[], deviceIds: string[]): Promise<Map<string, Naming>> {
+  const out = new Map<string, { devices: Map<string, string>; keys: Map<string, string> }>();
+  if (targetIds.length === 0 || deviceIds.length === 0) return out;
+  for (let i = 0; i < deviceIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('wit_push_map')
+      .select(['mqttParamId', 'deviceId', 'pointKey', 'targetDevice', 'targetKey'])
+      .where('mqttParamId', 'in', targetIds)
+      .where('deviceId', 'in', deviceIds.slice(i, i + 500))
+      .where('isDeleted', '=', 0)
+      .execute();
+    for (const row of rows) {
+      const id = String(row.mqttParamId);
+      let naming = out.get(id);
+      if (!naming) out.set(id, (naming = { devices: new Map(), keys: new Map() }));
+      const deviceId = String(row.deviceId);
+      if (row.pointKey && row.targetKey) naming.keys.set(`${deviceId}|${String(row.pointKey)}`, String(row.targetKey));
+      else if (!row.pointKey && row.targetDevice) naming.devices.set(deviceId, String(row.targetDevice));
+    }
+  }
+  return out;
+}

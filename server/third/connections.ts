@@ -1,0 +1,46 @@
+import { THIRD_PLATFORM } from '../../resources/iot/third';
+import type { Row } from '../db/database';
+import { BladeXPlatform } from './bladex';
+import { type ThirdConnection, ThirdError, type ThirdPlatform } from './types';
+
+/** The connection fields of a stored `thirdmonitorparam` row (read from the table: the secrets included). */
+export function connectionOf(row: Row): ThirdConnection {
+  return {
+    platformType: String(row.platformType ?? THIRD_PLATFORM.bladex),
+    baseUrl: String(row.baseUrl ?? ''),
+    thirdTenantId: String(row.thirdTenantId ?? '000000'),
+    username: String(row.username ?? ''),
+    password: String(row.password ?? ''),
+    clientId: String(row.clientId ?? ''),
+    clientSecret: String(row.clientSecret ?? ''),
+    timeoutSeconds: Number(row.timeoutSeconds ?? 15) || 15,
+  };
+}
+
+function adapterFor(connection: ThirdConnection): ThirdPlatform {
+  if (connection.platformType === THIRD_PLATFORM.bladex) return new BladeXPlatform(connection);
+  throw new ThirdError('remote', `不支持的平台类型: ${connection.platformType}`);
+}
+
+/**
+ * One adapter per connection row, kept while the row's connection fields stay the same, so calls and periodic pulls
+ * share its token instead of signing in every time.
+ */
+export class ThirdConnections {
+  private readonly cache = new Map<string, { signature: string; platform: ThirdPlatform }>();
+
+  of(row: Row): ThirdPlatform {
+    const id = String(row.id);
+    const connection = connectionOf(row);
+    const signature = JSON.stringify(connection);
+    const held = this.cache.get(id);
+    if (held?.signature === signature) return held.platform;
+    const platform = adapterFor(connection);
+    this.cache.set(id, { signature, platform });
+    return platform;
+  }
+
+  forget(id: string): void {
+    this.cache.delete(id);
+  }
+}
