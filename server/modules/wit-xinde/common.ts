@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { type SqlBool, sql } from 'kysely';
 import type { Resource } from '../../../resources/define';
+import { MQTT_CLIENT_TYPE } from '../../../resources/iot/mqtt';
 import type { Db, Row } from '../../db/database';
 import type { CallContext, Repository } from '../../db/repository';
 import type { Condition } from '../../http/conditions';
@@ -135,5 +136,26 @@ export async function assertNoCycle(platform: Platform, ctx: CallContext, resour
     const [row] = await repo.all(ctx, {}, [eq('id', current)], 1);
     if (!row) return;
     current = String(row.parentId ?? '0');
+  }
+}
+
+/**
+ * A device's or gateway's code is its MQTT client id and part of its topics. Renaming one that an MQTT identity is
+ * bound to would leave the identity pointing at a code that no longer exists — the hardware would be refused
+ * without a word — so the identity is renamed first, on purpose (docs/mqtt.md "Identities").
+ */
+export async function assertCodeUnbound(platform: Platform, values: Row, existing: Row | undefined, kind: 'device' | 'gateway'): Promise<void> {
+  if (!existing || values.code === undefined || values.code === existing.code) return;
+  const bound = await platform.db
+    .selectFrom('wit_mqtt_user')
+    .select('username')
+    .where('tenantId', '=', String(existing.tenantId))
+    .where('clientId', '=', String(existing.code))
+    .where('clientType', '=', kind === 'device' ? MQTT_CLIENT_TYPE.device : MQTT_CLIENT_TYPE.gateway)
+    .where('isDeleted', '=', 0)
+    .executeTakeFirst();
+  if (bound) {
+    const what = kind === 'device' ? '设备' : '网关';
+    throw badRequest(`${what}编号 ${String(existing.code)} 绑定了MQTT用户 ${String(bound.username)},请先将该MQTT用户的客户端编号改为新编号`);
   }
 }

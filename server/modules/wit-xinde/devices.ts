@@ -14,7 +14,7 @@ import { badRequest, ok, paramType } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { attach, forest } from '../../http/trees';
-import { argsOf, assertNoCycle, countOf, distinct, eq, idArg, newRow, nodeOf, type Reference, referencing, resolveReferences, tenantOfRow, truthy, withNames, within } from './common';
+import { argsOf, assertCodeUnbound, assertNoCycle, countOf, distinct, eq, idArg, newRow, nodeOf, type Reference, referencing, resolveReferences, tenantOfRow, truthy, withNames, within } from './common';
 import { registerPointSheet } from './point-sheet';
 
 const DEVICE_REFS: readonly Reference[] = [
@@ -60,6 +60,7 @@ class Devices {
    * and the group and gateway belong to the device's project.
    */
   async prepare(ctx: CallContext, values: Row, existing: Row | undefined): Promise<Row> {
+    await assertCodeUnbound(this.platform, values, existing, 'device');
     const found = await resolveReferences(this.platform, ctx, tenantOfRow(ctx, values, existing), values, DEVICE_REFS);
     const out = { ...values };
     const model = found.get('modelId');

@@ -10,7 +10,7 @@ import { registerCrud } from '../../http/crud';
 import { badRequest, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { attach, forest } from '../../http/trees';
-import { assertNoCycle, eq, idArg, nodeOf, referencing, withNames, within } from './common';
+import { assertCodeUnbound, assertNoCycle, eq, idArg, nodeOf, referencing, withNames, within } from './common';
 
 const gatewayNames = [
   ['modelId', 'wit_device_model', 'modelName'],
@@ -36,6 +36,7 @@ export function registerGateways(app: FastifyInstance, platform: Platform): void
       ],
       async (ctx, values, existing) => {
         await assertNoCycle(platform, ctx, gateway, existing?.id as string | undefined, values.parentId, '上级网关不能是自身或其下级');
+        await assertCodeUnbound(platform, values, existing, 'gateway');
         return values;
       },
     ),

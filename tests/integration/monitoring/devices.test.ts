@@ -213,4 +213,15 @@ describe.each(await storeKinds())('gateways and devices on %s', (store) => {
   it('refuses to remove a device that is bound to a monitor point', async () => {
     expectRefused(await demo.request('POST', `${X}/device/remove`, { query: { ids: demoId('device:QJ-TILT-01') } }) as never, '设备已绑定监测点');
   });
+
+  it('renames a device or gateway only once the MQTT identity bound to its code has been renamed', async () => {
+    const deviceId = demoId('device:QJ-RAIN-01');
+    expectRefused(await demo.post(`${X}/device/submit`, { id: deviceId, code: 'QJ-RAIN-09' }), '设备编号 QJ-RAIN-01 绑定了MQTT用户 QJ-RAIN-01,请先将该MQTT用户的客户端编号改为新编号');
+    expectRefused(await demo.post(`${X}/gateway/submit`, { id: gatewayId, code: 'QJ-GW-09' }), '网关编号 QJ-GW-01 绑定了MQTT用户');
+    const identity = await server.app.platform.db.selectFrom('wit_mqtt_user').select('id').where('clientId', '=', 'QJ-RAIN-01').executeTakeFirstOrThrow();
+    expectOk(await demo.post(`${X}/mqttuser/submit`, { id: identity.id, clientId: 'QJ-RAIN-09' }));
+    expect(expectOk(await demo.post<Row>(`${X}/device/submit`, { id: deviceId, code: 'QJ-RAIN-09' })).code).toBe('QJ-RAIN-09');
+    // Other fields of a bound device change freely.
+    expectOk(await demo.post(`${X}/gateway/submit`, { id: gatewayId, installPosition: '北岸机房' }));
+  });
 });
