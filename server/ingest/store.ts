@@ -39,7 +39,10 @@ const RAW_COLUMNS = ['id', 'tenant_id', 'device_id', 'gateway_id', 'project_id',
 const seriesValues = (r: SeriesRow) => [r.deviceId, r.pointKey, r.ts, r.value, r.raw, r.tenantId];
 const rawValues = (r: RawRow) => [r.id, r.tenantId, r.deviceId, r.gatewayId, r.projectId, r.deviceCode, r.topic, r.payload, r.receivedAt, r.readings, r.error, r.createTime, r.createTime, 1, 0];
 
-/** A device resending a reading (QoS 1 redelivery) overwrites it; within one batch the last copy wins. */
+/**
+ * A device resending a reading (QoS 1 redelivery) overwrites it; within one batch the last copy wins. PostgreSQL needs
+ * this (one statement may not change a row twice); SQLite's row-by-row upsert does it by itself.
+ */
 function latestCopies(rows: SeriesRow[]): SeriesRow[] {
   const byKey = new Map<string, SeriesRow>();
   for (const row of rows) byKey.set(`${row.deviceId}\u0000${row.pointKey}\u0000${row.ts}`, row);
@@ -85,7 +88,7 @@ function postgresCommit(native: Extract<NativeDb, { dialect: 'postgres' }>): Com
     const client = await native.pool.connect();
     try {
       await client.query('begin');
-      if (series.length) await client.query(seriesSql, columnsOf(series.map(seriesValues), SERIES_COLUMNS.length));
+      if (series.length) await client.query(seriesSql, columnsOf(latestCopies(series).map(seriesValues), SERIES_COLUMNS.length));
       if (raws.length) await client.query(rawSql, columnsOf(raws.map(rawValues), RAW_COLUMNS.length));
       await client.query('commit');
     } catch (error) {
@@ -134,7 +137,7 @@ export class SeriesWriter {
     if (this.running || this.pending.done.length === 0) return;
     const batch = this.pending;
     this.pending = { series: [], raws: [], done: [] };
-    this.running = this.commit(latestCopies(batch.series), batch.raws).then(
+    this.running = this.commit(batch.series, batch.raws).then(
       () => batch.done.forEach((d) => d.resolve()),
       (error: unknown) => batch.done.forEach((d) => d.reject(error)),
     );
