@@ -62,9 +62,6 @@ export function openDatabase(options: DatabaseOptions): Database {
     return { db, dialect: 'postgres', native: { dialect: 'postgres', pool }, close: () => endPool(db, pool) };
   }
   const sqlite = new SQLite(join(options.dataDir, 'vigil.sqlite'));
-  // 16 KB pages for a new database (an existing one keeps its size): the series is written at thousands of places
-  // at once (one per channel), and bigger pages make that about a third cheaper per point (docs/benchmarks.md).
-  sqlite.pragma('page_size = 16384');
   sqlite.pragma('journal_mode = WAL');
   // FULL: a commit is on disk when it returns (QoS 1 readings are acknowledged only then); group commit keeps it cheap.
   sqlite.pragma('synchronous = FULL');

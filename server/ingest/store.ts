@@ -51,22 +51,17 @@ function latestCopies(rows: SeriesRow[]): SeriesRow[] {
 
 type Commit = (series: SeriesRow[], raws: RawRow[]) => Promise<void>;
 
-/** Rows per SQLite insert statement: a statement per row costs a statement journal and a trigger setup each. */
-const SQLITE_CHUNK = 100;
-
 function sqliteCommit(native: Extract<NativeDb, { dialect: 'sqlite' }>, db: Db): Commit {
   const { sqlite } = native;
-  const insertSeries = (rows: number) =>
-    sqlite.prepare(
-      `insert into wit_device_log (${SERIES_COLUMNS.join(', ')}) values ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?)').join(', ')}
-       on conflict (device_id, point_key, ts) do update set value = excluded.value, raw = excluded.raw`,
-    );
-  const [chunk, single] = [insertSeries(SQLITE_CHUNK), insertSeries(1)];
+  // One row per statement: 100-row statements (and 16 KB pages) measured faster in short runs and 15-20% slower
+  // over the 60-second benchmark (docs/benchmarks.md).
+  const insertSeries = sqlite.prepare(
+    `insert into wit_device_log (${SERIES_COLUMNS.join(', ')}) values (?, ?, ?, ?, ?, ?)
+     on conflict (device_id, point_key, ts) do update set value = excluded.value, raw = excluded.raw`,
+  );
   const insertRaw = sqlite.prepare(`insert into wit_collect_data (${RAW_COLUMNS.join(', ')}) values (${RAW_COLUMNS.map(() => '?').join(', ')})`);
   const commit = sqlite.transaction((series: SeriesRow[], raws: RawRow[]) => {
-    let i = 0;
-    for (; i + SQLITE_CHUNK <= series.length; i += SQLITE_CHUNK) chunk.run(series.slice(i, i + SQLITE_CHUNK).flatMap(seriesValues));
-    for (; i < series.length; i += 1) single.run(seriesValues(series[i]));
+    for (const row of series) insertSeries.run(seriesValues(row));
     for (const row of raws) insertRaw.run(rawValues(row));
   });
   // Kysely and this writer share the one connection. Holding Kysely's connection (its mutex) keeps the commit out of
