@@ -52,4 +52,23 @@ describe.each(await storeKinds())('series writer on %s', (store) => {
     const marks = await db.selectFrom('wit_device_log_dirty').select('hour').where('deviceId', '=', deviceId).execute();
     expect(marks.map((m) => Number(m.hour))).toContain(Math.floor(ts / 3_600_000));
   });
+
+  it('stores any text of a raw message and any valid key exactly as given', async () => {
+    const { db } = server.app.platform;
+    const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
+    const ts = Date.UTC(2026, 5, 3);
+    const payload = '{"note": "a \\"quoted\\" back\\\\slash\\n, 中文, {braces}, NULL, \'single\'"}\u0001 trailing';
+    const raw: RawRow = { id: nextId(), tenantId: '100001', deviceId, gatewayId: null, projectId: null, deviceCode: 'QJ-TH-01', topic: 'vigil/100001/device/QJ-TH-01/data', payload, receivedAt: ts, readings: 2, error: '值不是数字: "x"', createTime: '2026-06-03 00:00:00' };
+    await server.app.ingest.writer.write(
+      [
+        { tenantId: '100001', deviceId, pointKey: 'NULL', ts, value: -1.5e-7, raw: 3 },
+        { tenantId: '100001', deviceId, pointKey: 'a.b-c_1', ts, value: 12345.678901234, raw: -0 },
+      ],
+      raw,
+    );
+    const stored = await db.selectFrom('wit_collect_data').select(['payload', 'error', 'readings']).where('id', '=', raw.id).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ payload, error: raw.error, readings: 2 });
+    const values = await db.selectFrom('wit_device_log').select(['pointKey', 'value', 'raw']).where('deviceId', '=', deviceId).where('ts', '=', ts).orderBy('pointKey').execute();
+    expect(values.map((v) => [v.pointKey, Number(v.value), Number(v.raw)])).toEqual([['NULL', -1.5e-7, 3], ['a.b-c_1', 12345.678901234, 0]]);
+  });
 });
