@@ -33,7 +33,7 @@ export function createIngest(platform: Platform): Ingest {
   const presence = new Presence(platform, directory);
   const pipeline = new Ingestion(platform, directory, writer, latest, presence);
   const log = (error: unknown) => platform.logs.write('blade_log_error', { exceptionName: 'ingest', message: error instanceof Error ? error.message : String(error), stackTrace: error instanceof Error ? error.stack : undefined });
-  const rollups = new Rollups(platform.db, log);
+  const rollups = new Rollups(platform, log);
   latest.start();
   presence.start();
   rollups.start();

@@ -1,12 +1,19 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { type Cell, cellsOfPoints, mergeInto } from './cells';
+import type { Store } from './sampling';
 
 /**
  * Rollups of the time series (docs/live-and-history.md "Rollups"). Triggers on wit_device_log mark each hour of a
- * device whose points changed (wit_device_log_dirty); this roller recomputes closed marked hours — their 10-minute
- * and hour cells from the points, the 6-hour cell from the hour cells — and drops the mark in the same transaction.
- * Readers treat a marked hour as stale and read its points instead, so a chart is exact at every moment.
+ * device whose points changed (wit_device_log_dirty). The roller claims closed marked hours (moves the marks to
+ * wit_device_log_rolling), then recomputes each — its 10-minute and hour cells from the points, the 6-hour cell from
+ * the hour cells — and drops the claim in the same transaction. Readers treat marked and claimed hours as stale and
+ * read their points instead, so a chart is exact at every moment; a write during a recomputation marks the hour
+ * again, and a claim a crash left behind is recomputed first on the next pass.
  */
+
+/** The advisory lock of migration 0011's trigger: writers hold it shared until they commit, claims take it exclusive. */
+export const ROLLUP_LOCK = 73_400_011;
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
@@ -99,8 +106,15 @@ export interface RollupOptions {
 }
 
 const DEFAULTS: RollupOptions = { intervalMs: 2000, graceMs: MINUTE_MS, budgetMs: 250, quietMs: MINUTE_MS };
-/** Marks read per query. */
-const PAGE = 100;
+/** Marks read and claimed at a time. */
+const PAGE = 50;
+
+interface Mark {
+  deviceId: string;
+  hour: number;
+}
+
+const markOf = (row: { deviceId: unknown; hour: unknown }): Mark => ({ deviceId: String(row.deviceId), hour: Number(row.hour) });
 
 export class Rollups {
   private timer?: NodeJS.Timeout;
@@ -110,7 +124,7 @@ export class Rollups {
   private readonly options: RollupOptions;
 
   constructor(
-    private readonly db: Db,
+    private readonly store: Store,
     private readonly onError: (error: unknown) => void,
     options: Partial<RollupOptions> = {},
   ) {
@@ -150,36 +164,65 @@ export class Rollups {
   }
 
   /**
-   * Marked hours before `closedBefore`, oldest first, within the budget. An hour rolled up less than `quietMs` ago
-   * waits: one still being written (a device uploading its backlog) is recomputed once per interval, not per pass.
+   * Claims left behind first, then marked hours before `closedBefore`, oldest first, within the budget. An hour rolled
+   * up less than `quietMs` ago waits: one still being written (a device uploading its backlog) is recomputed once per
+   * interval, not on every pass.
    */
   private async pass(closedBefore: number, budgetMs: number, quietMs: number): Promise<number> {
     const started = Date.now();
-    for (const [mark, at] of this.rolledAt) if (started - at >= quietMs) this.rolledAt.delete(mark);
+    for (const [key, at] of this.rolledAt) if (started - at >= quietMs) this.rolledAt.delete(key);
     let done = 0;
-    let after: { hour: number; deviceId: string } | undefined;
+    const work = async (marks: readonly Mark[]) => {
+      for (const mark of marks) {
+        await this.recompute(mark);
+        if (quietMs > 0) this.rolledAt.set(`${mark.deviceId}|${mark.hour}`, Date.now());
+        done += 1;
+        if (Date.now() - started > budgetMs) return false;
+      }
+      return true;
+    };
+    const leftover = (await this.store.db.selectFrom('wit_device_log_rolling').select(['deviceId', 'hour']).limit(PAGE).execute()).map(markOf);
+    if (!(await work(leftover))) return done;
+    let after: Mark | undefined;
     for (;;) {
-      let query = this.db.selectFrom('wit_device_log_dirty').select(['deviceId', 'hour']).where('hour', '<', closedBefore);
+      let query = this.store.db.selectFrom('wit_device_log_dirty').select(['deviceId', 'hour']).where('hour', '<', closedBefore);
       if (after) {
         const { hour, deviceId } = after;
         query = query.where((eb) => eb.or([eb('hour', '>', hour), eb.and([eb('hour', '=', hour), eb('deviceId', '>', deviceId)])]));
       }
-      const marks = await query.orderBy('hour').orderBy('deviceId').limit(PAGE).execute();
-      for (const mark of marks) {
-        const [deviceId, hour] = [String(mark.deviceId), Number(mark.hour)];
-        after = { hour, deviceId };
-        if (this.rolledAt.has(`${deviceId}|${hour}`)) continue;
-        await this.db.transaction().execute(async (trx) => {
-          // The mark goes first: in PostgreSQL this waits for any writer still holding it, so the points read next
-          // include its rows; a point written after this re-marks the hour for the next pass.
-          const taken = await trx.deleteFrom('wit_device_log_dirty').where('deviceId', '=', deviceId).where('hour', '=', hour).executeTakeFirst();
-          if (Number(taken.numDeletedRows) > 0) await rollUpHour(trx, deviceId, hour);
-        });
-        if (quietMs > 0) this.rolledAt.set(`${deviceId}|${hour}`, Date.now());
-        done += 1;
-        if (Date.now() - started > budgetMs) return done;
-      }
-      if (marks.length < PAGE) return done;
+      const page = (await query.orderBy('hour').orderBy('deviceId').limit(PAGE).execute()).map(markOf);
+      after = page.at(-1);
+      const due = page.filter((mark) => !this.rolledAt.has(`${mark.deviceId}|${mark.hour}`));
+      if (due.length && !(await work(await this.claim(due)))) return done;
+      if (page.length < PAGE) return done;
     }
+  }
+
+  /**
+   * Moves marks to the claimed table. In PostgreSQL under the exclusive side of the writers' advisory lock: a writer
+   * whose trigger found the mark already there has committed by then, so the recomputation reads its points; a
+   * writer after the claim finds no mark and marks the hour again. (SQLite has one connection: no writer is between
+   * its statement and its commit while this runs.)
+   */
+  private claim(marks: readonly Mark[]): Promise<Mark[]> {
+    return this.store.db.transaction().execute(async (trx) => {
+      if (this.store.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${ROLLUP_LOCK})`.execute(trx);
+      const taken = (
+        await trx
+          .deleteFrom('wit_device_log_dirty')
+          .where((eb) => eb.or(marks.map((m) => eb.and([eb('deviceId', '=', m.deviceId), eb('hour', '=', m.hour)]))))
+          .returning(['deviceId', 'hour'])
+          .execute()
+      ).map(markOf);
+      if (taken.length) await trx.insertInto('wit_device_log_rolling').values(taken.map((m) => ({ ...m }))).onConflict((oc) => oc.doNothing()).execute();
+      return taken;
+    });
+  }
+
+  private async recompute(mark: Mark): Promise<void> {
+    await this.store.db.transaction().execute(async (trx) => {
+      await rollUpHour(trx, mark.deviceId, mark.hour);
+      await trx.deleteFrom('wit_device_log_rolling').where('deviceId', '=', mark.deviceId).where('hour', '=', mark.hour).execute();
+    });
   }
 }

@@ -109,9 +109,10 @@ export async function pointCells(store: Store, range: SeriesRange, span: number)
   });
 }
 
-/** Dirty hours of a device between two hours (inclusive, exclusive). */
+/** Hours of a device between two hours (inclusive, exclusive) whose rollups are stale: marked, or being recomputed. */
 async function dirtyHours(db: Db, deviceId: string, fromHour: number, toHour: number): Promise<number[]> {
-  const rows = await db.selectFrom('wit_device_log_dirty').select('hour').where('deviceId', '=', deviceId).where('hour', '>=', fromHour).where('hour', '<', toHour).execute();
+  const of = (table: 'wit_device_log_dirty' | 'wit_device_log_rolling') => db.selectFrom(table).select('hour').where('deviceId', '=', deviceId).where('hour', '>=', fromHour).where('hour', '<', toHour);
+  const rows = await of('wit_device_log_dirty').union(of('wit_device_log_rolling')).execute();
   return rows.map((r) => Number(r.hour));
 }
 

@@ -6,6 +6,12 @@ import { type CreateTableBuilder, type Kysely, SqliteAdapter, sql } from 'kysely
  * Which hours of a device changed since they were rolled up is kept by triggers on wit_device_log itself, so no
  * writer — the ingestion, a correction, a purge, an operator's SQL — can leave a stale rollup behind unnoticed.
  */
+/**
+ * The advisory lock between writers of wit_device_log (shared) and the roller claiming marks (exclusive); the same
+ * number as ROLLUP_LOCK in server/series/rollups.ts (a migration keeps its own copy: it must not change).
+ */
+const ROLLUP_LOCK = 73_400_011;
+
 // Migrations run against the schema of their own time, not today's, so they take an untyped Kysely.
 export async function up(db: Kysely<any>): Promise<void> {
   const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
@@ -30,14 +36,17 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addPrimaryKeyConstraint('wit_device_log_rollup_pk', ['device_id', 'point_key', 'step', 'bucket']),
   ).execute();
 
-  // Hours (epoch ms / 3,600,000) of a device whose points changed after their rollups were computed.
-  await withoutRowid(
-    db.schema
-      .createTable('wit_device_log_dirty')
-      .addColumn('device_id', 'varchar(20)', (col) => col.notNull())
-      .addColumn('hour', 'bigint', (col) => col.notNull())
-      .addPrimaryKeyConstraint('wit_device_log_dirty_pk', ['device_id', 'hour']),
-  ).execute();
+  // Hours (epoch ms / 3,600,000) of a device whose points changed after their rollups were computed, and the hours
+  // the roller has claimed and is recomputing (kept apart so a write during the recomputation marks the hour again).
+  for (const table of ['wit_device_log_dirty', 'wit_device_log_rolling']) {
+    await withoutRowid(
+      db.schema
+        .createTable(table)
+        .addColumn('device_id', 'varchar(20)', (col) => col.notNull())
+        .addColumn('hour', 'bigint', (col) => col.notNull())
+        .addPrimaryKeyConstraint(`${table}_pk`, ['device_id', 'hour']),
+    ).execute();
+  }
 
   if (sqlite) {
     // Row triggers: one primary-key probe of a small table per written point. `on conflict do nothing`, not `insert or
@@ -48,11 +57,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     await sql.raw(`create trigger wit_device_log_deleted after delete on wit_device_log begin ${mark('old')} end`).execute(db);
   } else {
     // Statement triggers over the transition tables: one insert per statement, however many rows it wrote. Marks are
-    // taken in key order so two writers never wait on each other's marks in opposite orders.
+    // taken in key order so two writers never wait on each other's marks in opposite orders. Every writer holds the
+    // shared side of an advisory lock until it commits; the roller claims marks under its exclusive side, so it
+    // never claims a mark whose points a writer has not committed yet (server/series/rollups.ts).
     await sql
       .raw(
         `create function wit_device_log_mark() returns trigger language plpgsql as $$
         begin
+          perform pg_advisory_xact_lock_shared(${ROLLUP_LOCK});
           if tg_op = 'INSERT' then
             insert into wit_device_log_dirty (device_id, hour)
               select distinct device_id, ts / 3600000 from new_rows order by 1, 2 on conflict do nothing;

@@ -110,7 +110,7 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
   console.log(`\n${store}: ${DAYS * 1440} points loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   const rolling = Date.now();
-  const hours = await new Rollups(database.db, (error) => console.error(error)).settle();
+  const hours = await new Rollups(database, (error) => console.error(error)).settle();
   console.log(`  rollups of ${hours} device-hours built in ${((Date.now() - rolling) / 1000).toFixed(1)} s`);
 
   const range: SeriesRange = { deviceId, pointKey: KEY, start: START, end: END };
