@@ -1,7 +1,7 @@
 import type { Locator, Page as BrowserPage } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole } from './support/console';
+import { type ConsoleUnderTest, openConsole, signIn } from './support/console';
 import { dialog, rowIndexOf } from './support/crud';
 
 /** The demo tenant (server/db/seed/monitoring.ts): project 钱塘江大桥健康监测 and its devices QJ-…. */
@@ -55,12 +55,7 @@ describe('catalogue, monitoring and data screens (tenant 100001)', () => {
     [rain] = await list('device', { code: 'QJ-RAIN-01' });
     [project] = await list('project', { code: PROJECT_CODE });
     const { page } = c;
-    await page.goto('/login');
-    await page.fill('#tenantId', DEMO);
-    await page.fill('#username', 'admin');
-    await page.fill('#password', 'admin');
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/wel/index');
+    await signIn(page, DEMO);
   });
   afterAll(() => c?.stop());
 

@@ -1,7 +1,7 @@
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole } from './support/console';
+import { type ConsoleUnderTest, openConsole, signIn } from './support/console';
 import { confirmYes, dialog, rowAction, rowIndexOf } from './support/crud';
 
 /** The demo tenant (server/db/seed/monitoring.ts): project 钱塘江大桥健康监测, groups 主桥 / 引桥, devices QJ-…. */
@@ -37,12 +37,7 @@ describe('project, device and MQTT screens (tenant 100001)', () => {
     c = await openConsole();
     api = await signedIn(c.server.url, 'admin', 'admin', DEMO);
     const { page } = c;
-    await page.goto('/login');
-    await page.fill('#tenantId', DEMO);
-    await page.fill('#username', 'admin');
-    await page.fill('#password', 'admin');
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/wel/index');
+    await signIn(page, DEMO);
   });
   afterAll(() => c?.stop());
 

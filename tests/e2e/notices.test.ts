@@ -2,7 +2,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userRoom } from '../../server/realtime';
 import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole } from './support/console';
+import { type ConsoleUnderTest, openConsole, signIn } from './support/console';
 import { confirmYes, dialog, rowAction, rowIndexOf } from './support/crud';
 
 /** Demo tenant and device identity (docs/data-model.md). */
@@ -35,12 +35,7 @@ describe('notice centre, notice dialog and alarm screens', () => {
 
     // The demo tenant's administrator signs in (the alarms and notices are theirs).
     const { page } = c;
-    await page.goto('/login');
-    await page.fill('#tenantId', DEMO);
-    await page.fill('#username', 'admin');
-    await page.fill('#password', 'admin');
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/wel/index');
+    await signIn(page, DEMO);
   });
   afterAll(async () => {
     await device?.endAsync(true);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole } from './support/console';
+import { type ConsoleUnderTest, openConsole, signIn } from './support/console';
 import { blurField, confirmYes, dialog, rowAction, rowIndexOf, selectRow } from './support/crud';
 
 interface Page<T> {
@@ -142,12 +142,7 @@ describe('param page of a second tenant', () => {
     expect(own.body).toMatchObject({ success: true });
 
     const { page } = c;
-    await page.goto('/login');
-    await page.fill('#tenantId', '100001');
-    await page.fill('#username', 'admin');
-    await page.fill('#password', 'admin');
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/wel/index');
+    await signIn(page, '100001');
     await page.locator('.vg-sidebar').getByText('参数管理').click();
     await page.locator('.bp6-table-cell').filter({ hasText: 'tenant.own' }).first().waitFor();
     expect(await page.locator('.bp6-table-cell').filter({ hasText: 'platform.only' }).count()).toBe(0);

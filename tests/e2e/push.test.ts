@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, signedIn } from '../support/client';
 import { type Receiver, startReceiver } from '../integration/push/support';
-import { type ConsoleUnderTest, openConsole } from './support/console';
+import { type ConsoleUnderTest, openConsole, signIn } from './support/console';
 import { dialog, rowIndexOf } from './support/crud';
 
 /** The onward-data screens of the demo tenant against the real server and a real HTTP receiver (docs/push.md). */
@@ -28,12 +28,7 @@ describe('push targets, project push and the push log (tenant 100001)', () => {
     c = await openConsole();
     api = await signedIn(c.server.url, 'admin', 'admin', DEMO);
     const { page } = c;
-    await page.goto('/login');
-    await page.fill('#tenantId', DEMO);
-    await page.fill('#username', 'admin');
-    await page.fill('#password', 'admin');
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/wel/index');
+    await signIn(page, DEMO);
   });
   afterAll(async () => {
     await c?.stop();

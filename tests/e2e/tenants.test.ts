@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole } from './support/console';
+import { type ConsoleUnderTest, openConsole, signIn } from './support/console';
 import { confirmYes, dialog, rowAction } from './support/crud';
 
 interface Tenant {
@@ -114,12 +114,7 @@ describe('sidebar of a tenant administrator', () => {
 
   it('hides the platform-only menus from tenant 100001', async () => {
     const { page } = c;
-    await page.goto('/login');
-    await page.fill('#tenantId', '100001');
-    await page.fill('#username', 'admin');
-    await page.fill('#password', 'admin');
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/wel/index');
+    await signIn(page, '100001');
     const sidebar = page.locator('.vg-sidebar');
     await sidebar.getByText('参数管理', { exact: true }).waitFor();
     for (const platformOnly of ['租户管理', '菜单管理', '应用管理', '租户产品包', '数据权限', '接口权限']) {

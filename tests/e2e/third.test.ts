@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn } from '../support/client';
 import { startServer, type TestServer } from '../support/server';
-import { type ConsoleUnderTest, openConsole } from './support/console';
+import { type ConsoleUnderTest, openConsole, signIn } from './support/console';
 import { dialog, rowIndexOf } from './support/crud';
 
 type Row = Record<string, unknown> & { id: string };
@@ -33,12 +33,7 @@ describe('third-party platform screens (tenant 100001)', () => {
     remote = await startServer('sqlite');
     c = await openConsole();
     const { page } = c;
-    await page.goto('/login');
-    await page.fill('#tenantId', '100001');
-    await page.fill('#username', 'admin');
-    await page.fill('#password', 'admin');
-    await page.click('button[type=submit]');
-    await page.waitForURL('**/wel/index');
+    await signIn(page, '100001');
   });
   afterAll(async () => {
     await c?.stop();

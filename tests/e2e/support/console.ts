@@ -23,18 +23,22 @@ export async function openConsole(overrides: Partial<Config> = {}): Promise<Cons
     server,
     browser,
     page,
-    async login(account = 'admin', password = 'admin') {
-      await page.goto('/login');
-      await page.fill('#username', account);
-      await page.fill('#password', password);
-      await page.click('button[type=submit]');
-      await page.waitForURL('**/wel/index');
-    },
+    login: (account = 'admin', password = 'admin') => signIn(page, undefined, account, password),
     async stop() {
       await browser.close();
       await server.stop();
     },
   };
+}
+
+/** Signs in through the login page (into `tenantId` when given, else the form's default) and waits for the home tab. */
+export async function signIn(page: Page, tenantId?: string, account = 'admin', password = 'admin'): Promise<void> {
+  await page.goto('/login');
+  if (tenantId !== undefined) await page.fill('#tenantId', tenantId);
+  await page.fill('#username', account);
+  await page.fill('#password', password);
+  await page.click('button[type=submit]');
+  await page.waitForURL('**/wel/index');
 }
 
 /** The console's access token, read from its cookie. */
