@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { OAuth2ProviderConfig } from './auth/social';
 
@@ -15,6 +16,13 @@ export interface Config {
   mqttPort: number;
   /** An external broker to use instead of the embedded one. */
   mqttUrl?: string;
+  /** With mqttUrl: this process's MQTT client id prefix, stable across restarts so its session resumes. */
+  mqttClientId: string;
+  /**
+   * With mqttUrl: the shared-subscription group of the processes that ingest together (empty: every process receives
+   * every message, for brokers without `$share`).
+   */
+  mqttShareGroup: string;
   redisUrl?: string;
   jwtSecret: string;
   logLevel: LogLevel;
@@ -61,6 +69,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     databaseUrl,
     mqttPort: portFrom(env.MQTT_PORT, 1883, 'MQTT_PORT'),
     mqttUrl: env.MQTT_URL || undefined,
+    // Host and HTTP port: stable across restarts, distinct between the processes of one host.
+    mqttClientId: env.MQTT_CLIENT_ID || `vigil-${hostname()}-${env.PORT ?? 8080}`,
+    mqttShareGroup: env.MQTT_SHARE_GROUP ?? 'vigil',
     redisUrl: env.REDIS_URL || undefined,
     jwtSecret: overrides.jwtSecret ?? jwtSecretFrom(env, dataDir),
     logLevel,

@@ -9,6 +9,9 @@ import { Ingestion, isDataTopic } from './pipeline';
 import { Presence } from './presence';
 import { SeriesWriter } from './store';
 
+/** Every data topic, as the platform subscribes to them on an external broker. */
+const DATA_TOPICS = 'vigil/+/+/+/data';
+
 /** The ingestion side of the platform, built once per server (docs/ingest.md). */
 export interface Ingest {
   directory: Directory;
@@ -58,10 +61,12 @@ export function createIngest(platform: Platform): Ingest {
     hooks,
     async connectExternal(url) {
       // The external broker authenticates the devices; we read their data as one more subscriber. Its QoS 1
-      // acknowledgements do not wait for our storage (MQTT gives a subscriber no say in them).
-      external = await mqtt.connectAsync(url, { clientId: `vigil-ingest-${process.pid}`, clean: false });
+      // acknowledgements do not wait for our storage (MQTT gives a subscriber no say in them). Processes of one
+      // deployment share the subscription, so each message is ingested once, by one of them.
+      const { mqttClientId, mqttShareGroup } = platform.config;
+      external = await mqtt.connectAsync(url, { clientId: `${mqttClientId}-ingest`, clean: false });
       external.on('message', (topic, payload) => void pipeline.accept(topic, payload).catch(log));
-      await external.subscribeAsync('vigil/+/+/+/data', { qos: 1 });
+      await external.subscribeAsync(mqttShareGroup ? `$share/${mqttShareGroup}/${DATA_TOPICS}` : DATA_TOPICS, { qos: 1 });
     },
     async stop() {
       await external?.endAsync();

@@ -91,7 +91,8 @@ export class Commands {
     if (broker) {
       await new Promise<void>((resolve) => broker.aedes.subscribe('vigil/+/+/+/reply', (packet, done) => void handle(packet.topic, packet.payload as Buffer).finally(done), resolve));
     } else if (this.platform.config.mqttUrl) {
-      this.external = await mqtt.connectAsync(this.platform.config.mqttUrl, { clientId: `vigil-commands-${process.pid}` });
+      // Not shared: a reply must reach the process whose command waits for it.
+      this.external = await mqtt.connectAsync(this.platform.config.mqttUrl, { clientId: `${this.platform.config.mqttClientId}-commands` });
       this.external.on('message', (topic, payload) => void handle(topic, payload));
       await this.external.subscribeAsync('vigil/+/+/+/reply', { qos: 1 });
     }
