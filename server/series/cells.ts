@@ -52,3 +52,8 @@ export function cellsOfPoints(points: ReadonlyArray<{ ts: number; value: number 
   }
   return cells;
 }
+
+/** A stored rollup row (wit_device_log_rollup) as a cell. */
+export function cellOfRow(row: Record<string, unknown>): Cell {
+  return { t: Number(row.bucket), mn: Number(row.mn), mx: Number(row.mx), sm: Number(row.sm), n: Number(row.n), t0: Number(row.t0), v0: Number(row.v0), t1: Number(row.t1), v1: Number(row.v1) };
+}

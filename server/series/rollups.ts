@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
-import { type Cell, cellsOfPoints, mergeInto } from './cells';
+import { type Cell, cellOfRow, cellsOfPoints, mergeInto } from './cells';
 import type { Store } from './sampling';
 
 /**
@@ -89,7 +89,7 @@ async function rollUpHour(trx: Db, deviceId: string, hour: number): Promise<void
   const hourCells = new Map<string, Cell[]>();
   for (const r of hours) {
     const key = String(r.pointKey);
-    hourCells.set(key, [...(hourCells.get(key) ?? []), { t: Number(r.bucket), mn: Number(r.mn), mx: Number(r.mx), sm: Number(r.sm), n: Number(r.n), t0: Number(r.t0), v0: Number(r.v0), t1: Number(r.t1), v1: Number(r.v1) }]);
+    hourCells.set(key, [...(hourCells.get(key) ?? []), cellOfRow(r)]);
   }
   for (const [key, cells] of hourCells) await insertCells(trx, deviceId, key, SIX_HOURS, mergeInto(cells, SIX_HOURS));
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { Platform } from '../platform';
-import { type Cell, mergeInto } from './cells';
+import { type Cell, cellOfRow, mergeInto } from './cells';
 import { HOUR_MS, rollupStep, staleSpans } from './rollups';
 
 /**
@@ -153,9 +153,7 @@ async function rolledUpCells(store: Store, range: SeriesRange, span: number, ste
     .where('bucket', '>=', first)
     .where('bucket', '<', end)
     .execute();
-  const cells: Cell[] = rollups
-    .map((r) => ({ t: Number(r.bucket), mn: Number(r.mn), mx: Number(r.mx), sm: Number(r.sm), n: Number(r.n), t0: Number(r.t0), v0: Number(r.v0), t1: Number(r.t1), v1: Number(r.v1) }))
-    .filter((cell) => !isStale(cell.t));
+  const cells: Cell[] = rollups.map(cellOfRow).filter((cell) => !isStale(cell.t));
   for (const [from, to] of stretches) cells.push(...(await pointCells(store, { ...range, start: from, end: to }, span)));
   return mergeInto(cells, span);
 }

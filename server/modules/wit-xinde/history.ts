@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import { device, devicePoint } from '../../../resources/iot/device';
-import type { Db, Row } from '../../db/database';
+import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
 import { contextOf, paramsOf, text } from '../../http/context';
 import { badRequest, missingParam, notFound, ok, paramType } from '../../http/envelope';
