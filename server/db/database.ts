@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { startCheckpointer } from './checkpointer';
 
 /**
  * Rows are plain records: the generic CRUD layer reads tables named in resource declarations at run time, so a
@@ -61,16 +62,23 @@ export function openDatabase(options: DatabaseOptions): Database {
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), plugins });
     return { db, dialect: 'postgres', native: { dialect: 'postgres', pool }, close: () => endPool(db, pool) };
   }
-  const sqlite = new SQLite(join(options.dataDir, 'vigil.sqlite'));
+  const file = join(options.dataDir, 'vigil.sqlite');
+  const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   // FULL: a commit is on disk when it returns (QoS 1 readings are acknowledged only then); group commit keeps it cheap.
   sqlite.pragma('synchronous = FULL');
+  // The WAL is checkpointed by a worker thread (checkpointer.ts) and by the committing thread only past 256 MB: fewer,
+  // larger checkpoints copy a page written many times once. Emptied, the file is cut back to 64 MB.
+  sqlite.pragma('wal_autocheckpoint = 65536');
+  sqlite.pragma('journal_size_limit = 67108864');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   // Keeps the query planner's statistics current (SQLite's advice: on open and before close).
   sqlite.pragma('optimize = 0x10002');
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }), plugins });
+  const checkpointer = startCheckpointer(file, (message) => process.emitWarning(`SQLite WAL checkpoint: ${message}`));
   const close = async () => {
+    await checkpointer.stop();
     sqlite.pragma('optimize');
     await db.destroy();
   };
