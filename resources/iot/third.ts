@@ -74,74 +74,51 @@ export const thirdMonitorParam = defineResource({
   },
 });
 
+/** What every binding row names: the connection, our project, the remote project, and when it was last synced. */
+const boundTo = { thirdParamId: id(), projectId: id(), thirdProjectId: text(64), syncTime: datetime().nullish() };
+
+/** A binding table: written by the calls (read-only through the generic routes), scoped by its project. */
+const binding = <F extends z.ZodRawShape>(name: string, table: string, fields: F) =>
+  defineResource({
+    service: 'wit-xinde',
+    name,
+    table,
+    tenancy: 'tenant',
+    readOnly: true,
+    fields: z.object({ ...boundTo, ...fields }),
+    projectField: 'projectId',
+    orderBy: [{ field: 'createTime', desc: true }],
+  });
+
 /**
  * A local project bound to a project of a remote platform (第三方项目). Written by `bingProject` and
  * `projectcustomer/syncProject`; `remove` unbinds it together with its device and monitor-point bindings.
  */
-export const thirdMonitorProject = defineResource({
-  service: 'wit-xinde',
-  name: 'thirdmonitorproject',
-  table: 'wit_third_project',
-  tenancy: 'tenant',
-  readOnly: true,
-  fields: z.object({
-    thirdParamId: id(),
-    projectId: id(),
-    thirdProjectId: text(64),
-    thirdProjectName: text(128).nullish(),
-    thirdProjectCode: text(64).nullish(),
-    syncTime: datetime().nullish(),
-    lastPullTime: datetime().nullish(),
-    lastPullCount: int().nullish(),
-    remark: text().nullish(),
-  }),
-  projectField: 'projectId',
-  orderBy: [{ field: 'createTime', desc: true }],
+export const thirdMonitorProject = binding('thirdmonitorproject', 'wit_third_project', {
+  thirdProjectName: text(128).nullish(),
+  thirdProjectCode: text(64).nullish(),
+  lastPullTime: datetime().nullish(),
+  lastPullCount: int().nullish(),
+  remark: text().nullish(),
 });
 
 /**
  * A local device bound to a device of a remote platform (设备绑定): where its pulled readings go. `pulledTs` is how far
  * its readings have been pulled (epoch ms). Written by `bingDevice` and `syncDeviceInfo`.
  */
-export const deviceCustomer = defineResource({
-  service: 'wit-xinde',
-  name: 'devicecustomer',
-  table: 'wit_third_device',
-  tenancy: 'tenant',
-  readOnly: true,
-  fields: z.object({
-    thirdParamId: id(),
-    projectId: id(),
-    thirdProjectId: text(64),
-    deviceId: id(),
-    thirdDeviceId: text(64),
-    thirdDeviceCode: text(64).nullish(),
-    thirdDeviceName: text(128).nullish(),
-    pulledTs: int().nullish(),
-    lastPullTime: datetime().nullish(),
-    syncTime: datetime().nullish(),
-  }),
-  projectField: 'projectId',
-  orderBy: [{ field: 'createTime', desc: true }],
+export const deviceCustomer = binding('devicecustomer', 'wit_third_device', {
+  deviceId: id(),
+  thirdDeviceId: text(64),
+  thirdDeviceCode: text(64).nullish(),
+  thirdDeviceName: text(128).nullish(),
+  pulledTs: int().nullish(),
+  lastPullTime: datetime().nullish(),
 });
 
 /** A local monitor point bound to a monitor point of a remote platform (测点绑定). Written by `syncPointInfo`. */
-export const pointCustomer = defineResource({
-  service: 'wit-xinde',
-  name: 'pointcustomer',
-  table: 'wit_third_point',
-  tenancy: 'tenant',
-  readOnly: true,
-  fields: z.object({
-    thirdParamId: id(),
-    projectId: id(),
-    thirdProjectId: text(64),
-    monitorPointId: id(),
-    thirdPointId: text(64),
-    thirdPointCode: text(64).nullish(),
-    thirdPointName: text(128).nullish(),
-    syncTime: datetime().nullish(),
-  }),
-  projectField: 'projectId',
-  orderBy: [{ field: 'createTime', desc: true }],
+export const pointCustomer = binding('pointcustomer', 'wit_third_point', {
+  monitorPointId: id(),
+  thirdPointId: text(64),
+  thirdPointCode: text(64).nullish(),
+  thirdPointName: text(128).nullish(),
 });

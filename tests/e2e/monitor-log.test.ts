@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole } from './support/console';
+import { type ConsoleUnderTest, openConsole, openMenu } from './support/console';
 import { dialog, rowAction } from './support/crud';
 
 describe('log pages (read only)', () => {
   let c: ConsoleUnderTest;
   let api: ApiClient;
-
-  const open = async (menu: string, path: string) => {
-    await c.page.locator('.vg-sidebar').getByText(menu, { exact: true }).click();
-    await c.page.waitForURL(`**${path}`);
-  };
 
   beforeAll(async () => {
     c = await openConsole();
@@ -22,7 +17,7 @@ describe('log pages (read only)', () => {
   it('lists an API call made earlier, finds it by request URI and shows its detail', async () => {
     await api.post('/api/blade-system/param/submit', { paramName: '日志参数', paramKey: 'log.marker.key', paramValue: 'v' });
     const { page } = c;
-    await open('接口日志', '/monitor/log/api');
+    await openMenu(c.page, '接口日志', '/monitor/log/api');
     expect(await page.locator('.vg-add').count()).toBe(0);
     expect(await page.locator('.vg-batch-delete').count()).toBe(0);
     await page.locator('#search-requestUri').fill('/blade-system/param/submit');
@@ -48,7 +43,7 @@ describe('log pages (read only)', () => {
   it('shows an error log with its stack trace preformatted', async () => {
     await api.post('/api/blade-log/error/upload', [{ type: 'TypeError', url: '/e2e/page', message: 'boom in e2e', stack: 'TypeError: boom\n    at one (a.js:1)\n    at two (b.js:2)' }]);
     const { page } = c;
-    await open('错误日志', '/monitor/log/error');
+    await openMenu(c.page, '错误日志', '/monitor/log/error');
     await page.locator('.bp6-table-cell').filter({ hasText: 'boom in e2e' }).first().waitFor();
     await (await rowAction(page, 'boom in e2e', 'detail')).click();
     const stack = dialog(page).locator('pre#field-stackTrace');
@@ -62,7 +57,7 @@ describe('log pages (read only)', () => {
     const sent = await api.post('/api/blade-resource/sms/endpoint/send-message', { code: 'log-only', phones: '13800138000', params: '{"n":1}' });
     expect(sent.body).toMatchObject({ success: true });
     const { page } = c;
-    await open('通用日志', '/monitor/log/usual');
+    await openMenu(c.page, '通用日志', '/monitor/log/usual');
     await expect
       .poll(async () => {
         await page.locator('.vg-crud-toolbar [title="刷新"]').click();

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole } from './support/console';
+import { type ConsoleUnderTest, openConsole, openMenu } from './support/console';
 import { confirmYes, dialog, rowAction, rowIndexOf } from './support/crud';
 
 interface Config {
@@ -26,11 +26,6 @@ describe('resource pages (OSS, SMS, attachments)', () => {
   const received: Array<Record<string, unknown>> = [];
   let gatewayStatus = 200;
 
-  const open = async (menu: string, path: string) => {
-    await c.page.locator('.vg-sidebar').getByText(menu, { exact: true }).click();
-    await c.page.waitForURL(`**${path}`);
-  };
-
   beforeAll(async () => {
     gateway = createServer((request, response) => {
       let body = '';
@@ -53,7 +48,7 @@ describe('resource pages (OSS, SMS, attachments)', () => {
 
   it('adds OSS configs and enables one at a time', async () => {
     const { page } = c;
-    await open('对象存储', '/resource/oss');
+    await openMenu(c.page, '对象存储', '/resource/oss');
     await page.locator('.vg-add').click();
     await page.locator('#field-category').selectOption('1');
     await page.locator('#field-ossCode').fill('local-a');
@@ -81,7 +76,7 @@ describe('resource pages (OSS, SMS, attachments)', () => {
 
   it('sends a test SMS through an HTTP gateway config', async () => {
     const { page } = c;
-    await open('短信配置', '/resource/sms');
+    await openMenu(c.page, '短信配置', '/resource/sms');
     await page.locator('.vg-add').click();
     await page.locator('#field-category').selectOption('1');
     await page.locator('#field-smsCode').fill('gateway');
@@ -113,7 +108,7 @@ describe('resource pages (OSS, SMS, attachments)', () => {
 
   it('uploads an attachment, downloads it through its link and deletes it', async () => {
     const { page } = c;
-    await open('附件管理', '/resource/attach');
+    await openMenu(c.page, '附件管理', '/resource/attach');
     const chooser = page.waitForEvent('filechooser');
     await page.locator('.vg-toolbar-upload').click();
     await (await chooser).setFiles({ name: 'hello.txt', mimeType: 'text/plain', buffer: Buffer.from('hello vigil!') });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole } from './support/console';
+import { type ConsoleUnderTest, openConsole, openMenu } from './support/console';
 import { dialog, rowAction, rowIndexOf } from './support/crud';
 
 interface Menu {
@@ -29,10 +29,6 @@ describe('role, menu and top menu pages', () => {
     (await api.get<{ records: Array<{ id: string; roleAlias: string; tenantId: string }> }>('/api/blade-system/role/list', { roleAlias: alias, size: 100 })).body.data.records.find(
       (r) => r.roleAlias === alias,
     );
-  const openScreen = async (label: string, path: string) => {
-    await c.page.locator('.vg-sidebar').getByText(label, { exact: true }).click();
-    await c.page.waitForURL(`**${path}`);
-  };
   const node = (id: string) => dialog(c.page).locator(`[data-node="${id}"] label`).first();
 
   beforeAll(async () => {
@@ -45,7 +41,7 @@ describe('role, menu and top menu pages', () => {
 
   it('creates a role and grants it a menu and a single button through 权限设置', async () => {
     const { page } = c;
-    await openScreen('角色管理', '/authority/role');
+    await openMenu(c.page, '角色管理', '/authority/role');
     await page.locator('.vg-add').click();
     await page.locator('#field-roleName').fill('E2E 巡检员');
     await page.locator('#field-roleAlias').fill('e2e_inspector');
@@ -99,7 +95,7 @@ describe('role, menu and top menu pages', () => {
 
   it('shows the menu tree with buttons under their menu, and adds a child button', async () => {
     const { page } = c;
-    await openScreen('菜单管理', '/system/menu');
+    await openMenu(c.page, '菜单管理', '/system/menu');
     const toggle = async (text: string) => {
       const index = await rowIndexOf(page, text);
       await page.locator(`.bp6-table-cell-row-${index} .vg-tree-toggle`).first().click();
@@ -124,7 +120,7 @@ describe('role, menu and top menu pages', () => {
     const { page } = c;
     await api.post('/api/blade-system/topmenu/submit', { code: 'e2e_top', name: 'E2E 顶部', sort: 1 });
     const top = (await api.get<{ records: Array<{ id: string; code: string }> }>('/api/blade-system/topmenu/list', { code: 'e2e_top' })).body.data.records[0];
-    await openScreen('顶部菜单', '/system/topmenu');
+    await openMenu(c.page, '顶部菜单', '/system/topmenu');
     await (await rowAction(page, 'e2e_top', 'setting')).click();
     await node(menuId('param')).click();
     await dialog(page).getByRole('button', { name: '保存' }).click();
@@ -135,7 +131,7 @@ describe('role, menu and top menu pages', () => {
 
   it('adds a data scope to the menu picked beside the list', async () => {
     const { page } = c;
-    await openScreen('数据权限', '/authority/datascope');
+    await openMenu(c.page, '数据权限', '/authority/datascope');
     const menuNode = (id: string) => page.locator('.vg-scope-menus .bp6-tree-node-content').filter({ has: page.locator(`[data-menu="${id}"]`) });
     await menuNode(menuId('system')).locator('.bp6-tree-node-caret').click();
     await page.locator(`[data-menu="${menuId('user')}"]`).click();

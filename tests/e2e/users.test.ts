@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole } from './support/console';
+import { type ConsoleUnderTest, openConsole, openMenu } from './support/console';
 import { blurField, confirmYes, dialog, rowAction, rowIndexOf, selectRow } from './support/crud';
 
 interface Page<T> {
@@ -47,11 +47,6 @@ describe('user, dept and post screens', () => {
     }, right);
   }
 
-  async function openScreen(title: string, path: string) {
-    await c.page.locator('.vg-sidebar').getByText(title, { exact: true }).click();
-    await c.page.waitForURL(`**${path}`);
-  }
-
   beforeAll(async () => {
     c = await openConsole();
     api = await signedIn(c.server.url);
@@ -69,7 +64,7 @@ describe('user, dept and post screens', () => {
     expect((await api.post('/api/blade-system/role/grant', { roleIds: role.id, menuIds: granted.join(',') })).body).toMatchObject({ success: true });
 
     const { page } = c;
-    await openScreen('用户管理', '/system/user');
+    await openMenu(c.page, '用户管理', '/system/user');
     await page.locator('.vg-add').click();
     await page.locator('#field-account').fill('e2e_user');
     await page.locator('#field-password').fill('abc');
@@ -105,7 +100,7 @@ describe('user, dept and post screens', () => {
     const sidebar = page.locator('.vg-sidebar');
     await sidebar.getByText('参数管理').waitFor();
     expect(await sidebar.getByText('用户管理').count()).toBe(0);
-    await openScreen('参数管理', '/system/param');
+    await openMenu(c.page, '参数管理', '/system/param');
     await page.locator('.vg-add').waitFor();
     await page.locator('.vg-action-edit').first().waitFor();
     expect(await page.locator('.vg-batch-delete').count()).toBe(0);
@@ -115,7 +110,7 @@ describe('user, dept and post screens', () => {
   it('resets a password to the initial password after a confirmation', async () => {
     const { page } = c;
     await loginAs('admin', 'admin');
-    await openScreen('用户管理', '/system/user');
+    await openMenu(c.page, '用户管理', '/system/user');
     // The password is set on add only: the edit form has none.
     const index = await rowIndexOf(page, 'e2e_user');
     await showActions();
@@ -136,7 +131,7 @@ describe('user, dept and post screens', () => {
     const { page } = c;
     await api.post('/api/blade-user/submit', { account: 'e2e_pending', password: 'Pend@123', name: '待审', realName: '待审', status: 0 });
     await loginAs('admin', 'admin');
-    await openScreen('用户管理', '/system/user');
+    await openMenu(c.page, '用户管理', '/system/user');
     const index = await rowIndexOf(page, 'e2e_pending');
     await page.locator(`.bp6-table-cell-row-${index}`).filter({ hasText: '待审核' }).first().waitFor();
     await showActions();
@@ -176,7 +171,7 @@ describe('user, dept and post screens', () => {
 
   it('adds a child dept from a row of the dept tree table', async () => {
     const { page } = c;
-    await openScreen('部门管理', '/system/dept');
+    await openMenu(c.page, '部门管理', '/system/dept');
     await (await rowAction(page, 'E2E总部', 'add-child')).click();
     await expect.poll(() => page.locator('#field-parentId').innerText()).toContain('E2E总部');
     await dialog(page).getByRole('button', { name: '保存' }).click();
@@ -191,7 +186,7 @@ describe('user, dept and post screens', () => {
 
   it('adds a post with the spec messages', async () => {
     const { page } = c;
-    await openScreen('岗位管理', '/system/post');
+    await openMenu(c.page, '岗位管理', '/system/post');
     await page.locator('.vg-add').click();
     await dialog(page).getByRole('button', { name: '保存' }).click();
     for (const message of ['请输入岗位编号', '请输入岗位名称']) await dialog(page).getByText(message).waitFor();
@@ -211,7 +206,7 @@ describe('user, dept and post screens', () => {
     expect(own.every((u) => u.tenantId === '100001')).toBe(true);
 
     await loginAs('admin', 'admin', '100001');
-    await openScreen('用户管理', '/system/user');
+    await openMenu(c.page, '用户管理', '/system/user');
     await cell('demo_only').first().waitFor();
     await expect.poll(() => page.locator('.vg-total').innerText()).toContain(String(own.length));
     expect(await cell('e2e_user').count()).toBe(0);

@@ -41,6 +41,12 @@ export async function signIn(page: Page, tenantId?: string, account = 'admin', p
   await page.waitForURL('**/wel/index');
 }
 
+/** Opens a screen by its sidebar entry and waits for its path. */
+export async function openMenu(page: Page, title: string, path: string): Promise<void> {
+  await page.locator('.vg-sidebar').getByText(title, { exact: true }).click();
+  await page.waitForURL(`**${path}`);
+}
+
 /** The console's access token, read from its cookie. */
 export async function accessTokenOf(page: Page): Promise<string> {
   const cookies = await page.context().cookies();
