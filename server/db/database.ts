@@ -55,6 +55,18 @@ async function endPool(db: Kysely<Schema>, pool: pg.Pool): Promise<void> {
   await closed;
 }
 
+/** Settings of every SQLite connection of the server: Kysely's and the series writer's (server/ingest/store.ts). */
+export const SQLITE_CONNECTION_PRAGMAS = [
+  // FULL: a commit is on disk when it returns (QoS 1 readings are acknowledged only then); group commit keeps it cheap.
+  'synchronous = FULL',
+  // The WAL is checkpointed by a worker thread (checkpointer.ts) and by a committing connection only past 256 MB:
+  // fewer, larger checkpoints copy a page written many times once. The file keeps its size once grown (~300 MB under
+  // load): cutting it back after each checkpoint (journal_size_limit) cost an eighth of the ingest rate.
+  'wal_autocheckpoint = 65536',
+  'busy_timeout = 5000',
+  'foreign_keys = ON',
+];
+
 export function openDatabase(options: DatabaseOptions): Database {
   const plugins = [new CamelCasePlugin()];
   if (options.databaseUrl) {
@@ -65,14 +77,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   const file = join(options.dataDir, 'vigil.sqlite');
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
-  // FULL: a commit is on disk when it returns (QoS 1 readings are acknowledged only then); group commit keeps it cheap.
-  sqlite.pragma('synchronous = FULL');
-  // The WAL is checkpointed by a worker thread (checkpointer.ts) and by the committing thread only past 256 MB: fewer,
-  // larger checkpoints copy a page written many times once. The file keeps its size once grown (~300 MB under load):
-  // cutting it back after each checkpoint (journal_size_limit) cost an eighth of the ingest rate.
-  sqlite.pragma('wal_autocheckpoint = 65536');
-  sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('foreign_keys = ON');
+  for (const pragma of SQLITE_CONNECTION_PRAGMAS) sqlite.pragma(pragma);
   // Keeps the query planner's statistics current (SQLite's advice: on open and before close).
   sqlite.pragma('optimize = 0x10002');
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }), plugins });

@@ -73,7 +73,7 @@ export function createIngest(platform: Platform): Ingest {
       latest.stop();
       presence.stop();
       await rollups.stop();
-      await writer.flush();
+      await writer.close();
       await latest.persist();
     },
   };

@@ -1,4 +1,5 @@
-import type { Db, NativeDb } from '../db/database';
+import { type Db, type NativeDb, SQLITE_CONNECTION_PRAGMAS } from '../db/database';
+import { WriterThread } from '../db/writer-thread';
 
 /** One value of the time series. */
 export interface SeriesRow {
@@ -49,28 +50,47 @@ function latestCopies(rows: SeriesRow[]): SeriesRow[] {
   return byKey.size === rows.length ? rows : [...byKey.values()];
 }
 
-type Commit = (series: SeriesRow[], raws: RawRow[]) => Promise<void>;
-
-function sqliteCommit(native: Extract<NativeDb, { dialect: 'sqlite' }>, db: Db): Commit {
-  const { sqlite } = native;
-  // One row per statement: 100-row statements (and 16 KB pages) measured faster in short runs and 15-20% slower
-  // over the 60-second benchmark (docs/benchmarks.md).
-  const insertSeries = sqlite.prepare(
-    `insert into wit_device_log (${SERIES_COLUMNS.join(', ')}) values (?, ?, ?, ?, ?, ?)
-     on conflict (device_id, point_key, ts) do update set value = excluded.value, raw = excluded.raw`,
-  );
-  const insertRaw = sqlite.prepare(`insert into wit_collect_data (${RAW_COLUMNS.join(', ')}) values (${RAW_COLUMNS.map(() => '?').join(', ')})`);
-  const commit = sqlite.transaction((series: SeriesRow[], raws: RawRow[]) => {
-    for (const row of series) insertSeries.run(seriesValues(row));
-    for (const row of raws) insertRaw.run(rawValues(row));
-  });
-  // Kysely and this writer share the one connection. Holding Kysely's connection (its mutex) keeps the commit out of
-  // any Kysely transaction that is awaiting something: inside one it would become a savepoint of that transaction,
-  // acknowledged before it is durable and lost if that transaction rolled back.
-  return (series, raws) => db.connection().execute(async () => commit(series, raws));
+interface Committer {
+  commit(series: SeriesRow[], raws: RawRow[]): Promise<void>;
+  close(): Promise<void>;
 }
 
-function postgresCommit(native: Extract<NativeDb, { dialect: 'postgres' }>): Commit {
+function sqliteCommitter(native: Extract<NativeDb, { dialect: 'sqlite' }>, db: Db): Committer {
+  // One row per statement: 100-row statements (and 16 KB pages) measured faster in short runs and 15-20% slower
+  // over the 60-second benchmark (docs/benchmarks.md).
+  const thread = new WriterThread(
+    native.sqlite.name,
+    [
+      `insert into wit_device_log (${SERIES_COLUMNS.join(', ')}) values (?, ?, ?, ?, ?, ?)
+       on conflict (device_id, point_key, ts) do update set value = excluded.value, raw = excluded.raw`,
+      `insert into wit_collect_data (${RAW_COLUMNS.join(', ')}) values (${RAW_COLUMNS.map(() => '?').join(', ')})`,
+    ],
+    SQLITE_CONNECTION_PRAGMAS,
+  );
+  const seriesColumns = (rows: SeriesRow[]) => {
+    const numbers = (pick: (r: SeriesRow) => number) => Float64Array.from(rows, pick);
+    return [rows.map((r) => r.deviceId), rows.map((r) => r.pointKey), numbers((r) => r.ts), numbers((r) => r.value), numbers((r) => r.raw), rows.map((r) => r.tenantId)];
+  };
+  const rawColumns = (raws: RawRow[]) => {
+    const rows = raws.map(rawValues);
+    return RAW_COLUMNS.map((_, column) => rows.map((row) => row[column]));
+  };
+  return {
+    // The thread's own connection is never inside a transaction of Kysely's. Holding Kysely's connection (its mutex)
+    // while the thread commits keeps the two from waiting on SQLite's write lock: Kysely's queries wait their turn
+    // asynchronously instead of in SQLite's busy handler, which would block the main thread.
+    commit: (series, raws) =>
+      db.connection().execute(() =>
+        thread.run([
+          { statement: 0, columns: seriesColumns(series) },
+          { statement: 1, columns: rawColumns(raws) },
+        ]),
+      ),
+    close: () => thread.close(),
+  };
+}
+
+function postgresCommitter(native: Extract<NativeDb, { dialect: 'postgres' }>): Committer {
   // unnest() of one array per column: one statement and six parameters whatever the batch size. The array literals
   // are built here: node-postgres escapes every element of an array parameter one call at a time, which cost more
   // than the rest of the pipeline.
@@ -94,7 +114,7 @@ function postgresCommit(native: Extract<NativeDb, { dialect: 'postgres' }>): Com
         return Object.fromEntries(RAW_COLUMNS.map((column, i) => [column, values[i]]));
       }),
     );
-  return async (series, raws) => {
+  const commit = async (series: SeriesRow[], raws: RawRow[]) => {
     const client = await native.pool.connect();
     try {
       await client.query('begin');
@@ -108,6 +128,7 @@ function postgresCommit(native: Extract<NativeDb, { dialect: 'postgres' }>): Com
       client.release();
     }
   };
+  return { commit, close: async () => undefined };
 }
 
 /**
@@ -119,7 +140,7 @@ export class SeriesWriter {
   private pending: Batch = { series: [], raws: [], done: [] };
   private running?: Promise<void>;
   private timer?: NodeJS.Timeout;
-  private readonly commit: Commit;
+  private readonly committer: Committer;
 
   constructor(
     native: NativeDb,
@@ -127,7 +148,7 @@ export class SeriesWriter {
     private readonly maxDelayMs = 10,
     private readonly maxRows = 20_000,
   ) {
-    this.commit = native.dialect === 'sqlite' ? sqliteCommit(native, db) : postgresCommit(native);
+    this.committer = native.dialect === 'sqlite' ? sqliteCommitter(native, db) : postgresCommitter(native);
   }
 
   /** `raw` is the message the rows came in; readings pulled from elsewhere have none. */
@@ -147,7 +168,7 @@ export class SeriesWriter {
     if (this.running || this.pending.done.length === 0) return;
     const batch = this.pending;
     this.pending = { series: [], raws: [], done: [] };
-    this.running = this.commit(batch.series, batch.raws).then(
+    this.running = this.committer.commit(batch.series, batch.raws).then(
       () => batch.done.forEach((d) => d.resolve()),
       (error: unknown) => batch.done.forEach((d) => d.reject(error)),
     );
@@ -163,5 +184,11 @@ export class SeriesWriter {
       this.kick();
       await this.running;
     }
+  }
+
+  /** Stores what is buffered, then lets the store's resources go. */
+  async close(): Promise<void> {
+    await this.flush();
+    await this.committer.close();
   }
 }

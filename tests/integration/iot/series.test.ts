@@ -35,6 +35,21 @@ describe.each(await storeKinds())('series writer on %s', (store) => {
     expect((await db.selectFrom('wit_device').select('remark').where('id', '=', deviceId).executeTakeFirstOrThrow()).remark).not.toBe('changed in a transaction that fails');
   });
 
+  it('stores a failed batch not at all and goes on with the next', async () => {
+    const { db } = server.app.platform;
+    const { writer } = server.app.ingest;
+    const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
+    const ts = Date.UTC(2026, 5, 4);
+    const raw: RawRow = { id: nextId(), tenantId: '100001', deviceId, gatewayId: null, projectId: null, deviceCode: 'QJ-TH-01', topic: 'vigil/100001/device/QJ-TH-01/data', payload: '{}', receivedAt: ts, readings: 2, error: null, createTime: '2026-06-04 00:00:00' };
+    const good = { tenantId: '100001', deviceId, pointKey: 'humidity', ts, value: 50, raw: 50 };
+    // A row no writer of ours produces (a key of null) fails, and with it the whole batch.
+    await expect(writer.write([good, { ...good, pointKey: null as unknown as string }], raw)).rejects.toThrow();
+    expect(await db.selectFrom('wit_device_log').select('value').where('deviceId', '=', deviceId).where('ts', '=', ts).executeTakeFirst()).toBeUndefined();
+    expect(await db.selectFrom('wit_collect_data').select('id').where('id', '=', raw.id).executeTakeFirst()).toBeUndefined();
+    await writer.write([good], { ...raw, id: nextId() });
+    expect(Number((await db.selectFrom('wit_device_log').select('value').where('deviceId', '=', deviceId).where('ts', '=', ts).executeTakeFirstOrThrow()).value)).toBe(50);
+  });
+
   it('overwrites a reading written again (a QoS 1 redelivery, a pulled correction) and marks its hour for the rollups', async () => {
     const { db } = server.app.platform;
     const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
