@@ -50,8 +50,14 @@ function latestCopies(rows: SeriesRow[]): SeriesRow[] {
   return byKey.size === rows.length ? rows : [...byKey.values()];
 }
 
+/** Key order: batches committing side by side take their row locks in the same order, so they never deadlock. */
+const byKey = (a: SeriesRow, b: SeriesRow) =>
+  a.deviceId < b.deviceId ? -1 : a.deviceId > b.deviceId ? 1 : a.pointKey < b.pointKey ? -1 : a.pointKey > b.pointKey ? 1 : a.ts - b.ts;
+
 interface Committer {
   commit(series: SeriesRow[], raws: RawRow[]): Promise<void>;
+  /** How many batches may commit at once. */
+  concurrency: number;
   close(): Promise<void>;
 }
 
@@ -86,6 +92,8 @@ function sqliteCommitter(native: Extract<NativeDb, { dialect: 'sqlite' }>, db: D
           { statement: 1, columns: rawColumns(raws) },
         ]),
       ),
+    // SQLite has one writer at a time: a second batch in flight would only wait for the lock.
+    concurrency: 1,
     close: () => thread.close(),
   };
 }
@@ -118,7 +126,7 @@ function postgresCommitter(native: Extract<NativeDb, { dialect: 'postgres' }>): 
     const client = await native.pool.connect();
     try {
       await client.query('begin');
-      if (series.length) await client.query(seriesSql, seriesColumns(latestCopies(series)));
+      if (series.length) await client.query(seriesSql, seriesColumns(latestCopies(series).sort(byKey)));
       if (raws.length) await client.query(rawSql, [rawJson(raws)]);
       await client.query('commit');
     } catch (error) {
@@ -128,17 +136,22 @@ function postgresCommitter(native: Extract<NativeDb, { dialect: 'postgres' }>): 
       client.release();
     }
   };
-  return { commit, close: async () => undefined };
+  // Two batches in flight, on two connections: while one waits for its commit's WAL flush, the next one inserts.
+  // 44-48k -> 69k points/s on a machine where PostgreSQL's backend was the bottleneck; a third added nothing.
+  return { commit, concurrency: 2, close: async () => undefined };
 }
 
 /**
  * Group commit of readings: everything written while the previous transaction runs goes into the next one, so a
  * flood of small messages costs few transactions. `write` resolves once its rows are committed — the broker
- * acknowledges a QoS 1 message only then.
+ * acknowledges a QoS 1 message only then. Where the store commits batches side by side, their writes are still
+ * answered in the order they were made: MQTT wants a client's acknowledgements in the order of its messages.
  */
 export class SeriesWriter {
   private pending: Batch = { series: [], raws: [], done: [] };
-  private running?: Promise<void>;
+  private inFlight = 0;
+  /** Settles once every batch started so far has been answered. */
+  private answered: Promise<void> = Promise.resolve();
   private timer?: NodeJS.Timeout;
   private readonly committer: Committer;
 
@@ -165,24 +178,31 @@ export class SeriesWriter {
   private kick(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.running || this.pending.done.length === 0) return;
+    if (this.inFlight >= this.committer.concurrency || this.pending.done.length === 0) return;
     const batch = this.pending;
     this.pending = { series: [], raws: [], done: [] };
-    this.running = this.committer.commit(batch.series, batch.raws).then(
-      () => batch.done.forEach((d) => d.resolve()),
-      (error: unknown) => batch.done.forEach((d) => d.reject(error)),
+    this.inFlight++;
+    const committed = this.committer.commit(batch.series, batch.raws).then(
+      () => undefined,
+      (error: unknown) => ({ error }),
     );
-    void this.running.finally(() => {
-      this.running = undefined;
+    this.answered = Promise.all([this.answered, committed]).then(([, failed]) => {
+      for (const d of batch.done) {
+        if (failed) d.reject(failed.error);
+        else d.resolve();
+      }
+    });
+    void committed.then(() => {
+      this.inFlight--;
       if (this.pending.done.length) this.kick();
     });
   }
 
   /** Waits until everything written so far is committed. */
   async flush(): Promise<void> {
-    while (this.running || this.pending.done.length) {
+    while (this.inFlight || this.pending.done.length) {
       this.kick();
-      await this.running;
+      await this.answered;
     }
   }
 
