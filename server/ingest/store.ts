@@ -37,7 +37,6 @@ interface Batch {
 const SERIES_COLUMNS = ['device_id', 'point_key', 'ts', 'value', 'raw', 'tenant_id'] as const;
 const RAW_COLUMNS = ['id', 'tenant_id', 'device_id', 'gateway_id', 'project_id', 'device_code', 'topic', 'payload', 'received_at', 'readings', 'error', 'create_time', 'update_time', 'status', 'is_deleted'] as const;
 
-const seriesValues = (r: SeriesRow) => [r.deviceId, r.pointKey, r.ts, r.value, r.raw, r.tenantId];
 const rawValues = (r: RawRow) => [r.id, r.tenantId, r.deviceId, r.gatewayId, r.projectId, r.deviceCode, r.topic, r.payload, r.receivedAt, r.readings, r.error, r.createTime, r.createTime, 1, 0];
 
 /**

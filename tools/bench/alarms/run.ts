@@ -6,6 +6,7 @@ import { io } from 'socket.io-client';
 import { PASSWORD, provisionFleet, startLoad, TENANT } from '../support/fleet';
 import { onEveryStore, percentile } from '../support/stores';
 import { signIn, startServerProcess } from '../support/server-process';
+import { describeMachine } from '../support/machine';
 
 /**
  * Alarm latency: from a device's QoS 1 publish of a value past its threshold to the `alarm` socket event in the
@@ -91,5 +92,6 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
   }
 }
 
+console.log(describeMachine());
 console.log(`Alarm latency benchmark: probe device past its threshold every ${CYCLE_MS} ms, ${GATEWAYS} gateways of background load, ${SECONDS} s`);
 await onEveryStore(bench);

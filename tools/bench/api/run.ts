@@ -10,6 +10,7 @@ import { nextId } from '../../../server/ids';
 import { formatDateTime } from '../../../server/time';
 import { onEveryStore } from '../support/stores';
 import { signIn, startServerProcess } from '../support/server-process';
+import { describeMachine } from '../support/machine';
 
 /**
  * List-call throughput and latency with 100k rows in one resource (blade-system/param of tenant 100001, listed by
@@ -85,5 +86,6 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
   }
 }
 
+console.log(describeMachine());
 console.log(`API list benchmark: ${ROWS} rows, ${SECONDS} s per run, 10 connections`);
 await onEveryStore(bench);

@@ -10,6 +10,7 @@ import { Rollups } from '../../../server/series/rollups';
 import { type Bucket, bucketed, pointCells, type SeriesRange } from '../../../server/series/sampling';
 import { onEveryStore, percentile } from '../support/stores';
 import { signIn, startServerProcess } from '../support/server-process';
+import { describeMachine } from '../support/machine';
 
 /**
  * History downsampling: 90 days of 1-minute points (129,600) of one device key, on SQLite and on PostgreSQL when
@@ -149,5 +150,6 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
 }
 
 
+console.log(describeMachine());
 console.log(`History benchmark: ${DAYS} days of 1-minute points, one key, chart width ${WIDTH}`);
 await onEveryStore(bench);

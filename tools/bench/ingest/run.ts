@@ -5,6 +5,7 @@ import { openDatabase } from '../../../server/db/database';
 import { DEVICES_PER_GATEWAY, provisionFleet, startLoad, VALUES_PER_DEVICE } from '../support/fleet';
 import { onEveryStore } from '../support/stores';
 import { startServerProcess } from '../support/server-process';
+import { describeMachine } from '../support/machine';
 
 /**
  * Ingestion throughput: gateways publish QoS 1 messages of 10 devices × 10 values over loopback MQTT to the real
@@ -47,6 +48,7 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
   }
 }
 
+console.log(describeMachine());
 console.log(
   `Ingestion benchmark: ${GATEWAYS} gateways × ${DEVICES_PER_GATEWAY} devices × ${VALUES_PER_DEVICE} values per message, QoS 1, ` +
     `window ${WINDOW} per gateway, ${GENERATORS} load process(es), ${SECONDS} s`,
