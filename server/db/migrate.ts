@@ -1,4 +1,4 @@
-import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
 import type { Db } from './database';
 import * as system from './migrations/0001_system';
 import * as settings from './migrations/0002_settings';
@@ -11,6 +11,7 @@ import * as data from './migrations/0008_data';
 import * as push from './migrations/0009_push';
 import * as third from './migrations/0010_third';
 import * as rollups from './migrations/0011_rollups';
+import * as seriesOrder from './migrations/0012_series_order';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -25,13 +26,23 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009_push': push,
   '0010_third': third,
   '0011_rollups': rollups,
+  '0012_series_order': seriesOrder,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 export async function migrateToLatest(db: Db): Promise<void> {
   const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  report(await migrator.migrateToLatest());
+}
+
+/** Migrates up (or down) to the named migration: tests check a migration against data of the schema before it. */
+export async function migrateTo(db: Db, name: keyof typeof MIGRATIONS): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  report(await migrator.migrateTo(name));
+}
+
+function report({ error, results }: MigrationResultSet): void {
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const reason = error instanceof Error ? error.message : String(error ?? '');

@@ -49,9 +49,12 @@ function latestCopies(rows: SeriesRow[]): SeriesRow[] {
   return byKey.size === rows.length ? rows : [...byKey.values()];
 }
 
-/** Key order: batches committing side by side take their row locks in the same order, so they never deadlock. */
+/**
+ * Primary-key order (device, time, key): batches committing side by side take their row locks in the same order, so
+ * they never deadlock, and each batch walks the index in order.
+ */
 const byKey = (a: SeriesRow, b: SeriesRow) =>
-  a.deviceId < b.deviceId ? -1 : a.deviceId > b.deviceId ? 1 : a.pointKey < b.pointKey ? -1 : a.pointKey > b.pointKey ? 1 : a.ts - b.ts;
+  a.deviceId < b.deviceId ? -1 : a.deviceId > b.deviceId ? 1 : a.ts !== b.ts ? a.ts - b.ts : a.pointKey < b.pointKey ? -1 : a.pointKey > b.pointKey ? 1 : 0;
 
 interface Committer {
   commit(series: SeriesRow[], raws: RawRow[]): Promise<void>;
@@ -67,7 +70,7 @@ function sqliteCommitter(native: Extract<NativeDb, { dialect: 'sqlite' }>, db: D
     native.sqlite.name,
     [
       `insert into wit_device_log (${SERIES_COLUMNS.join(', ')}) values (?, ?, ?, ?, ?, ?)
-       on conflict (device_id, point_key, ts) do update set value = excluded.value, raw = excluded.raw`,
+       on conflict (device_id, ts, point_key) do update set value = excluded.value, raw = excluded.raw`,
       `insert into wit_collect_data (${RAW_COLUMNS.join(', ')}) values (${RAW_COLUMNS.map(() => '?').join(', ')})`,
     ],
     SQLITE_CONNECTION_PRAGMAS,
@@ -103,7 +106,7 @@ function postgresCommitter(native: Extract<NativeDb, { dialect: 'postgres' }>): 
   // than the rest of the pipeline.
   const seriesSql = `insert into wit_device_log (${SERIES_COLUMNS.join(', ')})
     select * from unnest($1::varchar[], $2::varchar[], $3::bigint[], $4::float8[], $5::float8[], $6::varchar[])
-    on conflict (device_id, point_key, ts) do update set value = excluded.value, raw = excluded.raw`;
+    on conflict (device_id, ts, point_key) do update set value = excluded.value, raw = excluded.raw`;
   // Raw messages carry arbitrary text: one JSON parameter, parsed by PostgreSQL, instead of escaped array literals.
   const rawSql = `insert into wit_collect_data (${RAW_COLUMNS.join(', ')})
     select * from json_to_recordset($1::json) as r(id varchar, tenant_id varchar, device_id varchar, gateway_id varchar,

@@ -1,11 +1,10 @@
 import type { Db } from '../db/database';
 import type { LatestValues } from '../ingest/latest';
-import { keysOf } from '../series/rollups';
 import type { PushReading } from './format';
 
 /**
  * Stored readings for manual pushes: a device's history in a range, read page by page in time order from the series
- * (wit_device_log, keyed by device, channel and instant), and the latest value of each channel.
+ * (wit_device_log, keyed by device, instant and channel), and the latest value of each channel.
  */
 
 export interface DeviceRef {
@@ -15,17 +14,14 @@ export interface DeviceRef {
 
 const PAGE = 2000;
 
-/** How many values the devices hold in the range (by key, so each count is a primary-key range). */
+/** How many values the devices hold in the range (each count is one primary-key range: device, then time). */
 export async function countHistory(db: Db, deviceIds: readonly string[], from: number, to: number): Promise<number> {
   let total = 0;
   for (const deviceId of deviceIds) {
-    const keys = await keysOf(db, 'wit_device_log', deviceId);
-    if (!keys.length) continue;
     const row = await db
       .selectFrom('wit_device_log')
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .where('deviceId', '=', deviceId)
-      .where('pointKey', 'in', keys)
       .where('ts', '>=', from)
       .where('ts', '<=', to)
       .executeTakeFirst();
@@ -36,15 +32,13 @@ export async function countHistory(db: Db, deviceIds: readonly string[], from: n
 
 /** A device's values in [from, to] ordered by time and channel, `PAGE` at a time (keyset paging, no offsets). */
 export async function* historyOf(db: Db, device: DeviceRef, from: number, to: number): AsyncGenerator<PushReading[]> {
-  // Naming the keys turns a scan of all the device's values into one primary-key range per key.
-  const keys = await keysOf(db, 'wit_device_log', device.id);
-  if (!keys.length) return;
+  // The primary key's own order (device, time, channel): one range, read in index order.
   let after: { ts: number; pointKey: string } | undefined;
   for (;;) {
-    let qb = db.selectFrom('wit_device_log').select(['pointKey', 'ts', 'value']).where('deviceId', '=', device.id).where('pointKey', 'in', keys).where('ts', '>=', from).where('ts', '<=', to);
+    let qb = db.selectFrom('wit_device_log').select(['pointKey', 'ts', 'value']).where('deviceId', '=', device.id).where('ts', '>=', from).where('ts', '<=', to);
     if (after) {
       const { ts, pointKey } = after;
-      qb = qb.where((eb) => eb.or([eb('ts', '>', ts), eb.and([eb('ts', '=', ts), eb('pointKey', '>', pointKey)])]));
+      qb = qb.where((eb) => eb(eb.refTuple('ts', 'pointKey'), '>', eb.tuple(ts, pointKey)));
     }
     const rows = await qb.orderBy('ts').orderBy('pointKey').limit(PAGE).execute();
     if (rows.length === 0) return;

@@ -37,16 +37,46 @@ export function staleSpans(hours: readonly number[], step: number): Array<[numbe
 
 const CHUNK = 500;
 
-/** The distinct keys of a device in a table keyed (device_id, point_key, …): a skip scan, one seek per key. */
-export async function keysOf(db: Db, table: 'wit_device_log' | 'wit_device_log_rollup', deviceId: string, limit = 200): Promise<string[]> {
+/** The distinct keys of a device's rollups (keyed device, key, …): a skip scan, one seek per key. */
+async function rolledUpKeysOf(db: Db, deviceId: string, limit: number): Promise<string[]> {
   const keys: string[] = [];
   for (let after = ''; keys.length < limit; ) {
-    const row = await db.selectFrom(table).select('pointKey').where('deviceId', '=', deviceId).where('pointKey', '>', after).orderBy('pointKey').limit(1).executeTakeFirst();
+    const row = await db.selectFrom('wit_device_log_rollup').select('pointKey').where('deviceId', '=', deviceId).where('pointKey', '>', after).orderBy('pointKey').limit(1).executeTakeFirst();
     if (!row) break;
     after = String(row.pointKey);
     keys.push(after);
   }
   return keys;
+}
+
+/** The distinct keys among a device's points in [from, to): one primary-key range (device, time, key). */
+async function keysBetween(db: Db, deviceId: string, from: number, to: number): Promise<string[]> {
+  const rows = await db.selectFrom('wit_device_log').select('pointKey').distinct().where('deviceId', '=', deviceId).where('ts', '>=', from).where('ts', '<', to).execute();
+  return rows.map((r) => String(r.pointKey));
+}
+
+/**
+ * The keys a device has points of. The points are stored by (device, time, key), so their keys are not a cheap
+ * scan; but every point is either rolled up (its key is in the rollups) or in an hour marked or claimed for rolling
+ * up, whose points are read here.
+ */
+export async function keysOf(db: Db, deviceId: string, limit = 200): Promise<string[]> {
+  const keys = new Set(await rolledUpKeysOf(db, deviceId, limit));
+  const pending = await db
+    .selectFrom('wit_device_log_dirty')
+    .select('hour')
+    .where('deviceId', '=', deviceId)
+    .union(db.selectFrom('wit_device_log_rolling').select('hour').where('deviceId', '=', deviceId))
+    .execute();
+  // Runs of consecutive hours read as one range (a backlog just imported is one range, not thousands of hours).
+  const hours = pending.map((p) => Number(p.hour)).sort((a, b) => a - b);
+  for (let i = 0; i < hours.length; ) {
+    let j = i;
+    while (j + 1 < hours.length && hours[j + 1] === hours[j] + 1) j++;
+    for (const key of await keysBetween(db, deviceId, hours[i] * HOUR_MS, (hours[j] + 1) * HOUR_MS)) keys.add(key);
+    i = j + 1;
+  }
+  return [...keys].sort().slice(0, limit);
 }
 
 async function insertCells(db: Db, deviceId: string, pointKey: string, step: number, cells: readonly Cell[]): Promise<void> {
@@ -63,12 +93,13 @@ async function deleteCells(db: Db, deviceId: string, keys: readonly string[], st
 
 /** Recomputes the rollups of one hour of one device (inside the caller's transaction). */
 async function rollUpHour(trx: Db, deviceId: string, hour: number): Promise<void> {
-  // Keys with points, and keys with rollups whose points may all be gone.
-  const keys = [...new Set([...(await keysOf(trx, 'wit_device_log', deviceId)), ...(await keysOf(trx, 'wit_device_log_rollup', deviceId))])];
-  if (!keys.length) return;
+  // Keys with points in the hour, and keys with rollups whose points may all be gone.
   const from = hour * HOUR_MS;
   const to = from + HOUR_MS;
-  const points = await trx.selectFrom('wit_device_log').select(['pointKey', 'ts', 'value']).where('deviceId', '=', deviceId).where('pointKey', 'in', keys).where('ts', '>=', from).where('ts', '<', to).orderBy('pointKey').orderBy('ts').execute();
+  // The hour's points are one primary-key range, in time order.
+  const points = await trx.selectFrom('wit_device_log').select(['pointKey', 'ts', 'value']).where('deviceId', '=', deviceId).where('ts', '>=', from).where('ts', '<', to).orderBy('ts').orderBy('pointKey').execute();
+  const keys = [...new Set([...points.map((p) => String(p.pointKey)), ...(await rolledUpKeysOf(trx, deviceId, Number.POSITIVE_INFINITY))])];
+  if (!keys.length) return;
   const byKey = new Map<string, Array<{ ts: number; value: number }>>();
   for (const p of points) {
     const key = String(p.pointKey);

@@ -96,7 +96,7 @@ export async function logKeys(platform: Platform, ctx: CallContext, deviceRow: R
     };
   };
   const known = new Set(points.map((p) => String(p.pointKey)));
-  const extra = (await keysOf(platform.db, 'wit_device_log', deviceId)).filter((k) => !known.has(k));
+  const extra = (await keysOf(platform.db, deviceId)).filter((k) => !known.has(k));
   return [...points.map((p) => keyOf(String(p.pointKey), p)), ...extra.map((k) => keyOf(k))];
 }
 
