@@ -58,6 +58,10 @@ function bodyOf<R extends Resource>(view: CrudView<R>, mode: FormMode, values: R
   return body;
 }
 
+/** The fields a change of `field` empties (its `clears`), when the value really changed. */
+const clearedBy = (field: FieldView, before: unknown, after: unknown): Record<string, unknown> =>
+  field.clears && String(before ?? '') !== String(after ?? '') ? Object.fromEntries(field.clears.map((name) => [name, undefined])) : {};
+
 const formOf = <R extends Resource>(view: CrudView<R>, row: Row): Record<string, unknown> => (view.toForm ? view.toForm(row) : { ...row });
 
 /** The add / edit / view dialog of a list page. */
@@ -117,9 +121,9 @@ export function FormDialog<R extends Resource>({ view, calls, request, onClose, 
               return (
                 <FormGroup key={field.name} label={i18n._(field.label)} labelFor={id} labelInfo={field.required && mode !== 'view' ? '*' : undefined}
                   intent={problem ? 'danger' : 'none'} helperText={problem || (field.help && mode !== 'view' ? i18n._(field.help) : undefined)} className={spanOf(field) === 24 ? 'vg-span-24' : 'vg-span-12'}>
-                  <FieldInput id={id} field={field} value={values[field.name]} disabled={disabledOf(field)} editing={request.row}
+                  <FieldInput id={id} field={field} value={values[field.name]} disabled={disabledOf(field)} editing={request.row} values={values}
                     onChange={(value) => {
-                      setValues({ ...latest.current, [field.name]: value });
+                      setValues({ ...latest.current, ...clearedBy(field, latest.current[field.name], value), [field.name]: value });
                       if (problem) check(field, value);
                     }}
                     onBlur={() => mode !== 'view' && !disabledOf(field) && check(field)} />

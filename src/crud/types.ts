@@ -13,9 +13,9 @@ export interface TreeOption {
 
 /**
  * Where a tree select's nodes come from: a GET path answering a tree, or a function (closures over a parent row;
- * given the row the form edits, e.g. to leave it out of its own parent choices).
+ * given the row the form edits, e.g. to leave it out of its own parent choices, and the widget's `query`).
  */
-export type TreeSource = string | ((editing?: Row) => Promise<TreeOption[]>);
+export type TreeSource = string | ((editing?: Row, query?: Readonly<Record<string, string>>) => Promise<TreeOption[]>);
 
 /** One fixed choice of a select. */
 export interface SelectOption {
@@ -36,7 +36,16 @@ export type Widget =
   | { type: 'select'; dict: string; service?: 'dict' | 'dict-biz' }
   /** Fixed choices that have no dictionary (an alarm's state, a threshold's target type). */
   | { type: 'select'; options: readonly SelectOption[]; /** Sent as numbers (a literal union such as an MQTT client type). */ numeric?: boolean }
-  | { type: 'tree'; source: TreeSource; multiple?: boolean }
+  | {
+      type: 'tree';
+      source: TreeSource;
+      multiple?: boolean;
+      /**
+       * Parameters taken from the form's values, added to the source's GET path (or handed to a function source);
+       * the nodes are loaded again when they change (a user's roles follow the tenant chosen in the form).
+       */
+      query?: (values: Readonly<Record<string, unknown>>) => Record<string, string> | undefined;
+    }
   /** A calendar date; `midnight` stores it as a datetime at 00:00:00 (a birthday in a datetime column). */
   | { type: 'date'; midnight?: boolean }
   | { type: 'datetime' }
@@ -76,6 +85,8 @@ export interface FieldView<N extends string = string> {
   keepIfBlank?: (mode: FormMode) => boolean;
   /** Value of a new row. */
   initial?: unknown;
+  /** Form fields emptied when this one changes (a user's roles, depts and posts when its tenant changes). */
+  clears?: readonly string[];
   disabled?: boolean | ((mode: FormMode) => boolean);
   /** Half (12) or full (24) width in the form grid; text fields default to 12. */
   span?: 12 | 24;

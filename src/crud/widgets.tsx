@@ -27,13 +27,27 @@ function useChoices(widget: Widget): DictEntry[] {
   return fixed ? fixed.map((o) => ({ dictKey: o.value, dictValue: i18n._(o.label) })) : entries;
 }
 
-function useTree(source: TreeSource | undefined, editing?: Row): TreeOption[] {
+/** A GET path with the parameters added to its query string. */
+const withQuery = (path: string, query?: Readonly<Record<string, string>>) => {
+  const search = new URLSearchParams(query).toString();
+  return search ? `${path}${path.includes('?') ? '&' : '?'}${search}` : path;
+};
+
+function useTree(source: TreeSource | undefined, editing?: Row, query?: Readonly<Record<string, string>>): TreeOption[] {
   const [nodes, setNodes] = useState<TreeOption[]>([]);
+  // The query is rebuilt on every render of the form: its text decides when to load again.
+  const key = query ? JSON.stringify(query) : '';
   useEffect(() => {
     if (!source) return;
-    const load = typeof source === 'string' ? treeOf(source) : source(editing);
-    void load.then(setNodes, () => setNodes([]));
-  }, [source, editing]);
+    const asked = key ? (JSON.parse(key) as Record<string, string>) : undefined;
+    let current = true;
+    const load = typeof source === 'string' ? treeOf(withQuery(source, asked)) : source(editing, asked);
+    // A slower answer for an earlier query must not replace the nodes of the current one.
+    void load.then((found) => current && setNodes(found), () => current && setNodes([]));
+    return () => {
+      current = false;
+    };
+  }, [source, editing, key]);
   return nodes;
 }
 
@@ -54,12 +68,14 @@ interface TreeSelectProps {
   onClose?(): void;
   /** The row the form edits (handed to a function source). */
   editing?: Row;
+  /** Parameters of the source (see the tree widget's `query`). */
+  query?: Readonly<Record<string, string>>;
 }
 
 /** A tree in a popover: single (click a node) or multiple (check nodes). Values are node ids. */
-export function TreeSelect({ id, source, multiple, value, disabled, onChange, onClose, editing }: TreeSelectProps) {
+export function TreeSelect({ id, source, multiple, value, disabled, onChange, onClose, editing, query }: TreeSelectProps) {
   const { t } = useLingui();
-  const nodes = useTree(source, editing);
+  const nodes = useTree(source, editing, query);
   const selected = useMemo(() => new Set(idsOf(value)), [value]);
   const [open, setOpen] = useState<Set<string>>(new Set());
 
@@ -179,12 +195,14 @@ export interface FieldInputProps {
   onBlur(): void;
   /** The row the form edits, if any. */
   editing?: Row;
+  /** The form's values (a tree widget's `query` reads them). */
+  values?: Readonly<Record<string, unknown>>;
 }
 
 const textOf = (value: unknown) => (value === undefined || value === null ? '' : String(value));
 
 /** The form control of a field's widget. */
-export function FieldInput({ id, field, value, disabled, onChange, onBlur, editing }: FieldInputProps) {
+export function FieldInput({ id, field, value, disabled, onChange, onBlur, editing, values }: FieldInputProps) {
   const { t } = useLingui();
   const widget = widgetOf(field);
   const entries = useChoices(widget);
@@ -204,7 +222,10 @@ export function FieldInput({ id, field, value, disabled, onChange, onBlur, editi
           options={[{ value: '', label: t`请选择` }, ...entries.map((e) => ({ value: e.dictKey, label: e.dictValue }))]} />
       );
     case 'tree':
-      return <TreeSelect id={id} source={widget.source} multiple={widget.multiple} value={value} disabled={disabled} onChange={onChange} onClose={onBlur} editing={editing} />;
+      return (
+        <TreeSelect id={id} source={widget.source} multiple={widget.multiple} value={value} disabled={disabled} onChange={onChange} onClose={onBlur} editing={editing}
+          query={widget.query?.(values ?? {})} />
+      );
     case 'date':
     case 'datetime':
       return (

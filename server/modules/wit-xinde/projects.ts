@@ -17,40 +17,25 @@ import { dictLabels } from '../blade-user/names';
 import { assertTenantExists, tenantAsked } from '../blade-user/tenancy';
 import { attach, forest } from '../../http/trees';
 import { argsOf, assertNoCycle, distinct, eq, idArg, newRow, nodeOf, referencing, unusedBeforeRemove, withNames, within } from './common';
+import { assertNoScopeWidened, carriedRows, type Detached, detachedRows, ownedIds, ownedRows } from './project-move';
 
-/**
- * Tables holding rows that belong to a project, and how: directly by project_id, or through a device or a monitor
- * point. Moving a project to another tenant or purging it walks this list.
- */
-const BY_PROJECT = ['wit_device', 'wit_gateway', 'wit_gateway_state', 'wit_monitor_point', 'wit_device_group'] as const;
-
-async function ownedIds(db: Db, projectIds: string[]) {
-  const ids = async (table: string, column: string, values: string[]) =>
-    values.length ? (await db.selectFrom(table).select('id').where(column, 'in', values).execute()).map((r) => String(r.id)) : [];
-  const deviceIds = await ids('wit_device', 'projectId', projectIds);
-  const pointIds = await ids('wit_device_point', 'deviceId', deviceIds);
-  const monitorPointIds = await ids('wit_monitor_point', 'projectId', projectIds);
-  // Only live devices' codes: a removed device's code may since belong to a new device elsewhere.
-  const codes = async (table: string) =>
-    (await db.selectFrom(table).select('code').where('projectId', 'in', projectIds).where('isDeleted', '=', 0).execute()).map((r) => String(r.code));
-  return { deviceIds, pointIds, monitorPointIds, clientIds: [...(await codes('wit_device')), ...(await codes('wit_gateway'))] };
+/** What a move did: projects moved and bindings removed with them. */
+export interface MoveSummary {
+  projects: number;
+  removed: Detached;
 }
 
-type Step = readonly [table: string, column: string, values: string[]];
-
-/** Which rows of which tables belong to the projects: (table, column, values) triples, broker identities last. */
-async function ownedRows(db: Db, projectIds: string[]): Promise<Step[]> {
-  const owned = await ownedIds(db, projectIds);
-  const steps: Step[] = [
-    ...BY_PROJECT.map((table): Step => [table, 'projectId', projectIds]),
-    ['wit_device_point', 'deviceId', owned.deviceIds],
-    ['wit_device_point_att', 'pointId', owned.pointIds],
-    ['wit_point_relation_device', 'deviceId', owned.deviceIds],
-    ['wit_point_relation_device', 'monitorPointId', owned.monitorPointIds],
-    // The broker identities of the project's devices and gateways go with them (client id = code).
-    ['wit_mqtt_user', 'clientId', owned.clientIds],
-  ];
-  return steps.filter(([, , values]) => values.length > 0);
+/** Soft-deletes the live rows of `table` any of the (column, values) pairs names; returns how many. */
+async function detach(trx: Db, table: string, names: Array<[string, string[]]>, by: Row): Promise<number> {
+  const named = names.filter(([, values]) => values.length > 0);
+  if (named.length === 0) return 0;
+  const result = await trx
+    .updateTable(table)
+    .set({ isDeleted: 1, ...by })
+    .where('isDeleted', '=', 0)
+    .where((eb) => eb.or(named.map(([column, values]) => eb(column, 'in', values))))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 class Projects {
@@ -60,8 +45,8 @@ class Projects {
     return this.platform.db;
   }
 
-  private changed(steps: Step[]): void {
-    for (const table of new Set([...steps.map(([table]) => table), 'wit_user_project', 'wit_project'])) this.platform.events.emit('changed', table);
+  private changed(tables: string[]): void {
+    for (const table of new Set([...tables, 'wit_user_project', 'wit_project'])) this.platform.events.emit('changed', table);
   }
 
   /** Adds category, customer and structure-type names and the device count. */
@@ -120,49 +105,63 @@ class Projects {
   /** Removes a project from the recycle bin for good, with every row that belongs to it. */
   async purge(ctx: CallContext, id: string): Promise<void> {
     const row = await this.binned(ctx, id);
-    const steps = await ownedRows(this.db, [id]);
+    const steps = ownedRows([id], await ownedIds(this.db, [id]));
     await this.db.transaction().execute(async (trx) => {
       for (const [table, column, values] of steps) await trx.deleteFrom(table).where('tenantId', '=', row.tenantId).where(column, 'in', values).execute();
       await trx.deleteFrom('wit_user_project').where('projectId', '=', id).execute();
       await trx.deleteFrom('wit_project').where('id', '=', id).execute();
     });
-    this.changed(steps);
+    this.changed(steps.map(([table]) => table));
   }
 
   /**
-   * Moves projects with everything they own to another tenant (platform administrator only). Category, customer
-   * and user assignments belong to the old tenant and are dropped.
+   * Moves projects with everything they own to another tenant (platform administrator only), in one transaction.
+   * Category, customer and user assignments belong to the old tenant and are dropped; so are the bindings to the
+   * old tenant's push targets and third-party connections, which the new tenant cannot see. Projects already in the
+   * tenant are left as they are.
    */
-  async adjustTenant(ctx: CallContext, ids: string[], tenantId: string): Promise<void> {
+  async adjustTenant(ctx: CallContext, ids: string[], tenantId: string): Promise<MoveSummary> {
     if (!isPlatformAdmin(ctx.principal)) throw forbidden();
     if (!/^\d{6}$/.test(tenantId)) throw paramType('tenantId');
     await assertTenantExists(this.db, tenantId);
     const rows = await this.platform.repo(project).all(ctx, {}, [within('id', ids)]);
     if (rows.length !== new Set(ids).size) throw badRequest('数据不存在或无权操作');
+    const moving = rows.filter((r) => r.tenantId !== tenantId);
+    const movingIds = moving.map((r) => String(r.id));
+    const summary: MoveSummary = { projects: moving.length, removed: { pushBindings: 0, pushMappings: 0, thirdProjects: 0, thirdDevices: 0, thirdPoints: 0, userProjects: 0 } };
+    if (moving.length === 0) return summary;
+    await this.assertNoCodeClash(moving, tenantId);
+    await assertNoScopeWidened(this.db, movingIds);
+    const from = distinct(moving, 'tenantId');
+    const owned = await ownedIds(this.db, movingIds);
+    const steps = [...ownedRows(movingIds, owned), ...(await carriedRows(this.db, movingIds, owned, from))];
+    // ptProjectId is the remote id of a third-party binding (docs/third-party.md): it goes with the binding.
+    const bound = distinct(await this.db.selectFrom('wit_third_project').select('projectId').where('projectId', 'in', movingIds).where('isDeleted', '=', 0).execute(), 'projectId');
+    const by = { updateTime: formatDateTime(), updateUser: ctx.principal.userId };
+    await this.db.transaction().execute(async (trx) => {
+      for (const [table, column, values] of steps) await trx.updateTable(table).set({ tenantId, ...by }).where('tenantId', 'in', from).where(column, 'in', values).execute();
+      for (const [kind, table, names] of detachedRows(movingIds, owned)) summary.removed[kind] = await detach(trx, table, names, by);
+      const unassigned = await trx.deleteFrom('wit_user_project').where('projectId', 'in', movingIds).execute();
+      summary.removed.userProjects = Number(unassigned[0]?.numDeletedRows ?? 0);
+      await trx.updateTable('wit_project').set({ tenantId, categoryId: null, customerId: null, ...by }).where('id', 'in', movingIds).execute();
+      if (bound.length) await trx.updateTable('wit_project').set({ ptProjectId: null }).where('id', 'in', bound).execute();
+    });
+    this.changed([...steps.map(([table]) => table), ...detachedRows(movingIds, owned).map(([, table]) => table)]);
+    return summary;
+  }
+
+  private async assertNoCodeClash(moving: Row[], tenantId: string): Promise<void> {
+    const codes = moving.map((r) => String(r.code));
+    const twice = codes.find((code, i) => codes.indexOf(code) !== i);
+    if (twice) throw badRequest(`所选项目中有多个编号为 ${twice} 的项目`);
     const clash = await this.db
       .selectFrom('wit_project')
       .select('code')
       .where('tenantId', '=', tenantId)
       .where('isDeleted', '=', 0)
-      .where(within('code', rows.map((r) => r.code)))
-      .where('id', 'not in', ids)
+      .where(within('code', moving.map((r) => r.code)))
       .executeTakeFirst();
-    if (clash) throw badRequest(`目标租户已存在编号为 ${clash.code} 的项目`);
-    const now = formatDateTime();
-    const from = distinct(rows, 'tenantId');
-    const steps = await ownedRows(this.db, ids);
-    await this.db.transaction().execute(async (trx) => {
-      for (const [table, column, values] of steps) {
-        await trx.updateTable(table).set({ tenantId, updateTime: now, updateUser: ctx.principal.userId }).where('tenantId', 'in', from).where(column, 'in', values).execute();
-      }
-      await trx.deleteFrom('wit_user_project').where('projectId', 'in', ids).execute();
-      await trx
-        .updateTable('wit_project')
-        .set({ tenantId, categoryId: null, customerId: null, updateTime: now, updateUser: ctx.principal.userId })
-        .where('id', 'in', ids)
-        .execute();
-    });
-    this.changed(steps);
+    if (clash) throw badRequest(`目标租户已存在编号为 ${String(clash.code)} 的项目`);
   }
 
   /** Device types of the project's devices, with how many devices of each. */
@@ -257,8 +256,7 @@ export function registerProjects(app: FastifyInstance, platform: Platform): void
   });
   app.post(`${base}/adjustTenant`, async (request) => {
     const args = argsOf(request);
-    await projects.adjustTenant(contextOf(request), idsOf(args), requiredText(args, 'tenantId'));
-    return ok(true);
+    return ok(await projects.adjustTenant(contextOf(request), idsOf(args), requiredText(args, 'tenantId')));
   });
   app.post(`${base}/selectDeviceTypeByPid`, async (request) => {
     const args = argsOf(request);

@@ -108,7 +108,7 @@ function AdjustDialog({ projects, onClose, onDone }: { projects: Row[]; onClose(
   const [tenantId, setTenantId] = useState<string>();
   async function save() {
     if (!tenantId) return toastWarning(t`请选择租户`);
-    if (!(await confirm(t`项目及其设备、网关、监测点将移到所选租户,项目的分类、客户和用户分配将被清除。确定调整?`))) return;
+    if (!(await confirm(t`项目及其设备、网关、监测点、阈值、告警和采集策略将移到所选租户;项目的分类、客户、用户分配,以及它在原租户的推送绑定和第三方平台绑定将被解除。确定调整?`))) return;
     if (await run(http.post(`${X}/project/adjustTenant`, { json: { ids: projects.map((p) => p.id).join(','), tenantId } }), t`操作成功!`)) onDone();
   }
   return (

@@ -13,10 +13,35 @@ export const PENDING = 0;
 
 export const ROLE_TREE = 'api/blade-system/role/tree';
 export const DEPT_TREE = 'api/blade-system/dept/tree';
+const TENANT_TREE = 'api/blade-system/tenant/treeList';
+const PLATFORM_TENANT = '000000';
 
-/** The tenant's posts as options (post/select answers rows, not tree nodes). */
-export const postOptions = (): Promise<TreeOption[]> =>
-  http.get<Envelope<Row[]>>('api/blade-system/post/select').then((r) => (r.data ?? []).map((p) => ({ id: String(p.id), title: String(p.postName ?? '') })));
+/** The posts of the tenant asked about (the caller's without one) as options; post/select answers rows, not nodes. */
+export const postOptions = (_editing?: Row, query?: Readonly<Record<string, string>>): Promise<TreeOption[]> =>
+  http
+    .get<Envelope<Row[]>>('api/blade-system/post/select', { searchParams: query })
+    .then((r) => (r.data ?? []).map((p) => ({ id: String(p.id), title: String(p.postName ?? '') })));
+
+/**
+ * The pickers of a user's roles, depts and posts list the user's tenant: the one chosen in the form (the platform
+ * administrator adds users to any tenant) or the edited user's own. Without one the server answers the caller's.
+ */
+export const userTenant = (values: Readonly<Record<string, unknown>>): Record<string, string> | undefined =>
+  values.tenantId ? { tenantId: String(values.tenantId) } : undefined;
+
+/** The platform administrator picks the tenant of a new user; an existing user keeps its own. */
+const tenantField = {
+  name: 'tenantId' as const,
+  label: msg`所属租户`,
+  widget: { type: 'tree' as const, source: TENANT_TREE },
+  required: msg`请选择所属租户`,
+  initial: PLATFORM_TENANT,
+  disabled: (mode: FormMode) => mode !== 'add',
+  clears: ['roleId', 'deptId', 'postId'],
+  span: 12 as const,
+  cell: (row: Row) => text(row.tenantName),
+  width: 120,
+};
 
 const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
 
@@ -52,14 +77,14 @@ export function userView({ platformAdmin, approve, platform }: UserViewOptions):
     dialogWidth: 880,
     fields: [
       { name: 'account', label: msg`登录账号`, search: true, required: msg`请输入登录账号`, disabled: (mode) => mode !== 'add', width: 130 },
-      ...(platformAdmin ? [{ name: 'tenantId' as const, label: msg`所属租户`, cell: (row: Row) => text(row.tenantName), hideInForm: true, width: 120 }] : []),
+      ...(platformAdmin ? [tenantField] : []),
       { name: 'password', label: msg`密码`, widget: { type: 'password' }, required: msg`请输入密码`, check: password, hideInTable: true, hideInForm: addOnly },
       { name: 'name', label: msg`用户昵称`, required: msg`请输入用户昵称`, width: 110 },
       { name: 'realName', label: msg`用户姓名`, search: true, required: msg`请输入用户姓名`, width: 110 },
       { name: 'status', label: msg`用户状态`, cell: statusCell, hideInForm: true, width: 90 },
-      { name: 'roleId', label: msg`所属角色`, widget: { type: 'tree', source: ROLE_TREE, multiple: true }, span: 12, cell: (row) => text(row.roleName), sortable: false, width: 140 },
-      { name: 'deptId', label: msg`所属部门`, widget: { type: 'tree', source: DEPT_TREE, multiple: true }, span: 12, cell: (row) => text(row.deptName), sortable: false, width: 140 },
-      { name: 'postId', label: msg`所属岗位`, widget: { type: 'tree', source: postOptions, multiple: true }, span: 12, cell: (row) => text(row.postName), sortable: false, width: 120 },
+      { name: 'roleId', label: msg`所属角色`, widget: { type: 'tree', source: ROLE_TREE, multiple: true, query: userTenant }, span: 12, cell: (row) => text(row.roleName), sortable: false, width: 140 },
+      { name: 'deptId', label: msg`所属部门`, widget: { type: 'tree', source: DEPT_TREE, multiple: true, query: userTenant }, span: 12, cell: (row) => text(row.deptName), sortable: false, width: 140 },
+      { name: 'postId', label: msg`所属岗位`, widget: { type: 'tree', source: postOptions, multiple: true, query: userTenant }, span: 12, cell: (row) => text(row.postName), sortable: false, width: 120 },
       { name: 'phone', label: msg`手机号码`, check: phone, width: 130 },
       { name: 'email', label: msg`电子邮箱`, width: 180 },
       { name: 'sex', label: msg`用户性别`, widget: { type: 'select', dict: 'sex' }, hideInTable: true },
