@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { OAuth2ProviderConfig } from './auth/social';
+import { allowedRanges } from './net/addresses';
+import type { OutboundConfig } from './net/outbound';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -32,6 +34,8 @@ export interface Config {
   uploadLimit: number;
   /** Third-party logins (SOCIAL_PROVIDERS, a JSON list of OAuth 2 providers). */
   socialProviders: OAuth2ProviderConfig[];
+  /** What the addresses tenants configure (push targets, third-party platforms) may reach (server/net/outbound.ts). */
+  outbound: OutboundConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -43,6 +47,19 @@ function portFrom(value: string | undefined, fallback: number, name: string): nu
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, got "${value}"`);
   return port;
+}
+
+function flagFrom(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === '' || value === '0' || /^false$/i.test(value)) return false;
+  if (value === '1' || /^true$/i.test(value)) return true;
+  throw new Error(`${name} must be 1 or 0, got "${value}"`);
+}
+
+/** OUTBOUND_ALLOW_PRIVATE and OUTBOUND_ALLOW (comma-separated CIDR ranges), checked here so a typo stops the start. */
+function outboundFrom(env: Env): OutboundConfig {
+  const allow = (env.OUTBOUND_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  allowedRanges(allow);
+  return { allowPrivate: flagFrom(env.OUTBOUND_ALLOW_PRIVATE, 'OUTBOUND_ALLOW_PRIVATE'), allow };
 }
 
 /** The JWT secret comes from the environment, else from DATA_DIR/jwt-secret, else is generated there once. */
@@ -78,6 +95,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     consoleDir: resolve(env.CONSOLE_DIR ?? 'dist'),
     uploadLimit: Number(env.UPLOAD_LIMIT ?? 20 * 1024 * 1024),
     socialProviders: env.SOCIAL_PROVIDERS ? (JSON.parse(env.SOCIAL_PROVIDERS) as OAuth2ProviderConfig[]) : [],
+    outbound: outboundFrom(env),
     ...overrides,
   };
 }

@@ -243,7 +243,7 @@ export class Forwarder implements LaneHost {
     let httpStatus: number | undefined;
     let error: string | undefined;
     try {
-      httpStatus = await probe(target, message);
+      httpStatus = await probe(target, message, this.sender.guard);
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
       httpStatus = e instanceof DeliveryError ? e.status : undefined;

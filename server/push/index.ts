@@ -1,5 +1,6 @@
 import type { LatestValues } from '../ingest/latest';
 import type { StoredReading } from '../ingest/types';
+import { outboundGuard } from '../net/outbound';
 import type { Platform } from '../platform';
 import { BindingBook } from './bindings';
 import { Forwarder } from './forwarder';
@@ -20,7 +21,7 @@ const running = new WeakMap<Platform, Push>();
 
 export function startPush(platform: Platform, latest: LatestValues): Push {
   const bindings = new BindingBook(platform.db, platform.events);
-  const forwarder = new Forwarder(platform, bindings, new Sender(), new SendLog(platform));
+  const forwarder = new Forwarder(platform, bindings, new Sender(outboundGuard(platform.config.outbound)), new SendLog(platform));
   const onReadings = (batch: readonly StoredReading[]) => forwarder.accept(batch);
   platform.events.on('readings', onReadings);
   const push: Push = {

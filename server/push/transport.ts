@@ -1,13 +1,15 @@
 import { createHmac } from 'node:crypto';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { IClientOptions, MqttClient } from 'mqtt';
 import { PUSH_TYPE } from '../../resources/iot/push';
+import { type OutboundGuard, refusalOf } from '../net/outbound';
 import type { Outgoing } from './format';
 import type { Target } from './target';
 
 /**
  * The two transports (docs/push.md "Transports"). MQTT: one kept client per target, reconnecting in the background;
  * a QoS 1 publish resolves on the broker's PUBACK. HTTP: a POST per message with a timeout, no redirects followed.
- * Failures throw a DeliveryError saying whether trying again can help.
+ * Failures throw a DeliveryError saying whether trying again can help. Every connection goes through the outbound
+ * guard (server/net/outbound.ts): an address on the platform's own network is refused, and not retried.
  */
 
 export class DeliveryError extends Error {
@@ -35,12 +37,22 @@ function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** A refusal of the outbound guard as a DeliveryError: not retried, the address will not change by itself. */
+function refused(error: unknown): DeliveryError | undefined {
+  const refusal = refusalOf(error);
+  return refusal && new DeliveryError(refusal.message, false);
+}
+
+/** An MQTT connection error: the guard's refusal, or the broker's or the network's error. */
+const connectError = (error: Error | string): DeliveryError =>
+  (typeof error !== 'string' && refused(error)) || new DeliveryError(`无法连接 MQTT 服务器: ${typeof error === 'string' ? error : error.message}`, true);
+
 const messageOf = (error: unknown): string => {
   const e = error as { message?: string; cause?: { message?: string; code?: string } };
   return e?.cause?.message ?? e?.message ?? String(error);
 };
 
-function clientOptions(target: Target, reconnectPeriod: number): mqtt.IClientOptions {
+function clientOptions(target: Target, reconnectPeriod: number): IClientOptions {
   return {
     clientId: target.clientId,
     username: target.username,
@@ -56,13 +68,17 @@ function clientOptions(target: Target, reconnectPeriod: number): mqtt.IClientOpt
 /** A kept connection to one target's broker. */
 class MqttLink {
   readonly client: MqttClient;
-  private lastError?: string;
+  private lastError?: Error;
   lastUsed = Date.now();
 
-  constructor(readonly target: Target) {
-    this.client = mqtt.connect(target.brokerUrl, clientOptions(target, RECONNECT_MS));
+  /** Throws OutboundRefused for a broker at a refused literal address. */
+  constructor(
+    readonly target: Target,
+    guard: OutboundGuard,
+  ) {
+    this.client = guard.mqtt(target.brokerUrl, clientOptions(target, RECONNECT_MS));
     this.client.on('error', (error) => {
-      this.lastError = error.message;
+      this.lastError = error;
     });
     this.client.on('connect', () => {
       this.lastError = undefined;
@@ -73,16 +89,16 @@ class MqttLink {
     if (this.client.connected) return Promise.resolve();
     // The next (re)connection attempt decides: a refused or closed one fails the send at once, not after the timeout.
     return new Promise<void>((resolve, reject) => {
-      const done = (error?: string) => {
+      const done = (error?: Error | string) => {
         clearTimeout(timer);
         this.client.off('connect', onConnect);
         this.client.off('error', onError);
         this.client.off('close', onClose);
         if (error === undefined) resolve();
-        else reject(new DeliveryError(`无法连接 MQTT 服务器: ${error}`, true));
+        else reject(connectError(error));
       };
       const onConnect = () => done();
-      const onError = (error: Error) => done(error.message);
+      const onError = (error: Error) => done(error);
       const onClose = () => done(this.lastError ?? '连接被关闭');
       const timer = setTimeout(() => done(this.lastError ?? `连接超时 (${this.target.timeout} ms)`), this.target.timeout);
       this.client.on('connect', onConnect);
@@ -122,10 +138,10 @@ export function httpHeaders(target: Target, message: Outgoing, now = Date.now())
 }
 
 /** POSTs one message; resolves with the HTTP status of a 2xx answer. */
-async function post(target: Target, message: Outgoing, stop: AbortSignal): Promise<number> {
-  let response: Response;
+async function post(target: Target, message: Outgoing, stop: AbortSignal, guard: OutboundGuard): Promise<number> {
+  let response: Awaited<ReturnType<OutboundGuard['fetch']>>;
   try {
-    response = await fetch(target.url, {
+    response = await guard.fetch(target.url, {
       method: 'POST',
       headers: httpHeaders(target, message),
       body: message.body,
@@ -134,6 +150,8 @@ async function post(target: Target, message: Outgoing, stop: AbortSignal): Promi
       signal: AbortSignal.any([AbortSignal.timeout(target.timeout), stop]),
     });
   } catch (error) {
+    const refusal = refused(error);
+    if (refusal) throw refusal;
     const name = (error as { name?: string })?.name;
     if (name === 'TimeoutError') throw new DeliveryError(`请求超时 (${target.timeout} ms)`, true);
     if (name === 'AbortError') throw new DeliveryError('服务已停止', true);
@@ -155,11 +173,19 @@ export class Sender {
   private readonly links = new Map<string, MqttLink>();
   private readonly stopping = new AbortController();
 
+  constructor(readonly guard: OutboundGuard) {}
+
   /** Sends one message; resolves with the HTTP status (HTTP) or undefined (MQTT). */
   async deliver(target: Target, message: Outgoing): Promise<number | undefined> {
     if (this.stopping.signal.aborted) throw new DeliveryError('服务已停止', true);
-    if (target.pushType === PUSH_TYPE.http) return post(target, message, this.stopping.signal);
-    await this.link(target).publish(message);
+    if (target.pushType === PUSH_TYPE.http) return post(target, message, this.stopping.signal, this.guard);
+    let link: MqttLink;
+    try {
+      link = this.link(target);
+    } catch (error) {
+      throw refused(error) ?? error;
+    }
+    await link.publish(message);
     return undefined;
   }
 
@@ -170,7 +196,7 @@ export class Sender {
       link = undefined;
     }
     if (!link) {
-      link = new MqttLink(target);
+      link = new MqttLink(target, this.guard);
       this.links.set(target.id, link);
     }
     return link;
@@ -197,15 +223,20 @@ export class Sender {
  * A connection test (subtable/testMQTT): a fresh connection that is closed again, so a kept client is not disturbed;
  * publishes (or POSTs) a test message. Resolves with the HTTP status; throws a DeliveryError with the target's error.
  */
-export async function probe(target: Target, message: Outgoing): Promise<number | undefined> {
-  if (target.pushType === PUSH_TYPE.http) return post(target, message, new AbortController().signal);
-  const client = mqtt.connect(target.brokerUrl, clientOptions({ ...target, clientId: `${target.clientId}-test-${Date.now().toString(36)}` }, 0));
+export async function probe(target: Target, message: Outgoing, guard: OutboundGuard): Promise<number | undefined> {
+  if (target.pushType === PUSH_TYPE.http) return post(target, message, new AbortController().signal, guard);
+  let client: MqttClient;
+  try {
+    client = guard.mqtt(target.brokerUrl, clientOptions({ ...target, clientId: `${target.clientId}-test-${Date.now().toString(36)}` }, 0));
+  } catch (error) {
+    throw refused(error) ?? error;
+  }
   // A second error after the first (the close that follows a refusal) must not be an unhandled 'error' event.
   client.on('error', () => undefined);
   try {
     await new Promise<void>((resolve, reject) => {
       client.once('connect', () => resolve());
-      client.once('error', (error) => reject(new DeliveryError(`无法连接 MQTT 服务器: ${error.message}`, true)));
+      client.once('error', (error) => reject(connectError(error)));
       client.once('close', () => reject(new DeliveryError('无法连接 MQTT 服务器: 连接被关闭', true)));
       setTimeout(() => reject(new DeliveryError(`无法连接 MQTT 服务器: 连接超时 (${target.timeout} ms)`, true)), target.timeout).unref();
     });

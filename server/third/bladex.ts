@@ -1,3 +1,4 @@
+import { type OutboundGuard, refusalOf } from '../net/outbound';
 import { formatDateTime } from '../time';
 import {
   type RemoteDevice,
@@ -14,7 +15,8 @@ import {
  * A platform that speaks the BladeX contract (another Vigil, or a SpringBlade/BladeX back end with the wit-xinde
  * calls): OAuth password grant with Basic client authentication and the Tenant-Id header, then the generic list
  * calls with `Blade-Auth: bearer <token>`. The token is refreshed (refresh grant, else a new sign-in) shortly
- * before it expires, and once more when a call is answered 401.
+ * before it expires, and once more when a call is answered 401. Every request goes through the outbound guard
+ * (server/net/outbound.ts): a platform on the server's own network is refused.
  */
 
 type Json = Record<string, unknown>;
@@ -60,7 +62,10 @@ export class BladeXPlatform implements ThirdPlatform {
   private signingIn?: Promise<Token>;
   private readonly base: string;
 
-  constructor(private readonly connection: ThirdConnection) {
+  constructor(
+    private readonly connection: ThirdConnection,
+    private readonly guard: OutboundGuard,
+  ) {
     this.base = connection.baseUrl.replace(/\/+$/, '');
   }
 
@@ -73,11 +78,13 @@ export class BladeXPlatform implements ThirdPlatform {
   }
 
   /** One HTTP exchange; network failures and timeouts become ThirdErrors with the address in the message. */
-  private async fetch(url: URL, init: RequestInit): Promise<{ status: number; body: unknown }> {
-    let response: Response;
+  private async fetch(url: URL, init: Parameters<OutboundGuard['fetch']>[1]): Promise<{ status: number; body: unknown }> {
+    let response: Awaited<ReturnType<OutboundGuard['fetch']>>;
     try {
-      response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(this.timeoutMs) });
+      response = await this.guard.fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (error) {
+      const refusal = refusalOf(error);
+      if (refusal) throw new ThirdError('blocked', refusal.message);
       if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError') {
         throw new ThirdError('timeout', `第三方平台响应超时(${this.connection.timeoutSeconds}秒): ${this.base}`);
       }

@@ -1,5 +1,6 @@
 import { THIRD_PLATFORM } from '../../resources/iot/third';
 import type { Row } from '../db/database';
+import type { OutboundGuard } from '../net/outbound';
 import { BladeXPlatform } from './bladex';
 import { type ThirdConnection, ThirdError, type ThirdPlatform } from './types';
 
@@ -17,8 +18,8 @@ export function connectionOf(row: Row): ThirdConnection {
   };
 }
 
-function adapterFor(connection: ThirdConnection): ThirdPlatform {
-  if (connection.platformType === THIRD_PLATFORM.bladex) return new BladeXPlatform(connection);
+function adapterFor(connection: ThirdConnection, guard: OutboundGuard): ThirdPlatform {
+  if (connection.platformType === THIRD_PLATFORM.bladex) return new BladeXPlatform(connection, guard);
   throw new ThirdError('remote', `不支持的平台类型: ${connection.platformType}`);
 }
 
@@ -29,13 +30,15 @@ function adapterFor(connection: ThirdConnection): ThirdPlatform {
 export class ThirdConnections {
   private readonly cache = new Map<string, { signature: string; platform: ThirdPlatform }>();
 
+  constructor(private readonly guard: OutboundGuard) {}
+
   of(row: Row): ThirdPlatform {
     const id = String(row.id);
     const connection = connectionOf(row);
     const signature = JSON.stringify(connection);
     const held = this.cache.get(id);
     if (held?.signature === signature) return held.platform;
-    const platform = adapterFor(connection);
+    const platform = adapterFor(connection, this.guard);
     this.cache.set(id, { signature, platform });
     return platform;
   }

@@ -1,3 +1,4 @@
+import { outboundGuard } from '../net/outbound';
 import type { Platform } from '../platform';
 import { ThirdBindings } from './bindings';
 import { ThirdConnections } from './connections';
@@ -14,7 +15,7 @@ export interface Third {
 
 /** `store` is how pulled readings enter the series: the ingestion pipeline's `acceptStored`. */
 export function createThird(platform: Platform, store: StoreReadings): Third {
-  const connections = new ThirdConnections();
+  const connections = new ThirdConnections(outboundGuard(platform.config.outbound));
   const bindings = new ThirdBindings(platform, connections);
   return { connections, bindings, sync: new ThirdSync(platform, bindings), puller: new ThirdPuller(platform, store, connections) };
 }

@@ -96,8 +96,11 @@ export interface RemoteReading {
   raw: number;
 }
 
-/** Why a remote call failed: a refused sign-in pauses periodic pulls; the others are retried at the next one. */
-export type ThirdFailure = 'login' | 'unreachable' | 'timeout' | 'remote';
+/**
+ * Why a remote call failed: a refused sign-in pauses periodic pulls; the others are retried at the next one.
+ * `blocked`: the outbound guard refused the address (the platform's own network).
+ */
+export type ThirdFailure = 'login' | 'unreachable' | 'timeout' | 'remote' | 'blocked';
 
 /** A failure of a remote platform, answered to the caller as a 400 with the message. */
 export class ThirdError extends ApiError {

@@ -13,6 +13,9 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/** The outbound guard as a deployment has it by default: private and local addresses refused. */
+export const GUARDED: Pick<Config, 'outbound'> = { outbound: { allowPrivate: false, allow: [] } };
+
 /** A real server on an ephemeral port with a new database (SQLite file or a fresh PostgreSQL database). */
 export async function startServer(
   store: StoreKind = 'sqlite',
@@ -23,7 +26,9 @@ export async function startServer(
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
   const pgDb = store === 'postgres' ? await createPgDatabase() : undefined;
   const config = loadConfig(
-    { LOG_LEVEL: 'silent' },
+    // The suites' push targets and third-party platforms are local servers: the outbound guard lets them through
+    // (tests/integration/*/outbound.test.ts start servers with `outbound: GUARDED` to see it refuse).
+    { LOG_LEVEL: 'silent', OUTBOUND_ALLOW_PRIVATE: '1' },
     { dataDir, port: 0, mqttPort: 0, host: '127.0.0.1', databaseUrl: pgDb?.url, jwtSecret: 'test-secret-0123456789abcdef', consoleDir: join(dataDir, 'no-console'), ...overrides },
   );
   const app = await buildApp(config);

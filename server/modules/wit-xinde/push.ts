@@ -7,6 +7,7 @@ import type { CallContext } from '../../db/repository';
 import { contextOf, idsOf, paramsOf } from '../../http/context';
 import { registerCrud } from '../../http/crud';
 import { badRequest, ok } from '../../http/envelope';
+import { outboundGuard } from '../../net/outbound';
 import type { Platform } from '../../platform';
 import { pushOf } from '../../push';
 import { targetOf } from '../../push/target';
@@ -46,6 +47,19 @@ export function checkTarget(values: Row, existing: Row | undefined): Row {
     throw badRequest('请输入推送地址');
   }
   return out;
+}
+
+/**
+ * A target may not lead to the platform's own network (docs/push.md "Outbound addresses"): its address is judged when
+ * it, or the push type, is written; the forwarder judges it again at every connection.
+ */
+async function checkOutbound(platform: Platform, values: Row, existing: Row | undefined): Promise<void> {
+  if (!['pushType', 'brokerUrl', 'url'].some((field) => values[field] !== undefined)) return;
+  const merged = { ...existing, ...values };
+  const address = Number(merged.pushType) === PUSH_TYPE.mqtt ? merged.brokerUrl : merged.url;
+  if (typeof address !== 'string' || address.trim() === '') return;
+  const problem = await outboundGuard(platform.config.outbound).problemOf(address);
+  if (problem) throw badRequest(problem);
 }
 
 /** Which secrets a target has (`hasPassword` …, 0/1) and how many projects it is bound to; never the secrets. */
@@ -103,7 +117,11 @@ async function checkMapping(platform: Platform, ctx: CallContext, values: Row, e
 
 export function registerPush(app: FastifyInstance, platform: Platform): void {
   registerCrud(app, platform, mqttParam, {
-    beforeSave: (_ctx, values, existing) => checkTarget(values, existing),
+    beforeSave: async (_ctx, values, existing) => {
+      const out = checkTarget(values, existing);
+      await checkOutbound(platform, out, existing);
+      return out;
+    },
     decorate: (_ctx, rows) => decorateTargets(platform, rows),
     beforeRemove: unusedBeforeRemove(
       platform,

@@ -5,6 +5,7 @@ import type { CallContext } from '../../db/repository';
 import { contextOf, idsOf, paramsOf, text } from '../../http/context';
 import { registerCrud } from '../../http/crud';
 import { badRequest, invalidParam, ok } from '../../http/envelope';
+import { outboundGuard } from '../../net/outbound';
 import type { Platform } from '../../platform';
 import type { Third } from '../../third';
 import { MAX_RANGE_MS, type PullScope } from '../../third/puller';
@@ -38,6 +39,13 @@ function prepareParam(values: Row, existing: Row | undefined): Row {
   }
   if (existing && Number(existing.lastPullState) === PULL_STATE.refused) out.lastPullState = PULL_STATE.never;
   return out;
+}
+
+/** A platform on the server's own network is refused when its address is written (and at every request). */
+async function checkOutbound(platform: Platform, values: Row): Promise<void> {
+  if (typeof values.baseUrl !== 'string' || values.baseUrl === '') return;
+  const problem = await outboundGuard(platform.config.outbound).problemOf(values.baseUrl);
+  if (problem) throw badRequest(problem);
 }
 
 /** An epoch (ms, or seconds below 10^11) or `yyyy-MM-dd HH:mm:ss` argument. */
@@ -128,7 +136,11 @@ export function registerThird(app: FastifyInstance, platform: Platform, third: T
 
   // ---- connections ----
   registerCrud(app, platform, thirdMonitorParam, {
-    beforeSave: (_ctx, values, existing) => prepareParam(values, existing),
+    beforeSave: async (_ctx, values, existing) => {
+      const out = prepareParam(values, existing);
+      await checkOutbound(platform, out);
+      return out;
+    },
     // The timers follow the write before the call answers.
     afterSave: () => puller.sync(),
     beforeRemove: unusedBeforeRemove(platform, thirdMonitorParam, [['wit_third_project', 'thirdParamId']], '请先解除该平台的项目绑定'),
