@@ -7,7 +7,7 @@ import { TEMPERATURE_KEY } from './directory';
 import type { LatestValues } from './latest';
 import { parseDevicePayload, parseGatewayPayload, type Parsed, PayloadError, type Reading } from './payload';
 import type { Presence } from './presence';
-import type { RawRow, SeriesRow, SeriesWriter } from './store';
+import type { RawRow, SeriesWriter } from './store';
 import type { DeviceMessage, StoredReading } from './types';
 
 /** `vigil/<tenant>/device|gateway/<code>/data` */
@@ -19,7 +19,7 @@ export function isDataTopic(topic: string): boolean {
 }
 
 interface Outcome {
-  series: SeriesRow[];
+  /** The values to store, as the writer stores them and as the `readings` event carries them after. */
   stored: StoredReading[];
   shown: DeviceMessage['readings'];
   seen: DeviceContext[];
@@ -45,7 +45,7 @@ export class Ingestion {
     const match = DATA_TOPIC.exec(topic);
     if (!match) return;
     const [, tenantId, kind, code] = match;
-    const outcome: Outcome = { series: [], stored: [], shown: [], seen: [], problems: [] };
+    const outcome: Outcome = { stored: [], shown: [], seen: [], problems: [] };
     let deviceId: string | null = null;
     let gatewayId: string | null = null;
     let projectId: string | null = null;
@@ -68,7 +68,6 @@ export class Ingestion {
     } catch (error) {
       if (!(error instanceof PayloadError)) throw error;
       outcome.problems.unshift(error.message);
-      outcome.series = [];
       outcome.stored = [];
       outcome.shown = [];
     }
@@ -84,11 +83,11 @@ export class Ingestion {
       topic,
       payload: text.length > MAX_STORED_PAYLOAD ? `${text.slice(0, MAX_STORED_PAYLOAD)}…(已截断)` : text,
       receivedAt,
-      readings: outcome.series.length,
+      readings: outcome.stored.length,
       error,
       createTime: formatDateTime(new Date(receivedAt)),
     };
-    await this.writer.write(outcome.series, raw);
+    await this.writer.write(outcome.stored, raw);
     this.announce(outcome, { id: raw.id, tenantId, deviceId, gatewayId, code, topic, payload: raw.payload, receivedAt, readings: outcome.shown, error });
   }
 
@@ -99,7 +98,7 @@ export class Ingestion {
    */
   async acceptStored(readings: readonly StoredReading[]): Promise<void> {
     if (readings.length === 0) return;
-    await this.writer.write(readings.map(({ tenantId, deviceId, pointKey, ts, value, raw }) => ({ tenantId, deviceId, pointKey, ts, value, raw })));
+    await this.writer.write(readings);
     for (const r of readings) this.latest.update(r.deviceId, r.pointKey, r.ts, r.value, r.ts);
     this.platform.events.emit('readings', readings);
   }
@@ -146,7 +145,6 @@ export class Ingestion {
         outcome.problems.push(`${device.code}.${pointKey} 计算结果不是有限数 (原值 ${x})`);
         continue;
       }
-      outcome.series.push({ tenantId: device.tenantId, deviceId: device.id, pointKey, ts: reading.ts, value, raw: x });
       outcome.stored.push({ tenantId: device.tenantId, projectId: device.projectId, deviceId: device.id, deviceCode: device.code, pointKey, ts: reading.ts, value, raw: x });
       shown[pointKey] = { raw: x, value };
     }

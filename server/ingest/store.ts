@@ -76,8 +76,19 @@ function sqliteCommitter(native: Extract<NativeDb, { dialect: 'sqlite' }>, db: D
     SQLITE_CONNECTION_PRAGMAS,
   );
   const seriesColumns = (rows: SeriesRow[]) => {
-    const numbers = (pick: (r: SeriesRow) => number) => Float64Array.from(rows, pick);
-    return [rows.map((r) => r.deviceId), rows.map((r) => r.pointKey), numbers((r) => r.ts), numbers((r) => r.value), numbers((r) => r.raw), rows.map((r) => r.tenantId)];
+    const n = rows.length;
+    const [devices, keys, tenants] = [new Array<string>(n), new Array<string>(n), new Array<string>(n)];
+    const [ts, values, raws] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+    for (let i = 0; i < n; i++) {
+      const r = rows[i];
+      devices[i] = r.deviceId;
+      keys[i] = r.pointKey;
+      ts[i] = r.ts;
+      values[i] = r.value;
+      raws[i] = r.raw;
+      tenants[i] = r.tenantId;
+    }
+    return [devices, keys, ts, values, raws, tenants];
   };
   const rawColumns = (raws: RawRow[]) => {
     const rows = raws.map(rawValues);
@@ -167,7 +178,7 @@ export class SeriesWriter {
   }
 
   /** `raw` is the message the rows came in; readings pulled from elsewhere have none. */
-  write(series: SeriesRow[], raw?: RawRow): Promise<void> {
+  write(series: readonly SeriesRow[], raw?: RawRow): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.pending.series.push(...series);
       if (raw) this.pending.raws.push(raw);
