@@ -16,7 +16,9 @@ import { describeMachine } from '../support/machine';
  * History downsampling: 90 days of 1-minute points (129,600) of one device key, on SQLite and on PostgreSQL when
  * reachable. Compares grouping in SQL with streaming every row into JS, then measures the chart call over HTTP
  * (sequential requests against the real server process). Target: the 90-day downsampled call under 50 ms.
- * Usage: npm run bench:history [-- --days 90 --requests 200 --width 1000]
+ * `--channels N` gives the device N-1 more channels at the same instants, as a real sensor has (points are keyed
+ * device, time, key: the chart's key is read through the others).
+ * Usage: npm run bench:history [-- --days 90 --requests 200 --width 1000 --channels 1]
  */
 const args = new Map(process.argv.slice(2).map((arg, i, all) => [arg, all[i + 1]]));
 const DAYS = Number(args.get('--days') ?? 90);
@@ -25,6 +27,7 @@ const WIDTH = Number(args.get('--width') ?? 1000);
 const TENANT = '100001';
 const DEVICE_CODE = 'QJ-TH-01';
 const KEY = 'humidity';
+const KEYS = [KEY, ...Array.from({ length: Number(args.get('--channels') ?? 1) - 1 }, (_, i) => `ch${i + 2}`)];
 const MINUTE = 60_000;
 const END = Math.floor(Date.now() / MINUTE) * MINUTE;
 const START = END - DAYS * 1440 * MINUTE;
@@ -39,7 +42,7 @@ async function fill(database: Database): Promise<string> {
   if (native.dialect === 'sqlite') {
     const insert = native.sqlite.prepare('insert into wit_device_log (device_id, point_key, ts, value, raw, tenant_id) values (?, ?, ?, ?, ?, ?)');
     native.sqlite.transaction(() => {
-      for (let i = 0; i < count; i += 1) insert.run(deviceId, KEY, START + i * MINUTE, valueAt(i), valueAt(i), TENANT);
+      for (let i = 0; i < count; i += 1) for (const key of KEYS) insert.run(deviceId, key, START + i * MINUTE, valueAt(i), valueAt(i), TENANT);
     })();
   } else {
     for (let i = 0; i < count; i += 20_000) {
@@ -48,8 +51,8 @@ async function fill(database: Database): Promise<string> {
       const values = Array.from({ length: n }, (_, j) => valueAt(i + j));
       await native.pool.query(
         `insert into wit_device_log (device_id, point_key, ts, value, raw, tenant_id)
-         select $1, $2, t, v, v, $4 from unnest($3::bigint[], $5::float8[]) as u(t, v)`,
-        [deviceId, KEY, ts, TENANT, values],
+         select $1, k, t, v, v, $2 from unnest($3::bigint[], $4::float8[]) as u(t, v) cross join unnest($5::text[]) as k`,
+        [deviceId, TENANT, ts, values, KEYS],
       );
     }
   }
@@ -151,5 +154,5 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
 
 
 console.log(describeMachine());
-console.log(`History benchmark: ${DAYS} days of 1-minute points, one key, chart width ${WIDTH}`);
+console.log(`History benchmark: ${DAYS} days of 1-minute points, one key of a device of ${KEYS.length} channel(s), chart width ${WIDTH}`);
 await onEveryStore(bench);
