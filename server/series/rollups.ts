@@ -209,6 +209,9 @@ export class Rollups {
         if (quietMs > 0) this.rolledAt.set(`${mark.deviceId}|${mark.hour}`, Date.now());
         done += 1;
         if (Date.now() - started > budgetMs) return false;
+        // Between two hours, the series writer (which waits for a macrotask before it asks for SQLite's connection)
+        // may commit: a pass never holds ingestion up for its whole budget.
+        await new Promise((resolve) => setImmediate(resolve));
       }
       return true;
     };
