@@ -11,9 +11,12 @@ import { describeMachine } from '../support/machine';
  * Ingestion throughput: gateways publish QoS 1 messages of 10 devices × 10 values over loopback MQTT to the real
  * server (its own process), which acknowledges each message only once stored. Prints points/s acknowledged and
  * checks that every acknowledged point is in the database (no loss). SQLite, then PostgreSQL when reachable.
- * Usage: npm run bench:ingest [-- --seconds 60 --gateways 40 --window 4 --generators 1]
+ * Readings carry the time they are sent; `--backfill` stamps them into a closed hour of yesterday instead (a backlog
+ * upload: the rollups are recomputed while it is written).
+ * Usage: npm run bench:ingest [-- --seconds 60 --gateways 40 --window 4 --generators 1 --backfill]
  */
 const args = new Map(process.argv.slice(2).map((arg, i, all) => [arg, all[i + 1]]));
+const CLOCK = args.has('--backfill') ? 'backfill' : 'now';
 const SECONDS = Number(args.get('--seconds') ?? 60);
 const GATEWAYS = Number(args.get('--gateways') ?? 40);
 const WINDOW = Number(args.get('--window') ?? 4);
@@ -31,7 +34,7 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
   const fleet = await provisionFleet(dataDir, databaseUrl, GATEWAYS);
   const server = await startServerProcess({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
   try {
-    const load = await startLoad(`mqtt://127.0.0.1:${server.mqttPort}`, fleet, WINDOW, GENERATORS);
+    const load = await startLoad(`mqtt://127.0.0.1:${server.mqttPort}`, fleet, WINDOW, GENERATORS, CLOCK);
     const started = performance.now();
     await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
     const report = await load.stop();
@@ -51,6 +54,6 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
 console.log(describeMachine());
 console.log(
   `Ingestion benchmark: ${GATEWAYS} gateways × ${DEVICES_PER_GATEWAY} devices × ${VALUES_PER_DEVICE} values per message, QoS 1, ` +
-    `window ${WINDOW} per gateway, ${GENERATORS} load process(es), ${SECONDS} s`,
+    `window ${WINDOW} per gateway, ${GENERATORS} load process(es), ${SECONDS} s, readings stamped ${CLOCK === 'now' ? 'now' : 'into yesterday (a backlog)'}`,
 );
 await onEveryStore(bench);

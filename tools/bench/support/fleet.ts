@@ -50,10 +50,10 @@ export interface LoadReport {
 }
 
 /** Starts the load processes (tools/bench/ingest/load.ts); resolves when they are connected and publishing. */
-export async function startLoad(mqttUrl: string, fleet: Fleet, window: number, generators: number): Promise<{ stop(): Promise<LoadReport> }> {
+export async function startLoad(mqttUrl: string, fleet: Fleet, window: number, generators: number, clock: 'now' | 'backfill' = 'now'): Promise<{ stop(): Promise<LoadReport> }> {
   const specs = fleet.map((f) => `${f.gateway}:${f.devices.join(',')}`);
   const groups = Array.from({ length: generators }, (_, i) => specs.filter((_, j) => j % generators === i)).filter((g) => g.length);
-  const children = groups.map((list) => fork(join(import.meta.dirname, '..', 'ingest', 'load.ts'), [mqttUrl, TENANT, PASSWORD, String(window), ...list], { execArgv: ['--import', 'tsx'] }));
+  const children = groups.map((list) => fork(join(import.meta.dirname, '..', 'ingest', 'load.ts'), [mqttUrl, TENANT, PASSWORD, String(window), clock, ...list], { execArgv: ['--import', 'tsx'] }));
   await Promise.all(children.map((child) => new Promise((resolve) => child.once('message', resolve))));
   return {
     async stop() {
