@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer } from './checkpointer';
+import { Lock, SqliteDialect } from './sqlite-driver';
 
 /**
  * Rows are plain records: the generic CRUD layer reads tables named in resource declarations at run time, so a
@@ -13,8 +14,11 @@ export type Schema = Record<string, Row>;
 export type Db = Kysely<Schema>;
 export type DialectName = 'sqlite' | 'postgres';
 
-/** The driver under Kysely, for the few hot paths (time-series writes) that need it directly. */
-export type NativeDb = { dialect: 'sqlite'; sqlite: SQLite.Database } | { dialect: 'postgres'; pool: pg.Pool };
+/**
+ * The driver under Kysely, for the few hot paths (time-series writes) that need it directly. SQLite's `writeLock` is
+ * the turn every writer of this process takes before writing (server/db/sqlite-driver.ts).
+ */
+export type NativeDb = { dialect: 'sqlite'; sqlite: SQLite.Database; writeLock: Lock } | { dialect: 'postgres'; pool: pg.Pool };
 
 export interface Database {
   db: Db;
@@ -80,12 +84,13 @@ export function openDatabase(options: DatabaseOptions): Database {
   for (const pragma of SQLITE_CONNECTION_PRAGMAS) sqlite.pragma(pragma);
   // Keeps the query planner's statistics current (SQLite's advice: on open and before close).
   sqlite.pragma('optimize = 0x10002');
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }), plugins });
+  const writeLock = new Lock();
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect(sqlite, writeLock), plugins });
   const checkpointer = startCheckpointer(file, (message) => process.emitWarning(`SQLite WAL checkpoint: ${message}`));
   const close = async () => {
     await checkpointer.stop();
     sqlite.pragma('optimize');
     await db.destroy();
   };
-  return { db, dialect: 'sqlite', native: { dialect: 'sqlite', sqlite }, close };
+  return { db, dialect: 'sqlite', native: { dialect: 'sqlite', sqlite, writeLock }, close };
 }

@@ -31,7 +31,7 @@ export interface Ingest {
 
 export function createIngest(platform: Platform): Ingest {
   const directory = new Directory(platform.db, platform.events);
-  const writer = new SeriesWriter(platform.native, platform.db);
+  const writer = new SeriesWriter(platform.native);
   const latest = new LatestValues(platform.db);
   const presence = new Presence(platform, directory);
   const pipeline = new Ingestion(platform, directory, writer, latest, presence);

@@ -1,4 +1,4 @@
-import { type Db, type NativeDb, SQLITE_CONNECTION_PRAGMAS } from '../db/database';
+import { type NativeDb, SQLITE_CONNECTION_PRAGMAS } from '../db/database';
 import { WriterThread } from '../db/writer-thread';
 
 /** One value of the time series. */
@@ -63,7 +63,7 @@ interface Committer {
   close(): Promise<void>;
 }
 
-function sqliteCommitter(native: Extract<NativeDb, { dialect: 'sqlite' }>, db: Db): Committer {
+function sqliteCommitter(native: Extract<NativeDb, { dialect: 'sqlite' }>): Committer {
   // One row per statement: 100-row statements (and 16 KB pages) measured faster in short runs and 15-20% slower
   // over the 60-second benchmark (docs/benchmarks.md).
   const thread = new WriterThread(
@@ -95,21 +95,14 @@ function sqliteCommitter(native: Extract<NativeDb, { dialect: 'sqlite' }>, db: D
     return RAW_COLUMNS.map((_, column) => rows.map((row) => row[column]));
   };
   return {
-    // The thread's own connection is never inside a transaction of Kysely's. Holding Kysely's connection (its mutex)
-    // while the thread commits keeps the two from waiting on SQLite's write lock: Kysely's queries wait their turn
-    // asynchronously instead of in SQLite's busy handler, which would block the main thread.
-    // It asks for the connection only after a macrotask: the queries queued behind the previous commit run first,
-    // and chains of them (one awaiting the next, as the alarm engine's) run to their end instead of one query per
-    // commit (SQLite alarm latency p50 730 ms under 93k points/s before, docs/benchmarks.md).
-    commit: async (series, raws) => {
-      await new Promise((resolve) => setImmediate(resolve));
-      await db.connection().execute(() =>
+    // The thread takes the process's turn to write, as Kysely's writes do; Kysely's reads go on meanwhile.
+    commit: (series, raws) =>
+      native.writeLock.run(() =>
         thread.run([
           { statement: 0, columns: seriesColumns(series) },
           { statement: 1, columns: rawColumns(raws) },
         ]),
-      );
-    },
+      ),
     // SQLite has one writer at a time: a second batch in flight would only wait for the lock.
     concurrency: 1,
     close: () => thread.close(),
@@ -189,11 +182,10 @@ export class SeriesWriter {
 
   constructor(
     native: NativeDb,
-    db: Db,
     private readonly maxDelayMs = 10,
     private readonly maxRows = 20_000,
   ) {
-    this.committer = native.dialect === 'sqlite' ? sqliteCommitter(native, db) : postgresCommitter(native);
+    this.committer = native.dialect === 'sqlite' ? sqliteCommitter(native) : postgresCommitter(native);
   }
 
   /** `raw` is the message the rows came in; readings pulled from elsewhere have none. */

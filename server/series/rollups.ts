@@ -209,9 +209,6 @@ export class Rollups {
         if (quietMs > 0) this.rolledAt.set(`${mark.deviceId}|${mark.hour}`, Date.now());
         done += 1;
         if (Date.now() - started > budgetMs) return false;
-        // Between two hours, the series writer (which waits for a macrotask before it asks for SQLite's connection)
-        // may commit: a pass never holds ingestion up for its whole budget.
-        await new Promise((resolve) => setImmediate(resolve));
       }
       return true;
     };
@@ -235,8 +232,8 @@ export class Rollups {
   /**
    * Moves marks to the claimed table. In PostgreSQL under the exclusive side of the writers' advisory lock: a writer
    * whose trigger found the mark already there has committed by then, so the recomputation reads its points; a
-   * writer after the claim finds no mark and marks the hour again. (SQLite has one connection: no writer is between
-   * its statement and its commit while this runs.)
+   * writer after the claim finds no mark and marks the hour again. (SQLite's writers take turns on one lock,
+   * server/db/sqlite-driver.ts: no writer is between its statement and its commit while this runs.)
    */
   private claim(marks: readonly Mark[]): Promise<Mark[]> {
     return this.store.db.transaction().execute(async (trx) => {

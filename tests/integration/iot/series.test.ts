@@ -87,3 +87,75 @@ describe.each(await storeKinds())('series writer on %s', (store) => {
     expect(values.map((v) => [v.pointKey, Number(v.value), Number(v.raw)])).toEqual([['NULL', -1.5e-7, 3], ['a.b-c_1', 12345.678901234, 0]]);
   });
 });
+
+/**
+ * SQLite's writers in one process — Kysely's connection and the series writer's thread — take turns on one lock
+ * (server/db/sqlite-driver.ts); reads never wait for it.
+ */
+describe('SQLite writers taking turns', () => {
+  let server: TestServer;
+  const settled = async (promise: Promise<unknown>, ms = 150) => {
+    let done = false;
+    void promise.then(() => (done = true), () => (done = true));
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return done;
+  };
+
+  beforeAll(async () => {
+    server = await startServer('sqlite');
+  });
+  afterAll(() => server.stop());
+
+  it('reads while another writer holds the lock; writes and series commits wait for their turn', async () => {
+    const { db, native } = server.app.platform;
+    if (native.dialect !== 'sqlite') throw new Error('a SQLite server');
+    const device = await db.selectFrom('wit_device').select(['id', 'tenantId']).where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow();
+    const ts = Date.UTC(2026, 5, 5);
+    await native.writeLock.acquire();
+    let update: Promise<unknown>, written: Promise<void>;
+    try {
+      expect(await db.selectFrom('wit_device').select('code').where('id', '=', device.id).executeTakeFirstOrThrow()).toEqual({ code: 'QJ-TH-01' });
+      update = db.updateTable('wit_device').set({ remark: 'after its turn' }).where('id', '=', device.id).execute();
+      written = server.app.ingest.writer.write([{ tenantId: String(device.tenantId), deviceId: String(device.id), pointKey: 'humidity', ts, value: 55, raw: 55 }]);
+      expect(await settled(update)).toBe(false);
+      expect(await settled(written)).toBe(false);
+    } finally {
+      native.writeLock.release();
+    }
+    await Promise.all([update, written]);
+    expect((await db.selectFrom('wit_device').select('remark').where('id', '=', device.id).executeTakeFirstOrThrow()).remark).toBe('after its turn');
+    expect(await db.selectFrom('wit_device_log').select('value').where('deviceId', '=', device.id).where('ts', '=', ts).executeTakeFirst()).toEqual({ value: 55 });
+  });
+
+  it('lets a transaction that reads, waits and then writes finish while the series writer wants to commit', async () => {
+    const { db } = server.app.platform;
+    const device = await db.selectFrom('wit_device').select(['id', 'tenantId']).where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow();
+    const ts = Date.UTC(2026, 5, 6);
+    const order: string[] = [];
+    let written: Promise<void> | undefined;
+    await db.transaction().execute(async (trx) => {
+      const { remark } = await trx.selectFrom('wit_device').select('remark').where('id', '=', device.id).executeTakeFirstOrThrow();
+      written = server.app.ingest.writer.write([{ tenantId: String(device.tenantId), deviceId: String(device.id), pointKey: 'humidity', ts, value: 56, raw: 56 }]).then(() => void order.push('series'));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Had the series writer committed meanwhile, this write would fail with SQLITE_BUSY_SNAPSHOT.
+      await trx.updateTable('wit_device').set({ remark: `${String(remark)} and again` }).where('id', '=', device.id).execute();
+      order.push('transaction');
+    });
+    await written;
+    expect(order).toEqual(['transaction', 'series']);
+    expect((await db.selectFrom('wit_device').select('remark').where('id', '=', device.id).executeTakeFirstOrThrow()).remark).toBe('after its turn and again');
+  });
+
+  it('gives the lock back when a statement or a commit fails', async () => {
+    const { db, native } = server.app.platform;
+    if (native.dialect !== 'sqlite') throw new Error('a SQLite server');
+    await expect(db.insertInto('wit_device_log').values({ deviceId: null }).execute()).rejects.toThrow();
+    await expect(db.transaction().execute(async (trx) => {
+      await trx.updateTable('wit_device').set({ remark: 'rolled back' }).where('code', '=', 'QJ-TH-01').execute();
+      throw new Error('undo');
+    })).rejects.toThrow('undo');
+    expect(await settled(native.writeLock.acquire(), 50)).toBe(true);
+    native.writeLock.release();
+    expect((await db.selectFrom('wit_device').select('remark').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).remark).toBe('after its turn and again');
+  });
+});

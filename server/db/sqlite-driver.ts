@@ -1,0 +1,187 @@
+import type SQLite from 'better-sqlite3';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryCompiler,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type Dialect,
+  type Kysely,
+} from 'kysely';
+
+/** A first-come first-served lock: whoever asks first is served first, so no side can starve the other. */
+export class Lock {
+  private held = false;
+  private readonly queue: Array<() => void> = [];
+
+  async acquire(): Promise<void> {
+    if (!this.held) {
+      this.held = true;
+      return;
+    }
+    await new Promise<void>((resolve) => this.queue.push(resolve));
+  }
+
+  release(): void {
+    const next = this.queue.shift();
+    if (next) next();
+    else this.held = false;
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    await this.acquire();
+    try {
+      return await work();
+    } finally {
+      this.release();
+    }
+  }
+}
+
+/** Statements kept prepared, by SQL text: preparing is a good part of a small query's cost. */
+const STATEMENT_CACHE = 500;
+
+/**
+ * Kysely's one connection to SQLite, which takes the process's write lock before it writes.
+ *
+ * Several connections of this process write to the file (this one, the series writer's thread). In WAL mode readers
+ * never wait for a writer, but two writers do — and this connection waiting for SQLite's write lock would wait in the
+ * busy handler, blocking the main thread for a whole series commit. So writers take turns on `writeLock` first,
+ * asynchronously: statements that only read run at once; a statement that writes, outside a transaction, runs under
+ * the lock; a transaction holds it from `begin immediate` to its end (immediate: a transaction that read first and
+ * then wrote after another connection's commit would fail with SQLITE_BUSY_SNAPSHOT).
+ */
+class SqliteConnection implements DatabaseConnection {
+  private readonly statements = new Map<string, SQLite.Statement>();
+  private inTransaction = false;
+
+  constructor(
+    private readonly sqlite: SQLite.Database,
+    private readonly writeLock: Lock,
+  ) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const statement = this.prepare(query.sql);
+    if (statement.readonly || this.inTransaction) return run<R>(statement, query.parameters);
+    return this.writeLock.run(async () => run<R>(statement, query.parameters));
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    const statement = this.prepare(query.sql);
+    if (!statement.reader) throw new Error('SQLite streams only queries that return rows');
+    if (!statement.readonly && !this.inTransaction) throw new Error('SQLite streams a writing query only inside a transaction');
+    for (const row of statement.iterate(query.parameters)) yield { rows: [row as R] };
+  }
+
+  async begin(): Promise<void> {
+    await this.writeLock.acquire();
+    try {
+      this.sqlite.exec('begin immediate');
+    } catch (error) {
+      this.writeLock.release();
+      throw error;
+    }
+    this.inTransaction = true;
+  }
+
+  async end(command: 'commit' | 'rollback'): Promise<void> {
+    try {
+      this.sqlite.exec(command);
+    } finally {
+      // A failed commit leaves the transaction open (SQLITE_BUSY): roll it back rather than hold the lock.
+      if (this.sqlite.inTransaction) this.sqlite.exec('rollback');
+      this.inTransaction = false;
+      this.writeLock.release();
+    }
+  }
+
+  private prepare(sql: string): SQLite.Statement {
+    let statement = this.statements.get(sql);
+    if (statement) return statement;
+    statement = this.sqlite.prepare(sql);
+    if (this.statements.size >= STATEMENT_CACHE) this.statements.delete(this.statements.keys().next().value as string);
+    this.statements.set(sql, statement);
+    return statement;
+  }
+}
+
+function run<R>(statement: SQLite.Statement, parameters: readonly unknown[]): QueryResult<R> {
+  if (statement.reader) return { rows: statement.all(parameters) as R[] };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
+
+class SqliteDriver implements Driver {
+  private readonly connectionLock = new Lock();
+  private readonly connection: SqliteConnection;
+
+  constructor(
+    private readonly sqlite: SQLite.Database,
+    writeLock: Lock,
+  ) {
+    this.connection = new SqliteConnection(sqlite, writeLock);
+  }
+
+  async init(): Promise<void> {}
+
+  /** One connection, used by one Kysely caller (a query or a transaction) at a time. */
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.connectionLock.acquire();
+    return this.connection;
+  }
+
+  async releaseConnection(): Promise<void> {
+    this.connectionLock.release();
+  }
+
+  beginTransaction = (connection: DatabaseConnection) => (connection as SqliteConnection).begin();
+  commitTransaction = (connection: DatabaseConnection) => (connection as SqliteConnection).end('commit');
+  rollbackTransaction = (connection: DatabaseConnection) => (connection as SqliteConnection).end('rollback');
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoted(name)}`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to ${quoted(name)}`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release ${quoted(name)}`));
+  }
+
+  async destroy(): Promise<void> {
+    this.sqlite.close();
+  }
+}
+
+const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Kysely's SQLite dialect on our driver (above); the rest is Kysely's own. */
+export class SqliteDialect implements Dialect {
+  constructor(
+    private readonly sqlite: SQLite.Database,
+    private readonly writeLock: Lock,
+  ) {}
+
+  createDriver(): Driver {
+    return new SqliteDriver(this.sqlite, this.writeLock);
+  }
+
+  createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompiler();
+  }
+
+  createAdapter(): SqliteAdapter {
+    return new SqliteAdapter();
+  }
+
+  // Kysely's Dialect signature takes Kysely<any>.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  createIntrospector(db: Kysely<any>): SqliteIntrospector {
+    return new SqliteIntrospector(db);
+  }
+}
