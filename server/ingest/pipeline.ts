@@ -72,7 +72,8 @@ export class Ingestion {
       outcome.shown = [];
     }
     const error = outcome.problems.length ? outcome.problems.join('; ').slice(0, 4000) : null;
-    const text = payload.toString('utf8');
+    // As text, the same on both stores: invalid UTF-8 and U+0000 (which PostgreSQL text cannot hold) become U+FFFD.
+    const text = payload.toString('utf8').replaceAll('\0', '\uFFFD');
     const raw: RawRow = {
       id: nextId(),
       tenantId,

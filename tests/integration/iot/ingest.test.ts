@@ -96,13 +96,17 @@ describe.each(await storeKinds())('ingestion over MQTT on %s', (store) => {
     const device = await connect('QJ-CRACK-02', DEVICE_PASSWORD);
     await device.publishAsync('vigil/100001/device/QJ-CRACK-02/data', 'not json at all', { qos: 1 });
     await device.publishAsync('vigil/100001/device/QJ-CRACK-02/data', JSON.stringify({ values: { crack: 'wide', temperature: 21 } }), { qos: 1 });
+    // Bytes no JSON, UTF-8 or text column takes as they are: NUL, an invalid byte, a backslash, a tab, a line break.
+    await device.publishAsync('vigil/100001/device/QJ-CRACK-02/data', Buffer.from([0x00, 0xff, 0x5c, 0x09, 0x0a, 0x41]), { qos: 1 });
     await device.publishAsync('vigil/100001/device/QJ-CRACK-02/data', JSON.stringify({ values: { crack: 0.3 } }), { qos: 1 });
-    const raw = await db().selectFrom('wit_collect_data').select(['error', 'readings']).where('deviceCode', '=', 'QJ-CRACK-02').orderBy('receivedAt').orderBy('id').execute();
+    const raw = await db().selectFrom('wit_collect_data').select(['error', 'readings', 'payload']).where('deviceCode', '=', 'QJ-CRACK-02').orderBy('receivedAt').orderBy('id').execute();
     expect(raw.map((r) => [r.error ? String(r.error).split(':')[0].split(' ')[0] : null, Number(r.readings)])).toEqual([
       ['不是合法的', 0],
       ['crack', 1],
+      ['不是合法的', 0],
       [null, 1],
     ]);
+    expect(raw[2].payload).toBe('\uFFFD\uFFFD\\\t\nA');
     expect((await series(await deviceId('QJ-CRACK-02'))).map((r) => r.pointKey).sort()).toEqual(['crack', 'temperature']);
   });
 
