@@ -34,7 +34,7 @@ export interface Config {
   uploadLimit: number;
   /** Third-party logins (SOCIAL_PROVIDERS, a JSON list of OAuth 2 providers). */
   socialProviders: OAuth2ProviderConfig[];
-  /** What the addresses tenants configure (push targets, third-party platforms) may reach (server/net/outbound.ts). */
+  /** What the addresses tenants configure (push, third-party, webhooks, SMTP, SMS, S3) may reach (server/net/outbound.ts). */
   outbound: OutboundConfig;
 }
 

@@ -4,6 +4,8 @@ import { ENABLED } from '../../resources/resource/oss';
 import type { Db, Row } from '../db/database';
 import { publishNotice } from '../modules/blade-desk';
 import { providerOf } from '../modules/blade-resource/sms';
+import { refuseLocalHost } from '../net/check';
+import { type OutboundGuard, outboundGuard, refusalOf } from '../net/outbound';
 import type { Platform } from '../platform';
 import type { Realtime } from '../realtime';
 
@@ -74,13 +76,27 @@ export class Channels {
   /** How long a webhook or an SMTP server may take to answer (each SMTP stage; twice that for the socket). */
   timeoutMs = 10_000;
   private readonly transports = new Map<string, Transporter>();
+  /** Webhooks, SMTP servers and SMS gateways are tenants' addresses (docs/push.md "Outbound addresses"). */
+  private readonly guard: OutboundGuard;
 
   constructor(
     private readonly platform: Platform,
     private readonly realtime: Realtime,
-  ) {}
+  ) {
+    this.guard = outboundGuard(platform.config.outbound);
+  }
 
+  /** A refusal of the outbound guard is not retried: the address will not change by itself. */
   async send(channel: Channel, person: Person, message: AlarmMessage): Promise<Sent> {
+    try {
+      return await this.sendOn(channel, person, message);
+    } catch (error) {
+      const refusal = refusalOf(error);
+      throw refusal ? new PermanentFailure(refusal.message) : error;
+    }
+  }
+
+  private sendOn(channel: Channel, person: Person, message: AlarmMessage): Promise<Sent> {
     if (channel === 'notice') return this.inApp(person, message);
     if (channel === 'email') return this.email(person, message);
     if (channel === 'sms') return this.sms(person, message);
@@ -125,13 +141,13 @@ export class Channels {
       .executeTakeFirst();
     if (!config) throw new PermanentFailure('未启用短信配置');
     const params = { title: message.title, content: message.content, level: message.levelName, device: message.deviceCode, value: message.value, time: message.time };
-    const result = await providerOf(config.category).send(config, { phones: [person.phone], params });
+    const result = await providerOf(config.category, this.guard).send(config, { phones: [person.phone], params });
     return { target: person.phone, detail: result.detail };
   }
 
   private async webhook(person: Person, message: AlarmMessage): Promise<Sent> {
     if (!person.webhookUrl) throw new PermanentFailure('接收人未设置 Webhook 地址');
-    const response = await fetch(person.webhookUrl, {
+    const response = await this.guard.fetch(person.webhookUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ event: 'alarm', alarm: message }),
@@ -154,6 +170,8 @@ export class Channels {
         connectionTimeout: this.timeoutMs,
         greetingTimeout: this.timeoutMs,
         socketTimeout: 2 * this.timeoutMs,
+        // The connection is made by the guard, which judges the server's address every time.
+        getSocket: this.guard.smtpSocket,
       });
       this.transports.set(key, transport);
     }
@@ -164,6 +182,13 @@ export class Channels {
     for (const transport of this.transports.values()) transport.close();
     this.transports.clear();
   }
+}
+
+/** The param naming the SMTP server is judged by the outbound guard when it is written (param page). */
+export async function checkSmtpParam(platform: Platform, values: Row, existing: Row | undefined): Promise<void> {
+  if (values.paramKey === undefined && values.paramValue === undefined) return;
+  const merged = { ...existing, ...values };
+  if (String(merged.paramKey ?? '').trim() === SMTP_PARAMS.host) await refuseLocalHost(platform, merged.paramValue);
 }
 
 interface SmtpSettings {

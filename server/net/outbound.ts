@@ -1,14 +1,15 @@
 import { lookup as dnsLookup, promises as dns, type LookupAddress } from 'node:dns';
-import { createConnection, isIP, type LookupFunction } from 'node:net';
+import { createConnection, isIP, type LookupFunction, type Socket } from 'node:net';
 import mqtt, { type IClientOptions, MqttClient } from 'mqtt';
 import { Agent, buildConnector, fetch, type RequestInit, type Response } from 'undici';
 import { addressKind, allowedRanges, type Cidr, inCidr, parseAddress } from './addresses';
 
 /**
- * The outbound guard (docs/push.md, docs/third-party.md "Outbound addresses"): addresses tenants configure — push
- * targets, third-party platforms — may not reach the platform's own network (SSRF). A literal address is judged as
- * it is; a name is judged by every address it resolves to, each time a connection is made, and the connection goes to
- * the addresses judged (a custom `lookup`), so a second DNS answer cannot slip a private address in.
+ * The outbound guard (docs/push.md "Outbound addresses"): addresses tenants configure — push targets, third-party
+ * platforms, alarm webhooks, SMTP servers, SMS gateways, S3 endpoints — may not reach the platform's own network
+ * (SSRF). A literal address is judged as it is; a name is judged by every address it resolves to, each time a
+ * connection is made, and the connection goes to the addresses judged (a custom `lookup`), so a second DNS answer
+ * cannot slip a private address in.
  */
 
 export interface OutboundConfig {
@@ -44,6 +45,19 @@ const unbracket = (host: string) => host.replace(/^\[(.*)\]$/, '$1');
 
 type LookupCallback = Parameters<LookupFunction>[2];
 
+/** What nodemailer hands its `getSocket` (the transport's options). */
+export interface SmtpSocketRequest {
+  host?: string;
+  port?: number;
+  secure?: boolean;
+  connectionTimeout?: number;
+}
+
+/** nodemailer's `getSocket` callback: `connection` is a connected socket it speaks SMTP over (and upgrades to TLS). */
+export type SmtpSocketCallback = (error: Error | null, socket?: { connection: Socket }) => void;
+
+const SMTP_CONNECT_TIMEOUT_MS = 10_000;
+
 export class OutboundGuard {
   private readonly allow: Cidr[];
   private agent?: Agent;
@@ -72,17 +86,22 @@ export class OutboundGuard {
    * is not refused (the connection will say so, and is judged again then).
    */
   async problemOf(address: string): Promise<string | undefined> {
-    if (this.config.allowPrivate) return undefined;
     let host: string;
     try {
       host = new URL(address.trim()).hostname;
     } catch {
       return undefined;
     }
-    if (!host) return undefined;
-    if (isIP(unbracket(host))) return this.literal(host)?.message;
-    const found = await dns.lookup(host, { all: true, verbatim: true }).catch(() => [] as LookupAddress[]);
-    return found.some((a) => this.refuses(a.address)) ? refusedMessage(host) : undefined;
+    return this.hostProblem(host);
+  }
+
+  /** As problemOf, for a bare host name or address (an SMTP server). */
+  async hostProblem(host: string): Promise<string | undefined> {
+    const name = host.trim();
+    if (this.config.allowPrivate || !name) return undefined;
+    if (isIP(unbracket(name))) return this.literal(name)?.message;
+    const found = await dns.lookup(name, { all: true, verbatim: true }).catch(() => [] as LookupAddress[]);
+    return found.some((a) => this.refuses(a.address)) ? refusedMessage(name) : undefined;
   }
 
   /** A `dns.lookup` for net/tls/http connections: fails when any address of the name is refused. */
@@ -96,10 +115,52 @@ export class OutboundGuard {
     });
   };
 
-  /** fetch through the guard: literal hosts are judged before connecting, names by the lookup. */
-  fetch(url: string | URL, init: RequestInit): Promise<Response> {
-    return fetch(url, { ...init, dispatcher: this.dispatcher() });
+  /**
+   * fetch through the guard: literal hosts are judged before connecting, names by the lookup; so is every redirect
+   * (it goes through the same dispatcher). A refusal rejects as the OutboundRefused itself, not as `fetch failed`.
+   */
+  async fetch(url: string | URL, init: RequestInit): Promise<Response> {
+    try {
+      return await fetch(url, { ...init, dispatcher: this.dispatcher() });
+    } catch (error) {
+      throw refusalOf(error) ?? error;
+    }
   }
+
+  /** A TCP connection through the guard. Throws OutboundRefused for a literal address; a name fails in the lookup. */
+  connect(host: string, port: number): Socket {
+    const refused = this.literal(host);
+    if (refused) throw refused;
+    return createConnection({ host: unbracket(host), port, lookup: this.lookup });
+  }
+
+  /**
+   * nodemailer's `getSocket`: the SMTP server is reached through connect(), so the name is judged at every
+   * connection (nodemailer would otherwise resolve it itself); STARTTLS and implicit TLS upgrade this socket.
+   */
+  readonly smtpSocket = (request: SmtpSocketRequest, callback: SmtpSocketCallback): void => {
+    let socket: Socket;
+    try {
+      socket = this.connect(request.host || 'localhost', Number(request.port) || (request.secure ? 465 : 587));
+    } catch (error) {
+      callback(error as Error);
+      return;
+    }
+    const fail = (error: Error) => {
+      socket.destroy();
+      callback(error);
+    };
+    const timedOut = () => fail(Object.assign(new Error('Connection timeout'), { code: 'ETIMEDOUT' }));
+    socket.setTimeout(request.connectionTimeout ?? SMTP_CONNECT_TIMEOUT_MS, timedOut);
+    socket.once('error', fail);
+    socket.once('connect', () => {
+      // nodemailer sets its own socket timeout from here on: ours must not fire on it.
+      socket.setTimeout(0);
+      socket.off('timeout', timedOut);
+      socket.off('error', fail);
+      callback(null, { connection: socket });
+    });
+  };
 
   private dispatcher(): Agent {
     if (!this.agent) {
@@ -128,7 +189,7 @@ export class OutboundGuard {
     if (url.protocol !== 'mqtt:') return mqtt.connect(brokerUrl, { ...options, lookup, wsOptions: { lookup } } as IClientOptions);
     const host = unbracket(url.hostname);
     const port = Number(url.port || 1883);
-    const client = new MqttClient(() => createConnection({ host, port, lookup }), { ...options, protocol: 'mqtt', hostname: host, port });
+    const client = new MqttClient(() => this.connect(host, port), { ...options, protocol: 'mqtt', hostname: host, port });
     // As mqtt.connect does: an error nobody listens to must not end the process.
     client.on('error', () => undefined);
     return client;

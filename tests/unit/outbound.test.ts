@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,6 +110,12 @@ describe('outbound guard', () => {
     expect(await new OutboundGuard({ allowPrivate: true, allow: [] }).problemOf('http://127.0.0.1/')).toBeUndefined();
   });
 
+  it('judges a bare host (an SMTP server) the same way', async () => {
+    for (const host of ['127.0.0.1', 'localhost', '::1', '[::1]', ' 10.1.2.3 ', '169.254.169.254']) expect(await guarded.hostProblem(host), host).toMatch(REFUSED);
+    expect(await guarded.hostProblem('localhost')).toBe('目标地址 localhost 指向内网或本机,已拒绝 (OUTBOUND_ALLOW_PRIVATE)');
+    for (const host of ['8.8.8.8', 'smtp.example.invalid', '']) expect(await guarded.hostProblem(host), host).toBeUndefined();
+  });
+
   it('resolves names for connections and refuses a name with a private address', async () => {
     const lookup = (guard: OutboundGuard, all: boolean) =>
       new Promise<{ error: Error | null; address: unknown }>((resolve) => guard.lookup('localhost', { all }, (error, address) => resolve({ error, address })));
@@ -147,8 +153,21 @@ describe('outbound guard', () => {
           () => undefined,
           (e: unknown) => e,
         );
-        expect(refusalOf(error)?.message, url).toMatch(REFUSED);
+        // The refusal itself, not undici's `fetch failed` around it.
+        expect(error, url).toBeInstanceOf(OutboundRefused);
+        expect((error as Error).message, url).toMatch(REFUSED);
       }
+      expect(connections).toBe(0);
+    });
+
+    it('never connects to a refused SMTP server: the socket nodemailer is given comes through the guard', async () => {
+      const socketFor = (host: string) =>
+        new Promise<Error | null>((resolve) => guarded.smtpSocket({ host, port, connectionTimeout: 2000 }, (error, socket) => {
+          socket?.connection.destroy();
+          resolve(error);
+        }));
+      for (const host of ['127.0.0.1', '::1', 'localhost']) expect((await socketFor(host))?.message, host).toMatch(REFUSED);
+      expect(() => guarded.connect('[::ffff:127.0.0.1]', port)).toThrow(OutboundRefused);
       expect(connections).toBe(0);
     });
 
@@ -170,6 +189,11 @@ describe('outbound guard', () => {
       await new Promise<void>((resolve) => client.once('close', () => resolve()));
       await client.endAsync(true);
       await expect.poll(() => connections).toBe(1);
+      const smtp = await new Promise<{ connection: Socket } | undefined>((resolve, reject) =>
+        open.smtpSocket({ host: 'localhost', port }, (error, socket) => (error ? reject(error) : resolve(socket))),
+      );
+      smtp?.connection.destroy();
+      await expect.poll(() => connections).toBe(2);
     });
   });
 });

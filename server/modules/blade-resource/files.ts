@@ -10,6 +10,7 @@ import { contextOf, idsOf, paramsOf } from '../../http/context';
 import { registerCrud } from '../../http/crud';
 import { badRequest, notFound, ok } from '../../http/envelope';
 import { nextId } from '../../ids';
+import { outboundGuard } from '../../net/outbound';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { enabledConfig } from './configs';
@@ -19,14 +20,17 @@ import { contentTypeOf, displayName, extensionOf, LocalStorage, newObjectName, O
 /** Where locally stored files are served back; links are `<domain>/<object name>`. */
 export const FILE_ROUTE = '/blade-resource/oss/endpoint/file';
 
-const s3Of = (config: Row) =>
-  new S3Storage({
-    endpoint: String(config.endpoint),
-    accessKey: String(config.accessKey),
-    secretKey: String(config.secretKey),
-    bucketName: String(config.bucketName),
-    region: config.region as string | null,
-  });
+const s3Of = (platform: Platform, config: Row) =>
+  new S3Storage(
+    {
+      endpoint: String(config.endpoint),
+      accessKey: String(config.accessKey),
+      secretKey: String(config.secretKey),
+      bucketName: String(config.bucketName),
+      region: config.region as string | null,
+    },
+    outboundGuard(platform.config.outbound),
+  );
 
 /** Attachments are read only to clients, so the upload writes its row itself, with the repository's base columns. */
 async function recordAttach(platform: Platform, ctx: CallContext, values: Row): Promise<string> {
@@ -56,7 +60,7 @@ export function registerFiles(app: FastifyInstance, platform: Platform): void {
       return;
     }
     const configs = await ossRepo.all(ctx, {}, [(eb) => eb('tenantId', '=', row.tenantId as string), (eb) => eb('category', '=', OSS_CATEGORY.s3)]);
-    const store = configs.map(s3Of).find((s3) => s3.domain === row.domain);
+    const store = configs.map((config) => s3Of(platform, config)).find((s3) => s3.domain === row.domain);
     await store?.remove(name).catch((error: Error) => {
       throw badRequest(`文件删除失败: ${error.message}`);
     });
@@ -83,7 +87,7 @@ export function registerFiles(app: FastifyInstance, platform: Platform): void {
     const config = await enabledConfig(ossRepo, ctx);
     if (config && Number(config.category) === OSS_CATEGORY.s3) {
       const body = await file.toBuffer();
-      const s3 = s3Of(config);
+      const s3 = s3Of(platform, config);
       await s3.put(name, body, contentTypeOf(name).type).catch((error: Error) => {
         throw badRequest(`文件上传失败: ${error.message}`);
       });

@@ -5,6 +5,8 @@ import type { Row } from '../../db/database';
 import { contextOf, paramsOf, requiredText, text } from '../../http/context';
 import { registerCrud } from '../../http/crud';
 import { badRequest, invalidParam, ok } from '../../http/envelope';
+import { refuseLocalUrl } from '../../net/check';
+import { outboundGuard } from '../../net/outbound';
 import type { Platform } from '../../platform';
 import { enableOne, enabledConfig } from './configs';
 import { registerFiles } from './files';
@@ -12,16 +14,23 @@ import { phoneProblem, providerOf } from './sms';
 
 const MAX_PHONES = 200;
 
+/**
+ * Whether a save writes a config's address or its kind: only then is the endpoint judged by the outbound guard
+ * (docs/push.md "Outbound addresses"); every request is judged again when it connects.
+ */
+const addressWritten = (values: Row) => values.endpoint !== undefined || values.category !== undefined;
+
 function registerOss(app: FastifyInstance, platform: Platform): void {
   const repo = platform.repo(oss);
   registerCrud(app, platform, oss, {
-    beforeSave(_ctx, values, existing) {
+    async beforeSave(_ctx, values, existing) {
       const merged = { ...existing, ...values };
       if (Number(merged.category) === OSS_CATEGORY.s3) {
         for (const [field, message] of [['endpoint', '请输入资源地址'], ['accessKey', '请输入accessKey'], ['secretKey', '请输入secretKey'], ['bucketName', '请输入空间名']] as const) {
           if (!String(merged[field] ?? '').trim()) throw invalidParam(`${field}: ${message}`);
         }
         if (!/^https?:\/\//.test(String(merged.endpoint))) throw invalidParam('endpoint: 地址必须以 http 或 https 开头');
+        if (addressWritten(values)) await refuseLocalUrl(platform, merged.endpoint);
       }
       // Enabling goes through `enable`, which keeps one enabled config per tenant.
       const { status: _ignored, ...rest } = values;
@@ -37,9 +46,12 @@ function registerOss(app: FastifyInstance, platform: Platform): void {
 function registerSms(app: FastifyInstance, platform: Platform): void {
   const repo = platform.repo(sms);
   registerCrud(app, platform, sms, {
-    beforeSave(_ctx, values, existing) {
+    async beforeSave(_ctx, values, existing) {
       const merged = { ...existing, ...values };
-      if (Number(merged.category) === SMS_CATEGORY.http && !String(merged.endpoint ?? '').trim()) throw invalidParam('endpoint: 请输入短信网关地址');
+      if (Number(merged.category) === SMS_CATEGORY.http) {
+        if (!String(merged.endpoint ?? '').trim()) throw invalidParam('endpoint: 请输入短信网关地址');
+        if (addressWritten(values)) await refuseLocalUrl(platform, merged.endpoint);
+      }
       const { status: _ignored, ...rest } = values;
       return existing ? rest : { ...rest, status: DISABLED };
     },
@@ -82,7 +94,7 @@ function registerSms(app: FastifyInstance, platform: Platform): void {
         logData: JSON.stringify({ ...entry, detail }).slice(0, 20_000),
       });
     try {
-      const result = await providerOf(config.category).send(config, { phones, params: templateParams });
+      const result = await providerOf(config.category, outboundGuard(platform.config.outbound)).send(config, { phones, params: templateParams });
       log('INFO', result.detail);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

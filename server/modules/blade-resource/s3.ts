@@ -1,8 +1,10 @@
 import { createHash, createHmac } from 'node:crypto';
+import type { OutboundGuard } from '../../net/outbound';
 
 /**
  * S3-compatible object storage (AWS S3, MinIO, Ceph RGW …) over plain HTTP with Signature Version 4, path-style
- * addressing (`<endpoint>/<bucket>/<key>`), so no SDK is needed for the two calls uploads use: PUT and DELETE.
+ * addressing (`<endpoint>/<bucket>/<key>`), so no SDK is needed for the two calls uploads use: PUT and DELETE. The
+ * endpoint is a tenant's: every request goes through the outbound guard (docs/push.md "Outbound addresses").
  */
 
 export interface S3Config {
@@ -55,7 +57,10 @@ export function authorization(input: SignInput): string {
 }
 
 export class S3Storage {
-  constructor(private readonly config: S3Config) {}
+  constructor(
+    private readonly config: S3Config,
+    private readonly guard: OutboundGuard,
+  ) {}
 
   /** `<endpoint>/<bucket>`: the domain of this store's links. */
   get domain(): string {
@@ -86,7 +91,7 @@ export class S3Storage {
     const headers: Record<string, string> = { ...signed, authorization: auth };
     if (contentType) headers['content-type'] = contentType;
     const payload = body ? new Uint8Array(body) : undefined;
-    const response = await fetch(url, { method, headers, body: payload, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const response = await this.guard.fetch(url, { method, headers, body: payload, signal: AbortSignal.timeout(TIMEOUT_MS) });
     const answer = await response.text();
     if (!response.ok && !(method === 'DELETE' && response.status === 404)) {
       throw new Error(`对象存储返回 ${response.status}: ${answer.slice(0, 200)}`);

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { SMS_CATEGORY } from '../../../resources/resource/sms';
 import type { Row } from '../../db/database';
+import type { OutboundGuard } from '../../net/outbound';
 
 /** One message to several phones, filled from the config's template with params. */
 export interface SmsMessage {
@@ -23,10 +24,12 @@ const GATEWAY_TIMEOUT_MS = 10_000;
 /**
  * Posts the message as JSON to the config's endpoint: {templateId, signName, phones, params, accessKey}. With a
  * secret key the body is signed (X-Sms-Signature: hex HMAC-SHA256 of the body) so the gateway can trust it.
- * Any 2xx answer is a success.
+ * Any 2xx answer is a success. The endpoint is a tenant's: the post goes through the outbound guard.
  */
-export const httpGateway: SmsProvider = {
-  async send(config, message) {
+export class HttpGateway implements SmsProvider {
+  constructor(private readonly guard: OutboundGuard) {}
+
+  async send(config: Row, message: SmsMessage): Promise<SmsResult> {
     const endpoint = String(config.endpoint ?? '');
     if (!/^https?:\/\//.test(endpoint)) throw new Error('短信网关地址未配置');
     const body = JSON.stringify({
@@ -39,12 +42,12 @@ export const httpGateway: SmsProvider = {
     });
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (config.secretKey) headers['x-sms-signature'] = createHmac('sha256', String(config.secretKey)).update(body).digest('hex');
-    const response = await fetch(endpoint, { method: 'POST', headers, body, signal: AbortSignal.timeout(GATEWAY_TIMEOUT_MS) });
+    const response = await this.guard.fetch(endpoint, { method: 'POST', headers, body, signal: AbortSignal.timeout(GATEWAY_TIMEOUT_MS) });
     const answer = (await response.text()).slice(0, 2000);
     if (!response.ok) throw new Error(`短信网关返回 ${response.status}: ${answer.slice(0, 200)}`);
     return { detail: answer };
-  },
-};
+  }
+}
 
 /** Delivers nowhere: the send is only recorded (development and demo tenants). */
 export const logOnly: SmsProvider = {
@@ -53,8 +56,8 @@ export const logOnly: SmsProvider = {
   },
 };
 
-export function providerOf(category: unknown): SmsProvider {
-  return Number(category) === SMS_CATEGORY.http ? httpGateway : logOnly;
+export function providerOf(category: unknown, guard: OutboundGuard): SmsProvider {
+  return Number(category) === SMS_CATEGORY.http ? new HttpGateway(guard) : logOnly;
 }
 
 /** Spec §5 "Phone": 11 digits, 1 then 3-9; the first broken rule's message. */

@@ -30,6 +30,7 @@ import { contextOf, idsOf, text } from '../../http/context';
 import { registerCrud } from '../../http/crud';
 import { badRequest, invalidParam, missingParam, ok } from '../../http/envelope';
 import { nextId } from '../../ids';
+import { refuseLocalUrl } from '../../net/check';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { unreadNotices } from '../blade-desk';
@@ -280,6 +281,8 @@ async function prepareRecipient(platform: Platform, ctx: CallContext, values: Ro
     const problem = phoneProblem(values.phone);
     if (problem) throw badRequest(problem);
   }
+  // A webhook is a tenant's address: judged by the outbound guard when written, and at every post.
+  await refuseLocalUrl(platform, values.webhookUrl);
   return values;
 }
 

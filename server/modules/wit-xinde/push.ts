@@ -7,7 +7,7 @@ import type { CallContext } from '../../db/repository';
 import { contextOf, idsOf, paramsOf } from '../../http/context';
 import { registerCrud } from '../../http/crud';
 import { badRequest, ok } from '../../http/envelope';
-import { outboundGuard } from '../../net/outbound';
+import { refuseLocalUrl } from '../../net/check';
 import type { Platform } from '../../platform';
 import { pushOf } from '../../push';
 import { targetOf } from '../../push/target';
@@ -56,10 +56,7 @@ export function checkTarget(values: Row, existing: Row | undefined): Row {
 async function checkOutbound(platform: Platform, values: Row, existing: Row | undefined): Promise<void> {
   if (!['pushType', 'brokerUrl', 'url'].some((field) => values[field] !== undefined)) return;
   const merged = { ...existing, ...values };
-  const address = Number(merged.pushType) === PUSH_TYPE.mqtt ? merged.brokerUrl : merged.url;
-  if (typeof address !== 'string' || address.trim() === '') return;
-  const problem = await outboundGuard(platform.config.outbound).problemOf(address);
-  if (problem) throw badRequest(problem);
+  await refuseLocalUrl(platform, Number(merged.pushType) === PUSH_TYPE.mqtt ? merged.brokerUrl : merged.url);
 }
 
 /** Which secrets a target has (`hasPassword` …, 0/1) and how many projects it is bound to; never the secrets. */

@@ -5,7 +5,7 @@ import type { CallContext } from '../../db/repository';
 import { contextOf, idsOf, paramsOf, text } from '../../http/context';
 import { registerCrud } from '../../http/crud';
 import { badRequest, invalidParam, ok } from '../../http/envelope';
-import { outboundGuard } from '../../net/outbound';
+import { refuseLocalUrl } from '../../net/check';
 import type { Platform } from '../../platform';
 import type { Third } from '../../third';
 import { MAX_RANGE_MS, type PullScope } from '../../third/puller';
@@ -42,11 +42,7 @@ function prepareParam(values: Row, existing: Row | undefined): Row {
 }
 
 /** A platform on the server's own network is refused when its address is written (and at every request). */
-async function checkOutbound(platform: Platform, values: Row): Promise<void> {
-  if (typeof values.baseUrl !== 'string' || values.baseUrl === '') return;
-  const problem = await outboundGuard(platform.config.outbound).problemOf(values.baseUrl);
-  if (problem) throw badRequest(problem);
-}
+const checkOutbound = (platform: Platform, values: Row): Promise<void> => refuseLocalUrl(platform, values.baseUrl);
 
 /** An epoch (ms, or seconds below 10^11) or `yyyy-MM-dd HH:mm:ss` argument. */
 function instantArg(args: Record<string, unknown>, name: string): number | undefined {

@@ -36,13 +36,18 @@ export interface Mail {
   raw: string;
 }
 
-/** A local SMTP server that keeps every message it is given. */
-export async function startSmtp(): Promise<{ port: number; mails: Mail[]; close(): Promise<void> }> {
+/** A local SMTP server that keeps every message it is given and counts the connections made to it. */
+export async function startSmtp(): Promise<{ port: number; mails: Mail[]; connections(): number; close(): Promise<void> }> {
   const mails: Mail[] = [];
+  let connections = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onConnect(_session, callback) {
+      connections += 1;
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -54,7 +59,7 @@ export async function startSmtp(): Promise<{ port: number; mails: Mail[]; close(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
-  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { port, mails, connections: () => connections, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** A local HTTP receiver that keeps every JSON body posted to it. */
