@@ -18,7 +18,7 @@ export type DialectName = 'sqlite' | 'postgres';
  * The driver under Kysely, for the few hot paths (time-series writes) that need it directly. SQLite's `writeLock` is
  * the turn every writer of this process takes before writing (server/db/sqlite-driver.ts).
  */
-export type NativeDb = { dialect: 'sqlite'; sqlite: SQLite.Database; writeLock: Lock } | { dialect: 'postgres'; pool: pg.Pool };
+export type NativeDb = { dialect: 'sqlite'; sqlite: SQLite.Database; writeLock: Lock } | { dialect: 'postgres'; pool: pg.Pool; url: string };
 
 export interface Database {
   db: Db;
@@ -76,7 +76,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {
     const pool = pgPool(options.databaseUrl);
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), plugins });
-    return { db, dialect: 'postgres', native: { dialect: 'postgres', pool }, close: () => endPool(db, pool) };
+    return { db, dialect: 'postgres', native: { dialect: 'postgres', pool, url: options.databaseUrl }, close: () => endPool(db, pool) };
   }
   const file = join(options.dataDir, 'vigil.sqlite');
   const sqlite = new SQLite(file);

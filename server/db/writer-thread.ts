@@ -1,37 +1,48 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
-/** One array of values per bound parameter, all of the same length (numbers travel best as a Float64Array). */
+/** One array of values per column, all of the same length (numbers travel best as a Float64Array). */
 export type Columns = ReadonlyArray<ArrayLike<string | number | null>>;
 
-/** Rows for one of the thread's statements, in columns: cheaper to hand to another thread than row objects. */
+/** Rows for one of the thread's tables, in columns: cheaper to hand to another thread than row objects. */
 export interface Write {
-  statement: number;
+  /** Index of the table in the thread's list. */
+  table: number;
   columns: Columns;
+}
+
+/** The tables a writer thread writes; `key` (the primary key) is what a row written again overwrites by. */
+export interface WriterTable {
+  name: string;
+  columns: readonly string[];
+  key?: readonly string[];
 }
 
 interface Reply {
   id: number;
   error?: string;
+  code?: string;
 }
 
 /**
- * A worker thread with its own SQLite connection that runs batches of prepared writes, each batch in one transaction.
- * better-sqlite3 is synchronous: on the main thread a commit (`synchronous = FULL`: an fsync of every page it wrote)
- * stops everything else, MQTT included. Here it overlaps with the main thread's work (docs/ingest.md).
+ * A worker thread with its own database connection(s) that stores batches of rows, each batch in one transaction
+ * (`sqlite-writer.worker.cjs`, `postgres-writer.worker.cjs`). On the main thread a commit either stops everything
+ * else (better-sqlite3 is synchronous; `synchronous = FULL` fsyncs every page written) or, for PostgreSQL, waits a
+ * turn of a busy event loop at every step of its transaction. Here it overlaps with the main thread's work and
+ * answers as soon as the database does (docs/ingest.md).
  */
 export class WriterThread {
   private worker?: Worker;
   private nextId = 0;
   private readonly waiting = new Map<number, { resolve(): void; reject(error: Error): void }>();
 
+  /** `settings` go to the worker as its workerData, with the tables. */
   constructor(
-    private readonly file: string,
-    private readonly statements: readonly string[],
-    private readonly pragmas: readonly string[],
+    private readonly script: URL,
+    private readonly tables: readonly WriterTable[],
+    private readonly settings: Record<string, unknown>,
   ) {}
 
-  /** Runs the writes in one transaction; resolves once it is committed. */
+  /** Stores the rows in one transaction; resolves once it is committed. */
   run(writes: readonly Write[]): Promise<void> {
     const id = this.nextId++;
     const transfer = writes.flatMap((w) => w.columns.filter((c): c is Float64Array => c instanceof Float64Array).map((c) => c.buffer as ArrayBuffer));
@@ -54,20 +65,17 @@ export class WriterThread {
   /** Started on first use, and again after a crash (which fails the batches it held, never silently). */
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(new URL('./writer-thread.worker.cjs', import.meta.url), {
-      workerData: { file: this.file, driver, statements: this.statements, pragmas: this.pragmas },
-    });
-    worker.on('message', ({ id, error }: Reply) => {
+    const worker = new Worker(this.script, { workerData: { ...this.settings, tables: this.tables } });
+    worker.on('message', ({ id, error, code }: Reply) => {
       const waiter = this.waiting.get(id);
       this.waiting.delete(id);
       if (error === undefined) waiter?.resolve();
-      else waiter?.reject(new Error(error));
+      else waiter?.reject(Object.assign(new Error(error), { code }));
     });
     worker.on('error', (error) => this.failAll(error));
     worker.on('exit', () => {
       if (this.worker === worker) this.worker = undefined;
-      this.failAll(new Error('SQLite writer thread exited'));
+      this.failAll(new Error('writer thread exited'));
     });
     worker.unref();
     this.worker = worker;

@@ -1,8 +1,6 @@
-import { finished } from 'node:stream/promises';
-import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { createRequire } from 'node:module';
 import { type NativeDb, SQLITE_CONNECTION_PRAGMAS } from '../db/database';
-import { WriterThread } from '../db/writer-thread';
+import { type Columns, type Write, WriterThread, type WriterTable } from '../db/writer-thread';
 
 /** One value of the time series. */
 export interface SeriesRow {
@@ -37,27 +35,41 @@ interface Batch {
   done: Array<{ resolve(): void; reject(error: unknown): void }>;
 }
 
-const SERIES_COLUMNS = ['device_id', 'point_key', 'ts', 'value', 'raw', 'tenant_id'] as const;
-const RAW_COLUMNS = ['id', 'tenant_id', 'device_id', 'gateway_id', 'project_id', 'device_code', 'topic', 'payload', 'received_at', 'readings', 'error', 'create_time', 'update_time', 'status', 'is_deleted'] as const;
+const TABLES: readonly WriterTable[] = [
+  { name: 'wit_device_log', columns: ['device_id', 'point_key', 'ts', 'value', 'raw', 'tenant_id'], key: ['device_id', 'ts', 'point_key'] },
+  {
+    name: 'wit_collect_data',
+    columns: ['id', 'tenant_id', 'device_id', 'gateway_id', 'project_id', 'device_code', 'topic', 'payload', 'received_at', 'readings', 'error', 'create_time', 'update_time', 'status', 'is_deleted'],
+  },
+];
 
-const rawValues = (r: RawRow) => [r.id, r.tenantId, r.deviceId, r.gatewayId, r.projectId, r.deviceCode, r.topic, r.payload, r.receivedAt, r.readings, r.error, r.createTime, r.createTime, 1, 0];
-
-/**
- * A device resending a reading (QoS 1 redelivery) overwrites it; within one batch the last copy wins. PostgreSQL needs
- * this (one statement may not change a row twice); SQLite's row-by-row upsert does it by itself.
- */
-function latestCopies(rows: SeriesRow[]): SeriesRow[] {
-  const byKey = new Map<string, SeriesRow>();
-  for (const row of rows) byKey.set(`${row.deviceId}\u0000${row.pointKey}\u0000${row.ts}`, row);
-  return byKey.size === rows.length ? rows : [...byKey.values()];
+/** The series in the columns of TABLES[0], numbers as Float64Arrays (handed to the thread, not copied). */
+function seriesColumns(rows: readonly SeriesRow[]): Columns {
+  const n = rows.length;
+  const [devices, keys, tenants] = [new Array<string>(n), new Array<string>(n), new Array<string>(n)];
+  const [ts, values, raws] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+  for (let i = 0; i < n; i++) {
+    const r = rows[i];
+    devices[i] = r.deviceId;
+    keys[i] = r.pointKey;
+    ts[i] = r.ts;
+    values[i] = r.value;
+    raws[i] = r.raw;
+    tenants[i] = r.tenantId;
+  }
+  return [devices, keys, ts, values, raws, tenants];
 }
 
-/**
- * Primary-key order (device, time, key): batches committing side by side take their row locks in the same order, so
- * they never deadlock, and each batch walks the index in order.
- */
-const byKey = (a: SeriesRow, b: SeriesRow) =>
-  a.deviceId < b.deviceId ? -1 : a.deviceId > b.deviceId ? 1 : a.ts !== b.ts ? a.ts - b.ts : a.pointKey < b.pointKey ? -1 : a.pointKey > b.pointKey ? 1 : 0;
+/** The raw messages in the columns of TABLES[1]. */
+function rawColumns(rows: readonly RawRow[]): Columns {
+  const pick = <T>(value: (r: RawRow) => T) => rows.map(value);
+  const createTime = pick((r) => r.createTime);
+  return [
+    pick((r) => r.id), pick((r) => r.tenantId), pick((r) => r.deviceId), pick((r) => r.gatewayId), pick((r) => r.projectId),
+    pick((r) => r.deviceCode), pick((r) => r.topic), pick((r) => r.payload), pick((r) => r.receivedAt), pick((r) => r.readings),
+    pick((r) => r.error), createTime, createTime, pick(() => 1), pick(() => 0),
+  ];
+}
 
 interface Committer {
   commit(series: SeriesRow[], raws: RawRow[]): Promise<void>;
@@ -66,118 +78,43 @@ interface Committer {
   close(): Promise<void>;
 }
 
-function sqliteCommitter(native: Extract<NativeDb, { dialect: 'sqlite' }>): Committer {
-  // One row per statement: 100-row statements (and 16 KB pages) measured faster in short runs and 15-20% slower
-  // over the 60-second benchmark (docs/benchmarks.md).
-  const thread = new WriterThread(
-    native.sqlite.name,
-    [
-      `insert into wit_device_log (${SERIES_COLUMNS.join(', ')}) values (?, ?, ?, ?, ?, ?)
-       on conflict (device_id, ts, point_key) do update set value = excluded.value, raw = excluded.raw`,
-      `insert into wit_collect_data (${RAW_COLUMNS.join(', ')}) values (${RAW_COLUMNS.map(() => '?').join(', ')})`,
-    ],
-    SQLITE_CONNECTION_PRAGMAS,
-  );
-  const seriesColumns = (rows: SeriesRow[]) => {
-    const n = rows.length;
-    const [devices, keys, tenants] = [new Array<string>(n), new Array<string>(n), new Array<string>(n)];
-    const [ts, values, raws] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
-    for (let i = 0; i < n; i++) {
-      const r = rows[i];
-      devices[i] = r.deviceId;
-      keys[i] = r.pointKey;
-      ts[i] = r.ts;
-      values[i] = r.value;
-      raws[i] = r.raw;
-      tenants[i] = r.tenantId;
-    }
-    return [devices, keys, ts, values, raws, tenants];
-  };
-  const rawColumns = (raws: RawRow[]) => {
-    const rows = raws.map(rawValues);
-    return RAW_COLUMNS.map((_, column) => rows.map((row) => row[column]));
-  };
-  return {
-    // The thread takes the process's turn to write, as Kysely's writes do; Kysely's reads go on meanwhile.
-    commit: (series, raws) =>
-      native.writeLock.run(() =>
-        thread.run([
-          { statement: 0, columns: seriesColumns(series) },
-          { statement: 1, columns: rawColumns(raws) },
-        ]),
-      ),
-    // SQLite has one writer at a time: a second batch in flight would only wait for the lock.
-    concurrency: 1,
-    close: () => thread.close(),
-  };
-}
-
-const UNIQUE_VIOLATION = '23505';
-
 /**
- * A field of PostgreSQL's COPY text format: backslash, tab and line breaks escaped, NULL as `\N`. PostgreSQL text
- * cannot hold U+0000 (a device may send anything): it becomes U+FFFD, as invalid UTF-8 already does.
+ * Both stores commit from a worker thread with its own connection(s) (server/db/writer-thread.ts): the main thread
+ * parses the next messages meanwhile.
  */
-function copyField(value: string | number | null): string {
-  if (value === null) return '\\N';
-  if (typeof value === 'number') return String(value);
-  return /[\\\t\n\r\0]/.test(value) ? value.replace(/[\\\t\n\r\0]/g, (c) => COPY_ESCAPES[c]) : value;
+function committer(native: NativeDb): Committer {
+  const require = createRequire(import.meta.url);
+  if (native.dialect === 'sqlite') {
+    // One row per statement: 100-row statements (and 16 KB pages) measured faster in short runs and 15-20% slower
+    // over the 60-second benchmark (docs/benchmarks.md).
+    const thread = new WriterThread(new URL('../db/sqlite-writer.worker.cjs', import.meta.url), TABLES, {
+      file: native.sqlite.name,
+      driver: require.resolve('better-sqlite3'),
+      pragmas: SQLITE_CONNECTION_PRAGMAS,
+    });
+    return {
+      // The thread takes the process's turn to write, as Kysely's writes do; Kysely's reads go on meanwhile.
+      commit: (series, raws) => native.writeLock.run(() => thread.run(writesOf(series, raws))),
+      // SQLite has one writer at a time: a second batch in flight would only wait for the lock.
+      concurrency: 1,
+      close: () => thread.close(),
+    };
+  }
+  // Two batches in flight, on two connections: while one waits for its commit's WAL flush, the next one is copied in.
+  const connections = 2;
+  const thread = new WriterThread(new URL('../db/postgres-writer.worker.cjs', import.meta.url), TABLES, {
+    url: native.url,
+    connections,
+    pg: require.resolve('pg'),
+    copy: require.resolve('pg-copy-streams'),
+  });
+  return { commit: (series, raws) => thread.run(writesOf(series, raws)), concurrency: connections, close: () => thread.close() };
 }
 
-const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\uFFFD' };
-
-/** Rows in COPY text format, one line each. */
-function copyRows<T>(rows: readonly T[], fields: (row: T) => ReadonlyArray<string | number | null>): string {
-  let text = '';
-  for (const row of rows) text += `${fields(row).map(copyField).join('\t')}\n`;
-  return text;
-}
-
-async function copyInto(client: pg.PoolClient, table: string, columns: readonly string[], rows: string): Promise<void> {
-  const stream = client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin`));
-  stream.end(rows);
-  await finished(stream);
-}
-
-function postgresCommitter(native: Extract<NativeDb, { dialect: 'postgres' }>): Committer {
-  // COPY: PostgreSQL's bulk load, the cheapest way in for both tables (plain inserts of unnest()ed arrays cost the
-  // backend markedly more). COPY cannot upsert: a batch that meets a stored point (a QoS 1 redelivery, a correction
-  // pulled again) is rare and runs again through a temporary table and `on conflict`.
-  const upsert = async (client: pg.PoolClient, series: string) => {
-    await client.query(`create temp table wit_device_log_incoming (device_id varchar, point_key varchar, ts bigint, value float8, raw float8, tenant_id varchar) on commit drop`);
-    await copyInto(client, 'wit_device_log_incoming', SERIES_COLUMNS, series);
-    await client.query(`insert into wit_device_log (${SERIES_COLUMNS.join(', ')}) select ${SERIES_COLUMNS.join(', ')} from wit_device_log_incoming
-      on conflict (device_id, ts, point_key) do update set value = excluded.value, raw = excluded.raw`);
-  };
-  const transaction = async (series: string, raws: string, asUpsert: boolean) => {
-    const client = await native.pool.connect();
-    try {
-      await client.query('begin');
-      if (series && asUpsert) await upsert(client, series);
-      else if (series) await copyInto(client, 'wit_device_log', SERIES_COLUMNS, series);
-      if (raws) await copyInto(client, 'wit_collect_data', RAW_COLUMNS, raws);
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  };
-  const commit = async (series: SeriesRow[], raws: RawRow[]) => {
-    const seriesText = copyRows(latestCopies(series).sort(byKey), (r) => [r.deviceId, r.pointKey, r.ts, r.value, r.raw, r.tenantId]);
-    const rawText = copyRows(raws, rawValues);
-    try {
-      await transaction(seriesText, rawText, false);
-    } catch (error) {
-      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
-      await transaction(seriesText, rawText, true);
-    }
-  };
-  // Two batches in flight, on two connections: while one waits for its commit's WAL flush, the next one inserts.
-  // 44-48k -> 69k points/s on a machine where PostgreSQL's backend was the bottleneck; a third added nothing.
-  return { commit, concurrency: 2, close: async () => undefined };
-}
+const writesOf = (series: readonly SeriesRow[], raws: readonly RawRow[]): Write[] => [
+  { table: 0, columns: seriesColumns(series) },
+  { table: 1, columns: rawColumns(raws) },
+];
 
 /**
  * Group commit of readings: everything written while the previous transaction runs goes into the next one, so a
@@ -198,7 +135,7 @@ export class SeriesWriter {
     private readonly maxDelayMs = 10,
     private readonly maxRows = 20_000,
   ) {
-    this.committer = native.dialect === 'sqlite' ? sqliteCommitter(native) : postgresCommitter(native);
+    this.committer = committer(native);
   }
 
   /** `raw` is the message the rows came in; readings pulled from elsewhere have none. */

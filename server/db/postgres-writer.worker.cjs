@@ -1,0 +1,115 @@
+// The PostgreSQL side of writer-thread.ts: plain CommonJS so it runs as it is under every loader (tsx, vitest, node).
+// It stores each batch in one transaction with COPY, PostgreSQL's bulk load, on one of its own connections, several
+// batches side by side. Its event loop does nothing else, so every step of a transaction goes on as soon as the
+// server answers (on the main thread each waited a turn of a loop busy with MQTT: most of a commit's time).
+const { parentPort, workerData } = require('node:worker_threads');
+const { finished } = require('node:stream/promises');
+const pg = require(workerData.pg);
+const { from: copyFrom } = require(workerData.copy);
+
+const UNIQUE_VIOLATION = '23505';
+const pool = new pg.Pool({ connectionString: workerData.url, max: workerData.connections });
+// An idle connection that breaks is replaced on next use; the error must not end the thread.
+pool.on('error', () => undefined);
+
+const ESCAPES = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\uFFFD' };
+const SPECIAL = /[\\\t\n\r\0]/;
+
+/** A field of COPY's text format: NULL as \N; PostgreSQL text cannot hold U+0000, which becomes U+FFFD. */
+function field(value) {
+  if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'number') return String(value);
+  return SPECIAL.test(value) ? value.replace(/[\\\t\n\r\0]/g, (c) => ESCAPES[c]) : value;
+}
+
+/**
+ * The rows to write, by index. A keyed table's rows go in key order — batches committing side by side then take
+ * their locks in the same order and never deadlock — and a row written twice in one batch keeps its last copy (one
+ * statement may not change a row twice).
+ */
+function rowOrder(table, columns) {
+  const count = columns.length ? columns[0].length : 0;
+  const order = Array.from({ length: count }, (_, i) => i);
+  if (!table.key) return order;
+  const keys = table.key.map((k) => columns[table.columns.indexOf(k)]);
+  const compare = (a, b) => {
+    for (const c of keys) if (c[a] !== c[b]) return c[a] < c[b] ? -1 : 1;
+    return 0;
+  };
+  order.sort((a, b) => compare(a, b) || a - b);
+  return order.filter((row, i) => i === order.length - 1 || compare(row, order[i + 1]) !== 0);
+}
+
+function copyText(columns, order) {
+  let text = '';
+  for (const row of order) {
+    let line = field(columns[0][row]);
+    for (let c = 1; c < columns.length; c++) line += `\t${field(columns[c][row])}`;
+    text += `${line}\n`;
+  }
+  return text;
+}
+
+async function copy(client, table, columns, text) {
+  const stream = client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin`));
+  stream.end(text);
+  await finished(stream);
+}
+
+/** COPY cannot upsert: the rows go through a temporary table and `on conflict`. */
+async function upsert(client, table, text) {
+  const staging = `${table.name}_incoming`;
+  await client.query(`create temp table ${staging} on commit drop as select ${table.columns.join(', ')} from ${table.name} with no data`);
+  await copy(client, staging, table.columns, text);
+  const updated = table.columns.filter((c) => !table.key.includes(c));
+  await client.query(
+    `insert into ${table.name} (${table.columns.join(', ')}) select ${table.columns.join(', ')} from ${staging}
+     on conflict (${table.key.join(', ')}) do update set ${updated.map((c) => `${c} = excluded.${c}`).join(', ')}`,
+  );
+}
+
+async function transaction(batch, asUpsert) {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    for (const { table, text } of batch) {
+      if (asUpsert && table.key) await upsert(client, table, text);
+      else await copy(client, table.name, table.columns, text);
+    }
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * A plain COPY costs PostgreSQL markedly less than an upsert; a batch that meets a stored row (a QoS 1 redelivery, a
+ * correction pulled again) is rare and runs again as an upsert.
+ */
+async function store(writes) {
+  const batch = writes
+    .map(({ table, columns }) => ({ table: workerData.tables[table], columns }))
+    .filter(({ columns }) => columns.length && columns[0].length)
+    .map(({ table, columns }) => ({ table, text: copyText(columns, rowOrder(table, columns)) }));
+  if (batch.length === 0) return;
+  try {
+    await transaction(batch, false);
+  } catch (error) {
+    if (error.code !== UNIQUE_VIOLATION) throw error;
+    await transaction(batch, true);
+  }
+}
+
+parentPort.on('message', (message) => {
+  if (message.close) {
+    void pool.end().finally(() => parentPort.close());
+    return;
+  }
+  store(message.writes).then(
+    () => parentPort.postMessage({ id: message.id }),
+    (error) => parentPort.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error), code: error && error.code }),
+  );
+});
