@@ -21,6 +21,15 @@ export class PayloadError extends Error {}
 
 const MAX_READINGS = 10_000;
 const KEY = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+/** Keys seen valid: a fleet repeats a few hundred keys in every message. */
+const validKeys = new Set<string>();
+
+function validKey(key: string): boolean {
+  if (validKeys.has(key)) return true;
+  if (!KEY.test(key)) return false;
+  if (validKeys.size < 10_000) validKeys.add(key);
+  return true;
+}
 
 /** Epoch milliseconds, epoch seconds, ISO 8601 or `yyyy-MM-dd HH:mm:ss`; undefined means "now". */
 function timeOf(value: unknown, now: number): number {
@@ -38,9 +47,15 @@ function timeOf(value: unknown, now: number): number {
 function valuesOf(raw: unknown, warnings: string[]): Record<string, number> {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new PayloadError('values 应为对象');
   const out: Record<string, number> = {};
-  for (const [key, value] of Object.entries(raw)) {
+  const record = raw as Record<string, unknown>;
+  for (const key in record) {
+    const value = record[key];
+    if (typeof value === 'number' && Number.isFinite(value) && validKey(key)) {
+      out[key] = value;
+      continue;
+    }
     const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-    if (!KEY.test(key)) warnings.push(`点位标识不合法: ${key}`);
+    if (!validKey(key)) warnings.push(`点位标识不合法: ${key}`);
     else if (typeof n !== 'number' || !Number.isFinite(n)) warnings.push(`${key} 的值不是数字: ${JSON.stringify(value)}`);
     else out[key] = n;
   }
@@ -59,9 +74,9 @@ function readingOf(item: unknown, now: number, warnings: string[], withDevice: b
   return reading;
 }
 
-function decode(payload: Buffer): unknown {
+function decode(payload: string): unknown {
   try {
-    return JSON.parse(payload.toString('utf8'));
+    return JSON.parse(payload);
   } catch {
     throw new PayloadError('不是合法的 JSON');
   }
@@ -73,7 +88,7 @@ function limited(readings: Reading[]): Reading[] {
 }
 
 /** A device's payload: `{ts?, values}` or a list of them (buffered readings). */
-export function parseDevicePayload(payload: Buffer, now = Date.now()): Parsed {
+export function parseDevicePayload(payload: string, now = Date.now()): Parsed {
   const body = decode(payload);
   const warnings: string[] = [];
   const items = Array.isArray(body) ? body : [body];
@@ -84,7 +99,7 @@ export function parseDevicePayload(payload: Buffer, now = Date.now()): Parsed {
  * A gateway's payload: `{ts?, devices: {<code>: {<key>: value}}}` (one time for all), or a list of
  * `{device, ts?, values}`.
  */
-export function parseGatewayPayload(payload: Buffer, now = Date.now()): Parsed {
+export function parseGatewayPayload(payload: string, now = Date.now()): Parsed {
   const body = decode(payload);
   const warnings: string[] = [];
   if (Array.isArray(body)) return { readings: limited(body.map((item) => readingOf(item, now, warnings, true))), warnings };

@@ -46,6 +46,8 @@ export class Ingestion {
     if (!match) return;
     const [, tenantId, kind, code] = match;
     const outcome: Outcome = { stored: [], shown: [], seen: [], problems: [] };
+    // As text, the same on both stores: invalid UTF-8 and U+0000 (which PostgreSQL text cannot hold) become U+FFFD.
+    const text = payload.toString('utf8').replaceAll('\0', '\uFFFD');
     let deviceId: string | null = null;
     let gatewayId: string | null = null;
     let projectId: string | null = null;
@@ -54,7 +56,7 @@ export class Ingestion {
         const device = await this.accepting(tenantId, code);
         deviceId = device.id;
         projectId = device.projectId;
-        const parsed = parseDevicePayload(payload, receivedAt);
+        const parsed = parseDevicePayload(text, receivedAt);
         this.calculateAll(device, parsed, outcome);
       } else {
         const gateway = await this.directory.gateway(code);
@@ -62,7 +64,7 @@ export class Ingestion {
         if (!gateway.accepting) throw new PayloadError('网关已停用或其项目在回收站中');
         gatewayId = gateway.id;
         projectId = gateway.projectId;
-        const parsed = parseGatewayPayload(payload, receivedAt);
+        const parsed = parseGatewayPayload(text, receivedAt);
         await this.calculateGateway(tenantId, gateway.id, parsed, outcome);
       }
     } catch (error) {
@@ -72,8 +74,6 @@ export class Ingestion {
       outcome.shown = [];
     }
     const error = outcome.problems.length ? outcome.problems.join('; ').slice(0, 4000) : null;
-    // As text, the same on both stores: invalid UTF-8 and U+0000 (which PostgreSQL text cannot hold) become U+FFFD.
-    const text = payload.toString('utf8').replaceAll('\0', '\uFFFD');
     const raw: RawRow = {
       id: nextId(),
       tenantId,
@@ -140,7 +140,8 @@ export class Ingestion {
   private calculate(device: DeviceContext, reading: Reading, outcome: Outcome): void {
     const temperature = reading.values[TEMPERATURE_KEY] ?? this.latest.get(device.id, TEMPERATURE_KEY)?.value ?? Number.NaN;
     const shown: Record<string, { raw: number; value: number }> = {};
-    for (const [pointKey, x] of Object.entries(reading.values)) {
+    for (const pointKey in reading.values) {
+      const x = reading.values[pointKey];
       const value = engineeringValue(device, pointKey, x, temperature);
       if (!Number.isFinite(value)) {
         outcome.problems.push(`${device.code}.${pointKey} 计算结果不是有限数 (原值 ${x})`);

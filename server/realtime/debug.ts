@@ -137,7 +137,7 @@ async function rebuild(platform: Platform, target: DebugTarget, row: Row): Promi
   const codes = new Map<string, string>(target.kind === 'device' ? [[target.code, target.id]] : target.devices.map((d) => [d.code, d.id]));
   let parsed: Reading[] = [];
   try {
-    parsed = (onGateway ? parseGatewayPayload(Buffer.from(payload), receivedAt) : parseDevicePayload(Buffer.from(payload), receivedAt)).readings;
+    parsed = (onGateway ? parseGatewayPayload(payload, receivedAt) : parseDevicePayload(payload, receivedAt)).readings;
   } catch {
     // malformed: shown with its stored error and no readings
   }

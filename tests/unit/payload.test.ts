@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDevicePayload, parseGatewayPayload, PayloadError } from '../../server/ingest/payload';
 
-const buf = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
+const buf = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 const NOW = 1_700_000_000_000;
 
 describe('data payloads', () => {
