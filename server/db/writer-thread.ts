@@ -42,6 +42,15 @@ export class WriterThread {
     private readonly settings: Record<string, unknown>,
   ) {}
 
+  /**
+   * Starts the thread ahead of the first batch, which would otherwise wait for it (up to a second on a busy machine,
+   * with every Kysely writer queued behind that batch's turn).
+   */
+  start(): this {
+    this.thread();
+    return this;
+  }
+
   /** Stores the rows in one transaction; resolves once it is committed. */
   run(writes: readonly Write[]): Promise<void> {
     const id = this.nextId++;
@@ -62,7 +71,7 @@ export class WriterThread {
     await worker.terminate();
   }
 
-  /** Started on first use, and again after a crash (which fails the batches it held, never silently). */
+  /** Started by start() or on first use, and again after a crash (which fails the batches it held, never silently). */
   private thread(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(this.script, { workerData: { ...this.settings, tables: this.tables } });

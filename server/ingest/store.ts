@@ -91,7 +91,7 @@ function committer(native: NativeDb): Committer {
       file: native.sqlite.name,
       driver: require.resolve('better-sqlite3'),
       pragmas: SQLITE_CONNECTION_PRAGMAS,
-    });
+    }).start();
     return {
       // The thread takes the process's turn to write, as Kysely's writes do; Kysely's reads go on meanwhile.
       commit: (series, raws) => native.writeLock.run(() => thread.run(writesOf(series, raws))),
@@ -109,7 +109,7 @@ function committer(native: NativeDb): Committer {
     connections,
     pg: require.resolve('pg'),
     copy: require.resolve('pg-copy-streams'),
-  });
+  }).start();
   return { commit: (series, raws) => thread.run(writesOf(series, raws)), concurrency: connections, close: () => thread.close() };
 }
 

@@ -146,6 +146,24 @@ describe('SQLite writers taking turns', () => {
     expect((await db.selectFrom('wit_device').select('remark').where('id', '=', device.id).executeTakeFirstOrThrow()).remark).toBe('after its turn and again');
   });
 
+  it('lets a burst of small writes through in one turn rather than one series commit each', async () => {
+    const { db, native } = server.app.platform;
+    if (native.dialect !== 'sqlite') throw new Error('a SQLite server');
+    const device = await db.selectFrom('wit_device').select(['id', 'tenantId']).where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow();
+    const order: string[] = [];
+    await native.writeLock.acquire();
+    const updates = Array.from({ length: 20 }, (_, i) =>
+      db.updateTable('wit_device').set({ lastSeen: `2026-06-07 00:00:${String(i).padStart(2, '0')}` }).where('id', '=', device.id).execute().then(() => void order.push('update')),
+    );
+    // Asked for after the first update's turn: it would come between the first two updates, were turns per statement.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const written = server.app.ingest.writer.write([{ tenantId: String(device.tenantId), deviceId: String(device.id), pointKey: 'humidity', ts: Date.UTC(2026, 5, 7), value: 57, raw: 57 }]).then(() => void order.push('series'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    native.writeLock.release();
+    await Promise.all([...updates, written]);
+    expect(order).toEqual([...updates.map(() => 'update'), 'series']);
+  });
+
   it('gives the lock back when a statement or a commit fails', async () => {
     const { db, native } = server.app.platform;
     if (native.dialect !== 'sqlite') throw new Error('a SQLite server');
