@@ -28,8 +28,9 @@ import { registerTopMenu } from './access/topmenu';
  *   tenant cannot be removed, changed by `setting` or given an expiry.
  * - tenant recycle bin: `GET tenant/recovery` (current, size, list filters) pages the soft-deleted tenants;
  *   `GET|POST tenant/recovery?ids=` restores them (data true). `GET tenant/deleteTenantById?tenantId=` purges a
- *   tenant that is in the recycle bin: every row of every table with a tenant_id column, the link rows of its
- *   roles, top menus and notices, and the tenant row.
+ *   tenant that is in the recycle bin: its projects and devices with everything that belongs to them (the series by
+ *   device, not by tag: docs/data-model.md "Purging"), every row of every other table with a tenant_id column, the
+ *   link rows of its roles, top menus and notices, and the tenant row.
  * - tenant info / getBgUrl are public and answer `{}` for an unknown domain or tenant; info matches the host of
  *   the given domain (or of the Host header), ignoring scheme, path and case.
  * - chectNumber?type=user answers `{accountNumber, used, available}` for the caller's tenant (-1 = unlimited).

@@ -17,25 +17,13 @@ import { dictLabels } from '../blade-user/names';
 import { assertTenantExists, tenantAsked } from '../blade-user/tenancy';
 import { attach, forest } from '../../http/trees';
 import { argsOf, assertNoCycle, distinct, eq, idArg, newRow, nodeOf, referencing, unusedBeforeRemove, withNames, within } from './common';
-import { assertNoScopeWidened, carriedRows, type Detached, detachedRows, ownedIds, ownedRows } from './project-move';
+import { assertNoScopeWidened } from './project-move';
+import { type Detached, deleteOwned, movedTables, moveOwned, ownedIds, purgeHistory } from './project-rows';
 
 /** What a move did: projects moved and bindings removed with them. */
 export interface MoveSummary {
   projects: number;
   removed: Detached;
-}
-
-/** Soft-deletes the live rows of `table` any of the (column, values) pairs names; returns how many. */
-async function detach(trx: Db, table: string, names: Array<[string, string[]]>, by: Row): Promise<number> {
-  const named = names.filter(([, values]) => values.length > 0);
-  if (named.length === 0) return 0;
-  const result = await trx
-    .updateTable(table)
-    .set({ isDeleted: 1, ...by })
-    .where('isDeleted', '=', 0)
-    .where((eb) => eb.or(named.map(([column, values]) => eb(column, 'in', values))))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
 }
 
 class Projects {
@@ -102,23 +90,27 @@ class Projects {
     this.platform.events.emit('changed', 'wit_project');
   }
 
-  /** Removes a project from the recycle bin for good, with every row that belongs to it. */
+  /**
+   * Removes a project from the recycle bin for good, with every row that belongs to it (project-rows.ts): its large
+   * history first, in bounded chunks, then everything else in one transaction.
+   */
   async purge(ctx: CallContext, id: string): Promise<void> {
-    const row = await this.binned(ctx, id);
-    const steps = ownedRows([id], await ownedIds(this.db, [id]));
-    await this.db.transaction().execute(async (trx) => {
-      for (const [table, column, values] of steps) await trx.deleteFrom(table).where('tenantId', '=', row.tenantId).where(column, 'in', values).execute();
-      await trx.deleteFrom('wit_user_project').where('projectId', '=', id).execute();
+    await this.binned(ctx, id);
+    const owned = await ownedIds(this.db, [id]);
+    await purgeHistory(this.db, owned);
+    const tables = await this.db.transaction().execute(async (trx) => {
+      const touched = await deleteOwned(trx, owned);
       await trx.deleteFrom('wit_project').where('id', '=', id).execute();
+      return touched;
     });
-    this.changed(steps.map(([table]) => table));
+    this.changed(tables);
   }
 
   /**
-   * Moves projects with everything they own to another tenant (platform administrator only), in one transaction.
-   * Category, customer and user assignments belong to the old tenant and are dropped; so are the bindings to the
-   * old tenant's push targets and third-party connections, which the new tenant cannot see. Projects already in the
-   * tenant are left as they are.
+   * Moves projects with everything they own to another tenant (platform administrator only), in one transaction, as
+   * project-rows.ts describes. Category, customer and user assignments belong to the old tenant and are dropped; so
+   * are the bindings to the old tenant's push targets and third-party connections, which the new tenant cannot see.
+   * Projects already in the tenant are left as they are.
    */
   async adjustTenant(ctx: CallContext, ids: string[], tenantId: string): Promise<MoveSummary> {
     if (!isPlatformAdmin(ctx.principal)) throw forbidden();
@@ -132,21 +124,16 @@ class Projects {
     if (moving.length === 0) return summary;
     await this.assertNoCodeClash(moving, tenantId);
     await assertNoScopeWidened(this.db, movingIds);
-    const from = distinct(moving, 'tenantId');
     const owned = await ownedIds(this.db, movingIds);
-    const steps = [...ownedRows(movingIds, owned), ...(await carriedRows(this.db, movingIds, owned, from))];
     // ptProjectId is the remote id of a third-party binding (docs/third-party.md): it goes with the binding.
     const bound = distinct(await this.db.selectFrom('wit_third_project').select('projectId').where('projectId', 'in', movingIds).where('isDeleted', '=', 0).execute(), 'projectId');
     const by = { updateTime: formatDateTime(), updateUser: ctx.principal.userId };
     await this.db.transaction().execute(async (trx) => {
-      for (const [table, column, values] of steps) await trx.updateTable(table).set({ tenantId, ...by }).where('tenantId', 'in', from).where(column, 'in', values).execute();
-      for (const [kind, table, names] of detachedRows(movingIds, owned)) summary.removed[kind] = await detach(trx, table, names, by);
-      const unassigned = await trx.deleteFrom('wit_user_project').where('projectId', 'in', movingIds).execute();
-      summary.removed.userProjects = Number(unassigned[0]?.numDeletedRows ?? 0);
+      summary.removed = await moveOwned(trx, owned, distinct(moving, 'tenantId'), { tenantId, ...by }, { isDeleted: 1, ...by });
       await trx.updateTable('wit_project').set({ tenantId, categoryId: null, customerId: null, ...by }).where('id', 'in', movingIds).execute();
       if (bound.length) await trx.updateTable('wit_project').set({ ptProjectId: null }).where('id', 'in', bound).execute();
     });
-    this.changed([...steps.map(([table]) => table), ...detachedRows(movingIds, owned).map(([, table]) => table)]);
+    this.changed(movedTables());
     return summary;
   }
 

@@ -65,6 +65,7 @@ describe.each(await storeKinds())('moving a project to another tenant on %s', (s
     const point = await submit(demo, 'monitorpoint', { projectId: project.id, name: '裂缝测点', code: 'MV-MP-1' });
     await submit(demo, 'pointrelationdevice', { monitorPointId: point.id, deviceId: ids.device, pointKey: 'crack' });
     await submit(demo, 'mqttuser', { username: 'mv-crack-01', password: MQTT_PASSWORD, clientType: 1, clientId: CODE });
+    await submit(demo, 'mqttacl', { username: 'mv-crack-01', topic: 'vigil/%t/device/%c/debug', action: 2, allow: 1 });
     ids.threshold = (await submit(demo, 'devicethreshold', { targetType: TARGET_TYPE.devicePoint, deviceId: ids.device, pointKey: 'crack', level1Upper: 10, level2Upper: 5, level3Upper: 3, level4Upper: 2 })).id;
     ids.strategy = (await submit(demo, 'collectstrategy', { name: '迁移采集', projectId: project.id, deviceIds: ids.device, intervalSeconds: 600, command: { command: 'collect' }, enabled: 0 })).id;
     ids.comparison = (await submit(demo, 'datacomparison', { projectId: project.id, name: '迁移对比', batchNumber: '2026-第1期', items: [{ deviceId: ids.device, pointKey: 'crack' }] })).id;
@@ -136,6 +137,7 @@ describe.each(await storeKinds())('moving a project to another tenant on %s', (s
       ['collectstrategy', { projectId: ids.project }],
       ['datacomparison', { projectId: ids.project }],
       ['mqttuser', { username: 'mv-crack-01' }],
+      ['mqttacl', { username: 'mv-crack-01' }],
     ] as const) {
       expect(await total(demo, resource, query), resource).toBe(0);
     }
@@ -157,6 +159,7 @@ describe.each(await storeKinds())('moving a project to another tenant on %s', (s
       ['collectstrategy', 1],
       ['datacomparison', 1],
       ['mqttuser', 1],
+      ['mqttacl', 1],
     ];
     for (const [resource, count] of seen) {
       const { records, total: found } = expectOk(await moved.get<PageData>(`${X}/${resource}/list`, { size: 200 }));
@@ -172,6 +175,8 @@ describe.each(await storeKinds())('moving a project to another tenant on %s', (s
   });
 
   it('sends nothing of the moved project to the old target, pulls nothing into it, and judges it in the new tenant', async () => {
+    // What was sent before the move has been logged.
+    await ours.app.push.forwarder.idle();
     const sentBefore = await total(demo, 'apisendlog', { mqttParamId: ids.target });
     // The identity moved with the device: it reconnects and publishes on the new tenant's topic.
     await device?.endAsync(true);

@@ -2,10 +2,11 @@ import type { Db } from '../../../db/database';
 
 /**
  * Deletes a tenant for good: the link rows hanging off its roles, top menus and notices, then every row of every
- * table that has a tenant_id column (found by introspection, so tables added by later modules are covered), then
- * the tenant itself. Returns the tables touched. Runs inside a transaction.
+ * table that has a tenant_id column (found by introspection, so tables added by later modules are covered) but the
+ * tables in `except`, whose rows do not belong to the tenant they are tagged with, then the tenant itself. Returns
+ * the tables touched. Runs inside a transaction.
  */
-export async function purgeTenant(trx: Db, tenantId: string): Promise<string[]> {
+export async function purgeTenant(trx: Db, tenantId: string, except: readonly string[] = []): Promise<string[]> {
   const owned = (table: string) => trx.selectFrom(table).select('id').where('tenantId', '=', tenantId);
   await trx.deleteFrom('blade_role_menu').where('roleId', 'in', owned('blade_role')).execute();
   await trx.deleteFrom('blade_role_scope').where('roleId', 'in', owned('blade_role')).execute();
@@ -16,7 +17,7 @@ export async function purgeTenant(trx: Db, tenantId: string): Promise<string[]> 
     .execute();
 
   const tables = (await trx.introspection.getTables())
-    .filter((t) => !t.isView && t.name !== 'blade_tenant' && t.columns.some((c) => c.name === 'tenant_id'))
+    .filter((t) => !t.isView && t.name !== 'blade_tenant' && !except.includes(t.name) && t.columns.some((c) => c.name === 'tenant_id'))
     .map((t) => t.name);
   for (const table of new Set(tables)) await trx.deleteFrom(table).where('tenantId', '=', tenantId).execute();
   await trx.deleteFrom('blade_tenant').where('tenantId', '=', tenantId).execute();

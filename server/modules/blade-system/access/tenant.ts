@@ -13,6 +13,7 @@ import type { Platform } from '../../../platform';
 import { formatDateTime, parseDateTime } from '../../../time';
 import { treeNode } from '../../../http/trees';
 import { initialPassword, nextTenantId, PROVISIONED_TABLES, provisionTenant } from './provision';
+import { DEVICE_KEYED_TABLES, deleteOwned, purgeTenantHistory, tenantOwned } from '../../wit-xinde/project-rows';
 import { purgeTenant } from './purge';
 import { accountUsage } from './quota';
 
@@ -285,7 +286,12 @@ export function registerTenant(app: FastifyInstance, platform: Platform): void {
     if (!target) throw badRequest(TENANT_MESSAGES.notFound);
     if (target.tenantId === PLATFORM_TENANT) throw badRequest(TENANT_MESSAGES.platformTenant);
     await platform.logs.flush(); // buffered log rows of the tenant are purged with the rest
-    const touched = await db.transaction().execute((trx) => purgeTenant(trx, String(target.tenantId)));
+    // Its projects and devices go as a project purge takes them (wit-xinde/project-rows.ts): their history by device,
+    // whatever tenant it was written under, the largest of it in bounded chunks first.
+    const tenantId = String(target.tenantId);
+    const owned = await tenantOwned(db, tenantId);
+    await purgeTenantHistory(db, tenantId, owned);
+    const touched = await db.transaction().execute(async (trx) => [...(await deleteOwned(trx, owned)), ...(await purgeTenant(trx, tenantId, DEVICE_KEYED_TABLES))]);
     for (const table of new Set(touched)) platform.events.emit('changed', table);
     return ok(true);
   });

@@ -1,0 +1,235 @@
+import type { Db, Row } from '../../db/database';
+import { deleteInChunks, forgetMarks, slices } from '../../series/purge';
+
+/**
+ * What belongs to a project (docs/data-model.md "Projects", "Purging"): the one description that moving projects to
+ * another tenant (project/adjustTenant) and purging them (project/deleteProjectById, tenant/deleteTenantById) both
+ * read. Every row that names a project, its devices, gateways, monitor points, device points, thresholds, alarms,
+ * strategies, push bindings or broker identities is listed here: a purge deletes them all, whatever tenant they are
+ * tagged with; a move does with each kind what its `onMove` says.
+ */
+
+/** Bindings a move removes, counted in its answer. */
+export interface Detached {
+  pushBindings: number;
+  pushMappings: number;
+  thirdProjects: number;
+  thirdDevices: number;
+  thirdPoints: number;
+  userProjects: number;
+}
+
+/**
+ * What a move does with a kind of row: `carry` it to the new tenant; `detach` it (a binding to the old tenant's push
+ * targets or third-party connections: soft-deleted, as its own remove call does); `drop` it (user assignments of the
+ * old tenant); `keep` it with the old tenant (a log of what happened there); or nothing because it `follow`s its
+ * device (the series: it has no tenant of its own to trust and is read by device, so millions of rows are not
+ * rewritten).
+ */
+export type OnMove = 'carry' | 'detach' | 'drop' | 'keep' | 'follow';
+
+export interface Belonging {
+  table: string;
+  /** (column, ids) pairs: a row any of them names belongs to the projects. */
+  by: Array<[column: string, ids: string[]]>;
+  onMove: OnMove;
+  /** A detached or dropped kind counted in the move's answer. */
+  counted?: keyof Detached;
+  /** Large history, deleted in bounded chunks before the purge's transaction: the table's primary key. */
+  chunkKey?: string[];
+  /** Named by a code, not an id: only rows of the projects' own tenants. */
+  tenantOnly?: true;
+}
+
+/** The ids of what the projects own, by kind. */
+export interface Owned {
+  projectIds: string[];
+  /** The tenants the projects are in. */
+  tenantIds: string[];
+  deviceIds: string[];
+  gatewayIds: string[];
+  monitorPointIds: string[];
+  pointIds: string[];
+  thresholdIds: string[];
+  alarmIds: string[];
+  strategyIds: string[];
+  bindingIds: string[];
+  /** Codes of the live devices and gateways: the client ids of their broker identities. */
+  clientIds: string[];
+  usernames: string[];
+}
+
+/** Values of `column` of the rows of `table` any (column, ids) pair names, a slice of ids at a time. */
+async function valuesOf(db: Db, table: string, by: Array<[string, string[]]>, column = 'id', liveOnly = false): Promise<string[]> {
+  const out = new Set<string>();
+  for (const [name, ids] of by) {
+    for (const slice of slices(ids)) {
+      let qb = db.selectFrom(table).select(column).where(name, 'in', slice);
+      if (liveOnly) qb = qb.where('isDeleted', '=', 0);
+      for (const row of await qb.execute()) out.add(String(row[column]));
+    }
+  }
+  return [...out];
+}
+
+/**
+ * The ids the projects own. With `tenantId` (a tenant purge) also the devices and gateways of the tenant that are in
+ * no project.
+ */
+export async function ownedIds(db: Db, projectIds: string[], tenantId?: string): Promise<Owned> {
+  const P: [string, string[]] = ['projectId', projectIds];
+  const ofTenant = async (table: string) => (tenantId ? valuesOf(db, table, [['tenantId', [tenantId]]]) : []);
+  const deviceIds = [...new Set([...(await valuesOf(db, 'wit_device', [P])), ...(await ofTenant('wit_device'))])];
+  const gatewayIds = [...new Set([...(await valuesOf(db, 'wit_gateway', [P])), ...(await ofTenant('wit_gateway'))])];
+  const monitorPointIds = await valuesOf(db, 'wit_monitor_point', [P]);
+  const D: [string, string[]] = ['deviceId', deviceIds];
+  const M: [string, string[]] = ['monitorPointId', monitorPointIds];
+  const thresholdIds = await valuesOf(db, 'wit_device_threshold', [P, D, M]);
+  // Only live devices' codes: a removed device's code may since belong to a new device elsewhere.
+  const clientIds = [...(await valuesOf(db, 'wit_device', [['id', deviceIds]], 'code', true)), ...(await valuesOf(db, 'wit_gateway', [['id', gatewayIds]], 'code', true))];
+  return {
+    projectIds,
+    tenantIds: tenantId ? [tenantId] : await valuesOf(db, 'wit_project', [['id', projectIds]], 'tenantId'),
+    deviceIds,
+    gatewayIds,
+    monitorPointIds,
+    pointIds: await valuesOf(db, 'wit_device_point', [D]),
+    thresholdIds,
+    alarmIds: await valuesOf(db, 'wit_alarm', [P, D, M, ['thresholdId', thresholdIds]]),
+    strategyIds: await valuesOf(db, 'wit_collect_strategy', [P, ['gatewayId', gatewayIds]]),
+    bindingIds: await valuesOf(db, 'wit_tenant_project', [P]),
+    clientIds,
+    usernames: await valuesOf(db, 'wit_mqtt_user', [['clientId', clientIds]], 'username'),
+  };
+}
+
+/** Every kind of row that belongs to the projects. */
+export function projectRows(o: Owned): Belonging[] {
+  const P: [string, string[]] = ['projectId', o.projectIds];
+  const D: [string, string[]] = ['deviceId', o.deviceIds];
+  const G: [string, string[]] = ['gatewayId', o.gatewayIds];
+  const M: [string, string[]] = ['monitorPointId', o.monitorPointIds];
+  const A: [string, string[]] = ['alarmId', o.alarmIds];
+  const row = (onMove: OnMove, table: string, ...by: Array<[string, string[]]>): Belonging => ({ table, by, onMove });
+  return [
+    // What the projects own, and their configuration and alarm history: an open alarm left behind would be escalated
+    // in the old tenant by the new tenant's readings, thresholds left behind would no longer judge the channels.
+    row('carry', 'wit_device', P),
+    row('carry', 'wit_gateway', P),
+    row('carry', 'wit_gateway_state', P, G),
+    row('carry', 'wit_monitor_point', P),
+    row('carry', 'wit_device_group', P),
+    row('carry', 'wit_device_point', D),
+    row('carry', 'wit_device_point_att', ['pointId', o.pointIds]),
+    row('carry', 'wit_point_relation_device', D, M),
+    { ...row('carry', 'wit_mqtt_user', ['clientId', o.clientIds]), tenantOnly: true },
+    { ...row('carry', 'wit_mqtt_acl', ['username', o.usernames]), tenantOnly: true },
+    row('carry', 'wit_device_threshold', P, D, M),
+    row('carry', 'wit_alarm', ['id', o.alarmIds]),
+    row('carry', 'wit_alarm_log', A, P, D),
+    row('carry', 'wit_collect_strategy', P, G),
+    row('carry', 'wit_data_comparison', P),
+    // Bindings to the old tenant's push targets and third-party connections, which the new tenant cannot see.
+    { ...row('detach', 'wit_tenant_project', P), counted: 'pushBindings' },
+    { ...row('detach', 'wit_push_map', D), counted: 'pushMappings' },
+    { ...row('detach', 'wit_third_project', P), counted: 'thirdProjects' },
+    { ...row('detach', 'wit_third_device', P, D), counted: 'thirdDevices' },
+    { ...row('detach', 'wit_third_point', P, M), counted: 'thirdPoints' },
+    { ...row('drop', 'wit_user_project', P), counted: 'userProjects' },
+    // Logs of what happened while the projects were the old tenant's.
+    { ...row('keep', 'wit_collect_data', D, G, P), chunkKey: ['id'] },
+    row('keep', 'wit_device_push_log', D, G, P),
+    row('keep', 'wit_device_log_update_log', D, P),
+    row('keep', 'wit_collect_calculation_log', D, P),
+    row('keep', 'wit_job_info', ['strategyId', o.strategyIds], P),
+    row('keep', 'wit_api_send_log', ['tenantProjectId', o.bindingIds], P),
+    row('keep', 'wit_alarm_delivery', A, P),
+    row('keep', 'wit_alarm_send_log', A, P),
+    // The series and its rollups; their marks for rolling up go with them (forgetMarks).
+    { ...row('follow', 'wit_device_log', D), chunkKey: ['deviceId', 'ts', 'pointKey'] },
+    { ...row('follow', 'wit_device_log_rollup', D), chunkKey: ['deviceId', 'pointKey', 'step', 'bucket'] },
+  ];
+}
+
+/** Tables whose tenant_id is only the tenant a row was written under: their rows belong to their device. */
+export const DEVICE_KEYED_TABLES = projectRows(ownedNothing()).filter((b) => b.onMove === 'follow').map((b) => b.table);
+
+function ownedNothing(): Owned {
+  return { projectIds: [], tenantIds: [], deviceIds: [], gatewayIds: [], monitorPointIds: [], pointIds: [], thresholdIds: [], alarmIds: [], strategyIds: [], bindingIds: [], clientIds: [], usernames: [] };
+}
+
+/** One `column in slice` condition per (column, ids) pair and slice of ids. */
+function* conditions(entry: Belonging): Generator<[string, string[]]> {
+  for (const [column, ids] of entry.by) for (const slice of slices(ids)) yield [column, slice];
+}
+
+/**
+ * First step of a purge, outside any transaction: the large history of the projects (series, rollups, raw
+ * messages) in bounded chunks. The projects must no longer take data (they are in the recycle bin, or their tenant
+ * is); stopped midway, the purge leaves them as they were but for part of that history, and can be run again.
+ */
+export async function purgeHistory(db: Db, owned: Owned): Promise<void> {
+  for (const entry of projectRows(owned)) {
+    if (!entry.chunkKey) continue;
+    for (const [column, ids] of entry.by) await deleteInChunks(db, entry.table, entry.chunkKey, column, ids);
+  }
+}
+
+/** The projects, devices and gateways of a tenant that is purged. */
+export async function tenantOwned(db: Db, tenantId: string): Promise<Owned> {
+  return ownedIds(db, await valuesOf(db, 'wit_project', [['tenantId', [tenantId]]]), tenantId);
+}
+
+/**
+ * First step of a tenant purge: the history of its projects and devices (purgeHistory), and the large logs tagged with
+ * it — of projects that have moved to another tenant since, which stay with the tenant they happened in.
+ */
+export async function purgeTenantHistory(db: Db, tenantId: string, owned: Owned): Promise<void> {
+  await purgeHistory(db, owned);
+  for (const entry of projectRows(owned)) if (entry.chunkKey && entry.onMove === 'keep') await deleteInChunks(db, entry.table, entry.chunkKey, 'tenantId', [tenantId]);
+}
+
+/** Second step of a purge, inside its transaction: every row that belongs to the projects. Returns the tables. */
+export async function deleteOwned(trx: Db, owned: Owned): Promise<string[]> {
+  const rows = projectRows(owned);
+  for (const entry of rows) {
+    for (const [column, slice] of conditions(entry)) {
+      let qb = trx.deleteFrom(entry.table).where(column, 'in', slice);
+      if (entry.tenantOnly) qb = qb.where('tenantId', 'in', owned.tenantIds);
+      await qb.execute();
+    }
+  }
+  await forgetMarks(trx, owned.deviceIds);
+  return rows.map((b) => b.table);
+}
+
+/**
+ * Moves what belongs to the projects from the tenants `from` to the tenant in `carried` (inside the move's
+ * transaction), as each kind's `onMove` says. Returns the bindings removed.
+ */
+export async function moveOwned(trx: Db, owned: Owned, from: string[], carried: Row, detached: Row): Promise<Detached> {
+  const removed: Detached = { pushBindings: 0, pushMappings: 0, thirdProjects: 0, thirdDevices: 0, thirdPoints: 0, userProjects: 0 };
+  for (const entry of projectRows(owned)) {
+    for (const [column, slice] of conditions(entry)) {
+      const n = await moveSlice(trx, entry, column, slice, from, carried, detached);
+      if (entry.counted) removed[entry.counted] += n;
+    }
+  }
+  return removed;
+}
+
+async function moveSlice(trx: Db, entry: Belonging, column: string, slice: string[], from: string[], carried: Row, detached: Row): Promise<number> {
+  if (entry.onMove === 'carry') {
+    await trx.updateTable(entry.table).set(carried).where('tenantId', 'in', from).where(column, 'in', slice).execute();
+    return 0;
+  }
+  if (entry.onMove === 'detach') {
+    const result = await trx.updateTable(entry.table).set(detached).where('isDeleted', '=', 0).where(column, 'in', slice).executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+  if (entry.onMove === 'drop') return Number((await trx.deleteFrom(entry.table).where(column, 'in', slice).executeTakeFirst()).numDeletedRows);
+  return 0;
+}
+
+/** The tables a move changes. */
+export const movedTables = (): string[] => projectRows(ownedNothing()).filter((b) => ['carry', 'detach', 'drop'].includes(b.onMove)).map((b) => b.table);
