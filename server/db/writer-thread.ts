@@ -35,9 +35,9 @@ export class WriterThread {
   private nextId = 0;
   private readonly waiting = new Map<number, { resolve(): void; reject(error: Error): void }>();
 
-  /** `settings` go to the worker as its workerData, with the tables. */
+  /** `script` is the worker's file; `settings` go to it as its workerData, with the tables. */
   constructor(
-    private readonly script: URL,
+    private readonly script: string,
     private readonly tables: readonly WriterTable[],
     private readonly settings: Record<string, unknown>,
   ) {}

@@ -87,7 +87,7 @@ function committer(native: NativeDb): Committer {
   if (native.dialect === 'sqlite') {
     // One row per statement: 100-row statements (and 16 KB pages) measured faster in short runs and 15-20% slower
     // over the 60-second benchmark (docs/benchmarks.md).
-    const thread = new WriterThread(new URL('../db/sqlite-writer.worker.cjs', import.meta.url), TABLES, {
+    const thread = new WriterThread(require.resolve('../db/sqlite-writer.worker.cjs'), TABLES, {
       file: native.sqlite.name,
       driver: require.resolve('better-sqlite3'),
       pragmas: SQLITE_CONNECTION_PRAGMAS,
@@ -104,7 +104,7 @@ function committer(native: NativeDb): Committer {
   // series' primary key, one core per connection. With one connection per batch a message waited for the batch
   // ahead and then its own, ~85 ms each (docs/benchmarks.md).
   const connections = 4;
-  const thread = new WriterThread(new URL('../db/postgres-writer.worker.cjs', import.meta.url), TABLES, {
+  const thread = new WriterThread(require.resolve('../db/postgres-writer.worker.cjs'), TABLES, {
     url: native.url,
     connections,
     pg: require.resolve('pg'),
