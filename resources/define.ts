@@ -30,6 +30,12 @@ export interface ResourceDeclaration<Shape extends z.ZodRawShape> {
   service: string;
   /** Second path segment, e.g. `param`. */
   name: string;
+  /**
+   * The menu whose screen manages the rows (docs/authorisation.md): reading needs the menu, writing its buttons
+   * `<menu>_add`, `<menu>_edit`, `<menu>_delete`; the select variants serve every screen's pickers. The console's
+   * screens show their buttons by the same codes.
+   */
+  menu: string;
   /** Base path of the generic routes when it is not `/service/name` (BladeX serves users at `/blade-user/…`). */
   path?: string;
   table: string;

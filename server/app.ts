@@ -7,6 +7,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type Alarms, startAlarms } from './alarms';
 import { RevocationList } from './auth/revocations';
+import { RightsService } from './auth/rights';
 import { ScopeService } from './auth/scopes';
 import { OAuth2Provider } from './auth/social';
 import { TokenService } from './auth/tokens';
@@ -16,7 +17,7 @@ import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { seed } from './db/seed';
 import { EventBus } from './events';
-import { API_PATH, installApiLog, installAuth } from './http/auth-hook';
+import { API_PATH, installApiLog, installAuth, requireDeclaredRights } from './http/auth-hook';
 import { failure, MESSAGES } from './http/envelope';
 import { installErrorHandler } from './http/errors';
 import { type Broker, startBroker } from './ingest/broker';
@@ -71,6 +72,7 @@ export async function buildApp(config: Config): Promise<App> {
     config,
     ...deps,
     native: database.native,
+    rights: new RightsService(database.db, events),
     tokens: new TokenService(config.jwtSecret),
     revocations,
     logs,
@@ -84,6 +86,7 @@ export async function buildApp(config: Config): Promise<App> {
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: config.uploadLimit, files: 10 } });
   installErrorHandler(app, logs);
+  requireDeclaredRights(app);
   installAuth(app, platform);
   installApiLog(app, platform);
   const ingest = createIngest(platform);

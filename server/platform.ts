@@ -1,4 +1,5 @@
 import type { Resource } from '../resources/define';
+import type { RightsService } from './auth/rights';
 import type { ScopeService } from './auth/scopes';
 import type { RevocationList } from './auth/revocations';
 import type { SocialProvider } from './auth/social';
@@ -19,6 +20,8 @@ export interface Platform {
   native: NativeDb;
   events: EventBus;
   scopes: ScopeService;
+  /** What each caller may call: the declared rights of routes against their roles' grants. */
+  rights: RightsService;
   tokens: TokenService;
   revocations: RevocationList;
   logs: LogWriter;

@@ -9,6 +9,7 @@ import { datetime, required } from '../fields';
 export const notice = defineResource({
   service: 'blade-desk',
   name: 'notice',
+  menu: 'notice',
   table: 'blade_notice',
   tenancy: 'tenant',
   fields: z.object({

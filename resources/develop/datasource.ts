@@ -6,6 +6,7 @@ import { required, text } from '../fields';
 export const datasource = defineResource({
   service: 'blade-develop',
   name: 'datasource',
+  menu: 'datasource',
   table: 'blade_datasource',
   tenancy: 'platform',
   fields: z.object({

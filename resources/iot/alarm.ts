@@ -52,6 +52,7 @@ const clock = () => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, '时间格式�
 export const deviceThreshold = defineResource({
   service: 'wit-xinde',
   name: 'devicethreshold',
+  menu: 'device_threshold',
   table: 'wit_device_threshold',
   tenancy: 'tenant',
   fields: z.object({
@@ -95,6 +96,7 @@ export const deviceThreshold = defineResource({
 export const alarm = defineResource({
   service: 'wit-xinde',
   name: 'alarm',
+  menu: 'alarm_list',
   table: 'wit_alarm',
   tenancy: 'tenant',
   fields: z.object({
@@ -138,6 +140,7 @@ export const alarm = defineResource({
 export const alarmLog = defineResource({
   service: 'wit-xinde',
   name: 'alarmlog',
+  menu: 'alarm_list',
   table: 'wit_alarm_log',
   tenancy: 'tenant',
   readOnly: true,
@@ -164,6 +167,7 @@ export const alarmLog = defineResource({
 export const alarmRecipient = defineResource({
   service: 'wit-xinde',
   name: 'alarmrecipient',
+  menu: 'alarm_recipient',
   table: 'wit_alarm_recipient',
   tenancy: 'tenant',
   fields: z.object({
@@ -186,6 +190,7 @@ export const alarmRecipient = defineResource({
 export const alarmNoticeStrategy = defineResource({
   service: 'wit-xinde',
   name: 'alarmnoticestrategy',
+  menu: 'alarm_strategy',
   table: 'wit_alarm_notice_strategy',
   tenancy: 'tenant',
   fields: z.object({
@@ -213,6 +218,7 @@ export const alarmNoticeStrategy = defineResource({
 export const alarmSendLog = defineResource({
   service: 'wit-xinde',
   name: 'alarmsendlog',
+  menu: 'alarm_send_log',
   table: 'wit_alarm_send_log',
   tenancy: 'tenant',
   readOnly: true,

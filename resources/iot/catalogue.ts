@@ -24,6 +24,7 @@ export const pointKey = () => required('请输入点位标识', 64).regex(/^[A-Z
 export const deviceType = defineResource({
   service: 'wit-xinde',
   name: 'devicetype',
+  menu: 'device_type',
   table: 'wit_device_type',
   tenancy: 'tenant',
   fields: z.object({
@@ -44,6 +45,7 @@ export const deviceType = defineResource({
 export const deviceAttribute = defineResource({
   service: 'wit-xinde',
   name: 'deviceattribute',
+  menu: 'device_type',
   table: 'wit_device_attribute',
   tenancy: 'tenant',
   fields: z.object({
@@ -65,6 +67,7 @@ export const deviceAttribute = defineResource({
 export const deviceModel = defineResource({
   service: 'wit-xinde',
   name: 'devicemodel',
+  menu: 'device_model',
   table: 'wit_device_model',
   tenancy: 'tenant',
   fields: z.object({
@@ -89,6 +92,7 @@ export const deviceModel = defineResource({
 export const protocol = defineResource({
   service: 'wit-xinde',
   name: 'protocol',
+  menu: 'protocol_list',
   table: 'wit_protocol',
   tenancy: 'tenant',
   fields: z.object({
@@ -107,6 +111,7 @@ export const protocol = defineResource({
 export const modelAgreement = defineResource({
   service: 'wit-xinde',
   name: 'modelagreement',
+  menu: 'model_agreement',
   table: 'wit_model_agreement',
   tenancy: 'tenant',
   fields: z.object({
@@ -123,6 +128,7 @@ export const modelAgreement = defineResource({
 export const protocolPoint = defineResource({
   service: 'wit-xinde',
   name: 'protocolpoint',
+  menu: 'protocol_list',
   table: 'wit_protocol_point',
   tenancy: 'tenant',
   fields: z.object({
@@ -145,6 +151,7 @@ export const protocolPoint = defineResource({
 export const protocolModbus = defineResource({
   service: 'wit-xinde',
   name: 'protocolmodbus',
+  menu: 'protocol_modbus',
   table: 'wit_protocol_modbus',
   tenancy: 'tenant',
   fields: z.object({
@@ -177,6 +184,7 @@ export const protocolModbus = defineResource({
 export const temperatureCoefficient = defineResource({
   service: 'wit-xinde',
   name: 'temperaturecoefficient',
+  menu: 'temperature_coefficient',
   table: 'wit_temperature_coefficient',
   tenancy: 'tenant',
   fields: z.object({

@@ -39,6 +39,7 @@ const items = () =>
 export const dataComparison = defineResource({
   service: 'wit-xinde',
   name: 'datacomparison',
+  menu: 'data_comparison',
   table: 'wit_data_comparison',
   tenancy: 'tenant',
   fields: z.object({

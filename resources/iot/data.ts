@@ -23,6 +23,7 @@ export const RUN_STATE = { running: 0, done: 1, failed: 2 } as const;
 export const collectData = defineResource({
   service: 'wit-xinde',
   name: 'collectdata',
+  menu: 'collect_data',
   table: 'wit_collect_data',
   tenancy: 'tenant',
   readOnly: true,
@@ -50,6 +51,7 @@ export const viewCollect = defineResource({ ...collectData, name: 'viewcollect',
 export const collectCalculationLog = defineResource({
   service: 'wit-xinde',
   name: 'collectcalculationlog',
+  menu: 'collect_calculation_log',
   table: 'wit_collect_calculation_log',
   tenancy: 'tenant',
   readOnly: true,
@@ -78,6 +80,7 @@ export const collectCalculationLog = defineResource({
 export const deviceLogUpdateLog = defineResource({
   service: 'wit-xinde',
   name: 'devicelogupdatelog',
+  menu: 'device_log',
   table: 'wit_device_log_update_log',
   tenancy: 'tenant',
   readOnly: true,
@@ -102,6 +105,7 @@ export const deviceLogUpdateLog = defineResource({
 export const devicePushLog = defineResource({
   service: 'wit-xinde',
   name: 'devicepushlog',
+  menu: 'device_list',
   table: 'wit_device_push_log',
   tenancy: 'tenant',
   readOnly: true,
@@ -166,6 +170,7 @@ const commandJson = () =>
 export const collectStrategy = defineResource({
   service: 'wit-xinde',
   name: 'collectstrategy',
+  menu: 'collect_strategy',
   table: 'wit_collect_strategy',
   tenancy: 'tenant',
   fields: z.object({
@@ -193,6 +198,7 @@ export const viewStrateg = defineResource({ ...collectStrategy, name: 'viewstrat
 export const jobInfo = defineResource({
   service: 'wit-xinde',
   name: 'jobinfo',
+  menu: 'collect_strategy',
   table: 'wit_job_info',
   tenancy: 'tenant',
   readOnly: true,

@@ -31,6 +31,7 @@ const online = () => int().min(0).max(1);
 export const gateway = defineResource({
   service: 'wit-xinde',
   name: 'gateway',
+  menu: 'gateway',
   table: 'wit_gateway',
   tenancy: 'tenant',
   fields: z.object({
@@ -59,6 +60,7 @@ export const gateway = defineResource({
 export const gatewayState = defineResource({
   service: 'wit-xinde',
   name: 'gatewaystate',
+  menu: 'gateway_state',
   table: 'wit_gateway_state',
   tenancy: 'tenant',
   readOnly: true,
@@ -79,6 +81,7 @@ export const gatewayState = defineResource({
 export const deviceGroup = defineResource({
   service: 'wit-xinde',
   name: 'devicegroup',
+  menu: 'device_list',
   table: 'wit_device_group',
   tenancy: 'tenant',
   fields: z.object({
@@ -101,6 +104,7 @@ export const deviceGroup = defineResource({
 export const device = defineResource({
   service: 'wit-xinde',
   name: 'device',
+  menu: 'device_list',
   table: 'wit_device',
   tenancy: 'tenant',
   fields: z.object({
@@ -136,6 +140,7 @@ export const device = defineResource({
 export const devicePoint = defineResource({
   service: 'wit-xinde',
   name: 'devicepoint',
+  menu: 'device_point',
   table: 'wit_device_point',
   tenancy: 'tenant',
   fields: z.object({
@@ -161,6 +166,7 @@ export const devicePoint = defineResource({
 export const devicePointAtt = defineResource({
   service: 'wit-xinde',
   name: 'devicepointatt',
+  menu: 'device_point',
   table: 'wit_device_point_att',
   tenancy: 'tenant',
   fields: z.object({

@@ -12,6 +12,7 @@ export const ITEM_KIND = { raw: 1, cumulative: 2, single: 3, rate: 4 } as const;
 export const monitorType = defineResource({
   service: 'wit-xinde',
   name: 'monitortype',
+  menu: 'monitor_type',
   table: 'wit_monitor_type',
   tenancy: 'tenant',
   fields: z.object({
@@ -30,6 +31,7 @@ export const monitorType = defineResource({
 export const monitorFactors = defineResource({
   service: 'wit-xinde',
   name: 'monitorfactors',
+  menu: 'monitor_factors',
   table: 'wit_monitor_factors',
   tenancy: 'tenant',
   fields: z.object({
@@ -51,6 +53,7 @@ export const monitorFactors = defineResource({
 export const monitorFactorsItem = defineResource({
   service: 'wit-xinde',
   name: 'monitorfactorsitem',
+  menu: 'monitor_factors',
   table: 'wit_monitor_factors_item',
   tenancy: 'tenant',
   fields: z.object({
@@ -72,6 +75,7 @@ export const monitorFactorsItem = defineResource({
 export const monitorPoint = defineResource({
   service: 'wit-xinde',
   name: 'monitorpoint',
+  menu: 'monitor_point',
   table: 'wit_monitor_point',
   tenancy: 'tenant',
   fields: z.object({
@@ -99,6 +103,7 @@ export const monitorPoint = defineResource({
 export const pointRelationDevice = defineResource({
   service: 'wit-xinde',
   name: 'pointrelationdevice',
+  menu: 'monitor_point',
   table: 'wit_point_relation_device',
   tenancy: 'tenant',
   fields: z.object({
@@ -118,6 +123,7 @@ export const pointRelationDevice = defineResource({
 export const monitorItem = defineResource({
   service: 'wit-xinde',
   name: 'monitoritem',
+  menu: 'monitor_item',
   table: 'wit_monitor_item',
   tenancy: 'tenant',
   fields: z.object({

@@ -15,6 +15,7 @@ const clientType = z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 
 export const mqttUser = defineResource({
   service: 'wit-xinde',
   name: 'mqttuser',
+  menu: 'mqtt_user',
   table: 'wit_mqtt_user',
   tenancy: 'tenant',
   fields: z.object({
@@ -34,6 +35,7 @@ export const mqttUser = defineResource({
 export const mqttAcl = defineResource({
   service: 'wit-xinde',
   name: 'mqttacl',
+  menu: 'mqtt_acl',
   table: 'wit_mqtt_acl',
   tenancy: 'tenant',
   fields: z.object({

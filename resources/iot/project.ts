@@ -16,6 +16,7 @@ export const code = (missing: string, max = 64) =>
 export const projectCategory = defineResource({
   service: 'wit-xinde',
   name: 'projectcategory',
+  menu: 'project_category',
   table: 'wit_project_category',
   tenancy: 'tenant',
   fields: z.object({
@@ -36,6 +37,7 @@ export const projectCategory = defineResource({
 export const projectCustomer = defineResource({
   service: 'wit-xinde',
   name: 'projectcustomer',
+  menu: 'project_customer',
   table: 'wit_project_customer',
   tenancy: 'tenant',
   fields: z.object({
@@ -56,6 +58,7 @@ export const projectCustomer = defineResource({
 export const project = defineResource({
   service: 'wit-xinde',
   name: 'project',
+  menu: 'project_list',
   table: 'wit_project',
   tenancy: 'tenant',
   fields: z.object({
@@ -84,6 +87,7 @@ export const project = defineResource({
 export const userProject = defineResource({
   service: 'wit-xinde',
   name: 'userproject',
+  menu: 'user_project',
   table: 'wit_user_project',
   tenancy: 'tenant',
   fields: z.object({

@@ -110,6 +110,7 @@ const range = (min: number, max: number, message: string) => int().min(min, mess
 export const mqttParam = defineResource({
   service: 'wit-xinde',
   name: 'mqttparam',
+  menu: 'mqtt_param',
   table: 'wit_mqtt_param',
   tenancy: 'tenant',
   fields: z.object({
@@ -153,6 +154,7 @@ export const mqttParam = defineResource({
 export const tenantProject = defineResource({
   service: 'wit-xinde',
   name: 'tenantproject',
+  menu: 'tenant_project',
   table: 'wit_tenant_project',
   tenancy: 'tenant',
   fields: z.object({
@@ -178,6 +180,7 @@ export const tenantProject = defineResource({
 export const apiSendLog = defineResource({
   service: 'wit-xinde',
   name: 'apisendlog',
+  menu: 'api_send_log',
   table: 'wit_api_send_log',
   tenancy: 'tenant',
   readOnly: true,
@@ -213,6 +216,7 @@ export const apiSendLog = defineResource({
 export const subTable = defineResource({
   service: 'wit-xinde',
   name: 'subtable',
+  menu: 'mqtt_param',
   table: 'wit_push_map',
   tenancy: 'tenant',
   fields: z.object({

@@ -31,6 +31,7 @@ const codeChars = (max: number, message: string) => z.string().trim().max(max, `
 export const thirdMonitorParam = defineResource({
   service: 'wit-xinde',
   name: 'thirdmonitorparam',
+  menu: 'third_param',
   table: 'wit_third_param',
   tenancy: 'tenant',
   fields: z.object({
@@ -82,6 +83,7 @@ const binding = <F extends z.ZodRawShape>(name: string, table: string, fields: F
   defineResource({
     service: 'wit-xinde',
     name,
+    menu: 'third_project',
     table,
     tenancy: 'tenant',
     readOnly: true,

@@ -7,6 +7,7 @@ import { LOG_DECLARATION, logFields } from './fields';
 export const apiLog = defineResource({
   ...LOG_DECLARATION,
   name: 'api',
+  menu: 'log_api',
   table: 'blade_log_api',
   fields: z.object({
     ...logFields,

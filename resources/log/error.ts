@@ -7,6 +7,7 @@ import { LOG_DECLARATION, logFields } from './fields';
 export const errorLog = defineResource({
   ...LOG_DECLARATION,
   name: 'error',
+  menu: 'log_error',
   table: 'blade_log_error',
   fields: z.object({
     ...logFields,

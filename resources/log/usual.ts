@@ -7,6 +7,7 @@ import { LOG_DECLARATION, logFields } from './fields';
 export const usualLog = defineResource({
   ...LOG_DECLARATION,
   name: 'usual',
+  menu: 'log_usual',
   table: 'blade_log_usual',
   fields: z.object({
     ...logFields,

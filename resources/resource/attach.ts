@@ -9,6 +9,7 @@ import { text } from '../fields';
 export const attach = defineResource({
   service: 'blade-resource',
   name: 'attach',
+  menu: 'attach',
   table: 'blade_attach',
   tenancy: 'tenant',
   readOnly: true,

@@ -16,6 +16,7 @@ export const DISABLED = 1;
 export const oss = defineResource({
   service: 'blade-resource',
   name: 'oss',
+  menu: 'oss',
   table: 'blade_oss',
   tenancy: 'tenant',
   fields: z.object({

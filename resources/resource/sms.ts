@@ -12,6 +12,7 @@ export const SMS_CATEGORY = { http: 1, log: 2 } as const;
 export const sms = defineResource({
   service: 'blade-resource',
   name: 'sms',
+  menu: 'sms',
   table: 'blade_sms',
   tenancy: 'tenant',
   fields: z.object({

@@ -9,6 +9,7 @@ import { id, required, text } from '../fields';
 export const apiScope = defineResource({
   service: 'blade-system',
   name: 'api-scope',
+  menu: 'api_scope',
   table: 'blade_scope_api',
   tenancy: 'global',
   fields: z.object({

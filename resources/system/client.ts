@@ -8,6 +8,7 @@ const seconds = (message: string) => int().refine((n) => n > 0, message);
 export const client = defineResource({
   service: 'blade-system',
   name: 'client',
+  menu: 'client',
   table: 'blade_client',
   tenancy: 'platform',
   fields: z.object({

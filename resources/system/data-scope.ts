@@ -10,6 +10,7 @@ import { id, required, text } from '../fields';
 export const dataScope = defineResource({
   service: 'blade-system',
   name: 'data-scope',
+  menu: 'data_scope',
   table: 'blade_scope_data',
   tenancy: 'global',
   fields: z.object({

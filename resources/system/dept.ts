@@ -12,6 +12,7 @@ export const DEPT_ROOT = '0';
 export const dept = defineResource({
   service: 'blade-system',
   name: 'dept',
+  menu: 'dept',
   table: 'blade_dept',
   tenancy: 'tenant',
   fields: z.object({

@@ -1,4 +1,4 @@
 import { dictionaryResource } from './dict';
 
 /** Business dictionaries: the same shape as system dictionaries, kept per tenant. */
-export const dictBiz = dictionaryResource('dict-biz', 'blade_dict_biz', 'tenant');
+export const dictBiz = dictionaryResource('dict-biz', 'dictbiz', 'blade_dict_biz', 'tenant');

@@ -21,10 +21,11 @@ const dictionaryFields = z.object({
 });
 
 /** The declaration both dictionary families share. */
-export const dictionaryResource = (name: string, table: string, tenancy: Tenancy) =>
+export const dictionaryResource = (name: string, menu: string, table: string, tenancy: Tenancy) =>
   defineResource({
     service: 'blade-system',
     name,
+    menu,
     table,
     tenancy,
     fields: dictionaryFields,
@@ -35,4 +36,4 @@ export const dictionaryResource = (name: string, table: string, tenancy: Tenancy
   });
 
 /** System dictionaries, shared by every tenant; the platform administrator maintains them. */
-export const dict = dictionaryResource('dict', 'blade_dict', 'global');
+export const dict = dictionaryResource('dict', 'dict', 'blade_dict', 'global');

@@ -12,6 +12,7 @@ export const MENU_CATEGORY = { menu: 1, button: 2 } as const;
 export const menu = defineResource({
   service: 'blade-system',
   name: 'menu',
+  menu: 'menu',
   table: 'blade_menu',
   tenancy: 'global',
   fields: z.object({

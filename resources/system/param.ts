@@ -6,6 +6,7 @@ import { required, text } from '../fields';
 export const param = defineResource({
   service: 'blade-system',
   name: 'param',
+  menu: 'param',
   table: 'blade_param',
   tenancy: 'tenant',
   fields: z.object({

@@ -6,6 +6,7 @@ import { int, required, text } from '../fields';
 export const post = defineResource({
   service: 'blade-system',
   name: 'post',
+  menu: 'post',
   table: 'blade_post',
   tenancy: 'tenant',
   fields: z.object({

@@ -12,6 +12,7 @@ export const REGION_ROOT = '00';
 export const region = defineResource({
   service: 'blade-system',
   name: 'region',
+  menu: 'region',
   table: 'blade_region',
   tenancy: 'global',
   fields: z.object({

@@ -6,6 +6,7 @@ import { id, int, required } from '../fields';
 export const role = defineResource({
   service: 'blade-system',
   name: 'role',
+  menu: 'role',
   table: 'blade_role',
   tenancy: 'tenant',
   fields: z.object({

@@ -15,6 +15,7 @@ const menuIds = z
 export const tenantPackage = defineResource({
   service: 'blade-system',
   name: 'tenant-package',
+  menu: 'tenant_package',
   table: 'blade_tenant_package',
   tenancy: 'platform',
   fields: z.object({

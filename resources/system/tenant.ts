@@ -9,6 +9,7 @@ import { datetime, id, int, required, text } from '../fields';
 export const tenant = defineResource({
   service: 'blade-system',
   name: 'tenant',
+  menu: 'tenant',
   table: 'blade_tenant',
   tenancy: 'platform',
   fields: z.object({

@@ -6,6 +6,7 @@ import { int, required, text } from '../fields';
 export const topmenu = defineResource({
   service: 'blade-system',
   name: 'topmenu',
+  menu: 'topmenu',
   table: 'blade_top_menu',
   tenancy: 'tenant',
   fields: z.object({

@@ -65,6 +65,7 @@ export const profileFields = z.object({
 export const user = defineResource({
   service: 'blade-user',
   name: 'user',
+  menu: 'user',
   path: '/blade-user',
   table: 'blade_user',
   tenancy: 'tenant',

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isGuest } from '../auth/principal';
+import { isGuest, type Principal } from '../auth/principal';
+import { menuRight, PUBLIC, type Right } from '../auth/rights';
 import { principalOf } from '../auth/tokens';
 import type { Platform } from '../platform';
-import type { Access } from './context';
 import { forbidden, MESSAGES, unauthorized } from './envelope';
 
 /** Paths of the API services (after the optional /api prefix is stripped). */
@@ -20,31 +20,69 @@ function tokenOf(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
+/** The token's roles narrowed to those the user still holds (names follow their ids, as the token pairs them). */
+function narrowed(principal: Principal, roles: readonly string[]): Principal {
+  if (roles.length === principal.roleIds.length) return principal;
+  const keep = principal.roleIds.map((id) => roles.includes(id));
+  return { ...principal, roleIds: principal.roleIds.filter((_, i) => keep[i]), roleNames: principal.roleNames.filter((_, i) => keep[i]) };
+}
+
 /**
- * Authenticates every API call before its body is read: verifies the access token, refuses revoked ones, lets
- * guests reach only guest routes, and applies API scope. Routes opt out with `config.access`.
+ * Refuses to register an API route that does not declare the right it needs (server/auth/rights.ts), so a new module
+ * cannot forget it.
+ */
+export function requireDeclaredRights(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const url = route.url ?? route.path;
+    if (route.method === 'OPTIONS' || !API_PATH.test(url)) return;
+    if (!route.config?.right) throw new Error(`${String(route.method)} ${url} declares no right (server/auth/rights.ts)`);
+  });
+}
+
+/**
+ * The authentication and authorisation gate of every API call, before its body is read: verifies the access token,
+ * refuses revoked ones and accounts no longer enabled, narrows the token's roles to those the user still holds,
+ * checks the route's declared right, then BladeX's API scopes.
  */
 export function installAuth(app: FastifyInstance, platform: Platform): void {
   app.addHook('onRequest', async (request) => {
     const route = request.routeOptions.url;
     if (!route) return; // unknown route: the not-found handler answers
-    const access: Access = request.routeOptions.config.access ?? (API_PATH.test(route) ? 'user' : 'public');
+    const right: Right | undefined = request.routeOptions.config.right ?? (API_PATH.test(route) ? undefined : PUBLIC);
+    if (!right) throw forbidden(); // unreachable: requireDeclaredRights refuses such routes
+    const open = right.kind === 'public';
     const token = tokenOf(request);
     if (!token) {
-      if (access === 'public') return;
+      if (open) return;
       throw unauthorized(MESSAGES.missingToken);
     }
     const verified = await platform.tokens.verify(token, 'access_token');
     const claims = 'claims' in verified ? verified.claims : undefined;
     if (!claims || platform.revocations.isRevoked(claims.jti, claims.sid)) {
-      if (access === 'public') return;
+      if (open) return;
       throw unauthorized();
     }
     const principal = principalOf(claims);
-    if (isGuest(principal) && access === 'user') throw unauthorized();
-    if (access === 'user' && !(await platform.scopes.apiAllowed(principal, pathOf(request)))) throw forbidden();
-    request.principal = principal;
+    if (isGuest(principal)) {
+      if (open || right.kind === 'guest') request.principal = principal;
+      else throw unauthorized();
+      return;
+    }
+    const roles = await platform.rights.currentRoles(principal);
+    if (!roles) {
+      if (open) return;
+      throw unauthorized();
+    }
+    const caller = narrowed(principal, roles);
+    if (!(await platform.rights.allows(caller, right))) throw forbidden();
+    if ((right.kind === 'menu' || right.kind === 'lookup') && !(await platform.scopes.apiAllowed(caller, pathOf(request)))) throw forbidden();
+    request.principal = caller;
   });
+}
+
+/** Refuses the call unless the caller holds one of the codes: for calls whose right depends on their body. */
+export async function assertRight(platform: Platform, principal: Principal, ...codes: string[]): Promise<void> {
+  if (!(await platform.rights.allows(principal, menuRight(...codes)))) throw forbidden();
 }
 
 const SECRET_FIELDS = /pass(word)?|secret|token|captcha/i;

@@ -1,17 +1,16 @@
 import type { FastifyRequest } from 'fastify';
 import { isGuest, type Principal } from '../auth/principal';
+import type { Right } from '../auth/rights';
 import type { CallContext } from '../db/repository';
 import { invalidParam, missingParam, unauthorized } from './envelope';
-
-/** Who may call a route: anyone, a third-party guest still registering, or a signed-in user (the default). */
-export type Access = 'public' | 'guest' | 'user';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
   }
   interface FastifyContextConfig {
-    access?: Access;
+    /** The right the route needs (server/auth/rights.ts); required on every API route. */
+    right?: Right;
   }
 }
 

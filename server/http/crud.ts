@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ListVariant, Resource } from '../../resources/define';
+import { needs } from '../auth/rights';
 import type { Row } from '../db/database';
 import type { CallContext, Repository } from '../db/repository';
 import type { Condition, Query } from './conditions';
 import type { Platform } from '../platform';
+import { assertRight } from './auth-hook';
 import { bodyOf, contextOf, idsOf, paramsOf } from './context';
 import { badRequest, ok } from './envelope';
 
@@ -23,13 +25,21 @@ export interface CrudHooks {
   afterSave?(ctx: CallContext, row: Row): Promise<void> | void;
   /** Runs before a soft delete with the ids about to go. */
   beforeRemove?(ctx: CallContext, ids: string[]): Promise<void> | void;
+  /**
+   * The button a write needs when it is not `<menu>_add` / `<menu>_edit` (a start/stop sent as an update); the
+   * buttons it may name are listed in writeButtons.
+   */
+  writeRight?(body: Record<string, unknown>, editing: boolean): string | undefined;
+  writeButtons?: readonly string[];
   /** Shapes each listed row (adds names, flags). */
   decorate?(ctx: CallContext, rows: Row[]): Promise<Row[]> | Row[];
 }
 
 /** Saves through the hooks: the one write path of generic submit/save/update and of modules reusing it. */
+const hasId = (body: Record<string, unknown>) => !(body.id === undefined || body.id === null || body.id === '');
+
 export async function saveWithHooks(repo: Repository, ctx: CallContext, body: Record<string, unknown>, hooks: CrudHooks = {}): Promise<Row> {
-  const id = body.id === undefined || body.id === null || body.id === '' ? undefined : String(body.id);
+  const id = hasId(body) ? String(body.id) : undefined;
   const existing = id ? await repo.byId(ctx, id) : undefined;
   if (id && !existing) throw badRequest('数据不存在或无权操作');
   let values = repo.parse(body, !!id);
@@ -39,14 +49,50 @@ export async function saveWithHooks(repo: Repository, ctx: CallContext, body: Re
   return row;
 }
 
+type SaveMode = 'submit' | 'save' | 'update';
+
+/**
+ * `submit` adds without an id and edits with one, `save` only adds, `update` only edits; each checks the button the
+ * write needs (`<menu>_add`, `<menu>_edit`, or the resource's own, see CrudHooks.writeRight).
+ */
+export function saveHandler(platform: Platform, resource: Resource, hooks: CrudHooks = {}, mode: SaveMode = 'submit') {
+  return async (request: FastifyRequest) => {
+    const body = bodyOf(request);
+    const editing = hasId(body);
+    if (mode === 'save' && editing) throw badRequest('新增数据不能带编号');
+    if (mode === 'update' && !editing) throw badRequest('修改数据必须带编号');
+    const ctx = contextOf(request);
+    const own = hooks.writeRight?.(body, editing);
+    await assertRight(platform, ctx.principal, own ?? `${resource.menu}_${editing ? 'edit' : 'add'}`);
+    return ok(await saveWithHooks(platform.repo(resource), ctx, body, hooks));
+  };
+}
+
 const UNPAGED: readonly ListVariant[] = ['nopage', 'nopageList', 'select', 'selectList', 'selectlist'];
+/** Variants that feed other screens' pickers: any staff member may read them (docs/authorisation.md). */
+const PICKERS: ReadonlySet<ListVariant> = new Set(['select', 'selectList', 'selectlist']);
+
+/**
+ * The rights of a resource's routes: its menu to read, the menu's buttons to write (the writes check the exact
+ * button once the body is read).
+ */
+export function crudRights(resource: Resource, hooks: CrudHooks = {}) {
+  const { menu } = resource;
+  return {
+    read: needs(menu),
+    pick: needs.lookup,
+    write: needs(`${menu}_add`, `${menu}_edit`, ...(hooks.writeButtons ?? [])),
+    remove: needs(`${menu}_delete`),
+  };
+}
 
 /**
  * The generic routes of a declared resource (spec §7 "Generic resource pattern"): list, detail, submit, save,
- * update, remove, and the nopage/select variants the resource declares.
+ * update, remove, and the nopage/select variants the resource declares; each needs the right its resource declares.
  */
 export function registerCrud(app: FastifyInstance, platform: Platform, resource: Resource, hooks: CrudHooks = {}): void {
   const repo = platform.repo(resource);
+  const rights = crudRights(resource, hooks);
   platform.resources.push(resource);
   const base = resource.path ?? `/${resource.service}/${resource.name}`;
   const decorate = async (ctx: CallContext, rows: Row[]) => (hooks.decorate ? hooks.decorate(ctx, rows) : rows);
@@ -59,18 +105,18 @@ export function registerCrud(app: FastifyInstance, platform: Platform, resource:
     const result = await repo.page(ctx, query, extra);
     return ok({ ...result, records: await decorate(ctx, result.records) });
   };
-  app.get(`${base}/list`, page);
-  if (resource.variants?.includes('page')) app.get(`${base}/page`, page);
+  app.get(`${base}/list`, rights.read, page);
+  if (resource.variants?.includes('page')) app.get(`${base}/page`, rights.read, page);
 
   for (const variant of UNPAGED.filter((v) => resource.variants?.includes(v))) {
-    app.get(`${base}/${variant}`, async (request) => {
+    app.get(`${base}/${variant}`, PICKERS.has(variant) ? rights.pick : rights.read, async (request) => {
       const ctx = contextOf(request);
       const { query, extra } = await listQuery(ctx, paramsOf(request));
       return ok(await decorate(ctx, await repo.all(ctx, query, extra)));
     });
   }
 
-  app.get(`${base}/detail`, async (request) => {
+  app.get(`${base}/detail`, rights.read, async (request) => {
     const ctx = contextOf(request);
     const row = await repo.detail(ctx, paramsOf(request));
     return ok(row ? (await decorate(ctx, [row]))[0] : null);
@@ -78,18 +124,8 @@ export function registerCrud(app: FastifyInstance, platform: Platform, resource:
 
   if (resource.readOnly) return;
 
-  app.post(`${base}/submit`, async (request) => ok(await saveWithHooks(repo, contextOf(request), bodyOf(request), hooks)));
-  app.post(`${base}/save`, async (request) => {
-    const body = bodyOf(request);
-    if (body.id) throw badRequest('新增数据不能带编号');
-    return ok(await saveWithHooks(repo, contextOf(request), body, hooks));
-  });
-  app.post(`${base}/update`, async (request) => {
-    const body = bodyOf(request);
-    if (!body.id) throw badRequest('修改数据必须带编号');
-    return ok(await saveWithHooks(repo, contextOf(request), body, hooks));
-  });
-  app.post(`${base}/remove`, async (request) => {
+  for (const mode of ['submit', 'save', 'update'] as const) app.post(`${base}/${mode}`, rights.write, saveHandler(platform, resource, hooks, mode));
+  app.post(`${base}/remove`, rights.remove, async (request) => {
     const ctx = contextOf(request);
     const ids = idsOf(paramsOf(request));
     await hooks.beforeRemove?.(ctx, ids);

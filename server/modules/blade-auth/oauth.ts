@@ -20,6 +20,7 @@ import {
   type Switch,
   type TokenResponse,
 } from './login';
+import { needs } from '../../auth/rights';
 
 const CAPTCHA_TTL_SECONDS = 300;
 const header = (request: FastifyRequest, name: string) => {
@@ -160,10 +161,10 @@ async function token(platform: Platform, request: FastifyRequest, reply: Fastify
 
 export function registerOAuth(app: FastifyInstance, platform: Platform): void {
   const base = '/blade-auth/oauth';
-  app.post(`${base}/token`, { config: { access: 'public' } }, (request, reply) => token(platform, request, reply));
-  app.post(`${base}/token/refresh`, { config: { access: 'public' } }, (request, reply) => token(platform, request, reply, 'refresh_token'));
+  app.post(`${base}/token`, needs.public, (request, reply) => token(platform, request, reply));
+  app.post(`${base}/token/refresh`, needs.public, (request, reply) => token(platform, request, reply, 'refresh_token'));
 
-  app.get(`${base}/captcha`, { config: { access: 'public' } }, async () => {
+  app.get(`${base}/captcha`, needs.public, async () => {
     const captcha = svgCaptcha.create({ size: 4, noise: 3, ignoreChars: '0oO1ilI', width: 120, height: 40 });
     const key = randomUUID();
     await platform.store.set(`captcha:${key}`, captcha.text.toLowerCase(), CAPTCHA_TTL_SECONDS);
@@ -179,10 +180,10 @@ export function registerOAuth(app: FastifyInstance, platform: Platform): void {
     platform.logs.write('blade_log_usual', { tenantId: principal.tenantId, createUser: principal.userId, createBy: principal.account, logLevel: 'info', logId: 'logout', logData: `${principal.account} 退出登录`, remoteIp: request.ip });
     return ok(true);
   };
-  app.get(`${base}/logout`, { config: { access: 'guest' } }, logout);
-  app.post(`${base}/logout`, { config: { access: 'guest' } }, logout);
+  app.get(`${base}/logout`, needs.guest, logout);
+  app.post(`${base}/logout`, needs.guest, logout);
 
-  app.get(`${base}/user-info`, { config: { access: 'guest' } }, async (request) => {
+  app.get(`${base}/user-info`, needs.guest, async (request) => {
     const p = request.principal;
     if (!p) throw unauthorized();
     const user = p.userId === '-1' ? undefined : await findUser(platform.db, p.tenantId, { id: p.userId });
@@ -203,7 +204,7 @@ export function registerOAuth(app: FastifyInstance, platform: Platform): void {
     });
   });
 
-  app.get(`${base}/clear-cache`, async () => {
+  app.get(`${base}/clear-cache`, needs.self, async () => {
     for (const table of ['blade_scope_data', 'blade_scope_api', 'blade_role_scope', 'blade_dict', 'blade_menu']) platform.events.emit('changed', table);
     return ok(true);
   });

@@ -4,11 +4,12 @@ import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
 import type { Condition } from '../../http/conditions';
 import { bodyOf, contextOf, idsOf, paramsOf, text } from '../../http/context';
-import { type CrudHooks, saveWithHooks } from '../../http/crud';
+import { type CrudHooks, crudRights, saveHandler } from '../../http/crud';
 import { badRequest, invalidParam, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { decorateNotices, markRead, readState, sanitizeContent, visibleTo } from './notices';
+import { needs } from '../../auth/rights';
 
 /** The most notices one batchSetRead marks. */
 const MAX_BATCH = 1000;
@@ -70,11 +71,11 @@ export function registerNotice(app: FastifyInstance, platform: Platform): void {
     const result = await repo.page(ctx, params, view(ctx, params));
     return ok({ ...result, records: await decorateNotices(platform, ctx, result.records) });
   };
-  app.get(`${base}/list`, page);
-  app.get(`${base}/page`, page);
+  app.get(`${base}/list`, needs.self, page);
+  app.get(`${base}/page`, needs.self, page);
 
   /** isView=true marks the notice read for the caller (opening it in the dialog). */
-  app.get(`${base}/detail`, async (request) => {
+  app.get(`${base}/detail`, needs.self, async (request) => {
     const ctx = contextOf(request);
     const params = paramsOf(request);
     const id = text(params, 'id');
@@ -96,11 +97,11 @@ export function registerNotice(app: FastifyInstance, platform: Platform): void {
     await markRead(platform, ctx.principal.userId, visible.map((r) => String(r.id)));
     return ok(true);
   };
-  app.post(`${base}/setRead`, (request) => markVisible(request, true));
-  app.post(`${base}/batchSetRead`, (request) => markVisible(request, false));
+  app.post(`${base}/setRead`, needs.self, (request) => markVisible(request, true));
+  app.post(`${base}/batchSetRead`, needs.self, (request) => markVisible(request, false));
 
-  app.post(`${base}/submit`, async (request) => ok(await saveWithHooks(repo, contextOf(request), bodyOf(request), hooks)));
-  app.post(`${base}/remove`, async (request) => {
+  app.post(`${base}/submit`, crudRights(notice).write, saveHandler(platform, notice, hooks));
+  app.post(`${base}/remove`, crudRights(notice).remove, async (request) => {
     const removed = await repo.remove(contextOf(request), idsOf(paramsOf(request)));
     if (removed === 0) throw badRequest('数据不存在或无权操作');
     return ok(true);

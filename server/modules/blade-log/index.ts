@@ -11,6 +11,7 @@ import { invalidParam, ok } from '../../http/envelope';
 import { nextId } from '../../ids';
 import type { Platform } from '../../platform';
 import { DATETIME_PATTERN, formatDateTime, parseDateTime } from '../../time';
+import { needs } from '../../auth/rights';
 
 /** Most entries one upload may carry (the console keeps its local log small). */
 export const MAX_UPLOADED_ERRORS = 100;
@@ -41,7 +42,7 @@ export function registerLog(app: FastifyInstance, platform: Platform): void {
   registerCrud(app, platform, errorLog);
 
   /** The console's "上传服务器": stores its local runtime errors under the caller's tenant and account. */
-  app.post('/blade-log/error/upload', async (request) => {
+  app.post('/blade-log/error/upload', needs.self, async (request) => {
     const { principal } = contextOf(request);
     const parsed = uploadedErrors.safeParse(request.body);
     if (!parsed.success) throw invalidParam(zodMessage(parsed.error));

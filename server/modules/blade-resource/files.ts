@@ -16,6 +16,7 @@ import { formatDateTime } from '../../time';
 import { enabledConfig } from './configs';
 import { S3Storage } from './s3';
 import { contentTypeOf, displayName, extensionOf, LocalStorage, newObjectName, OBJECT_NAME } from './storage';
+import { needs } from '../../auth/rights';
 
 /** Where locally stored files are served back; links are `<domain>/<object name>`. */
 export const FILE_ROUTE = '/blade-resource/oss/endpoint/file';
@@ -67,7 +68,7 @@ export function registerFiles(app: FastifyInstance, platform: Platform): void {
   }
 
   registerCrud(app, platform, attach);
-  app.post('/blade-resource/attach/remove', async (request) => {
+  app.post('/blade-resource/attach/remove', needs('attach_delete'), async (request) => {
     const ctx = contextOf(request);
     const rows = await attachRepo.all(ctx, {}, [(eb) => eb('id', 'in', idsOf(paramsOf(request)))]);
     if (rows.length === 0) throw badRequest('数据不存在或无权操作');
@@ -110,11 +111,11 @@ export function registerFiles(app: FastifyInstance, platform: Platform): void {
     const attachId = await recordAttach(platform, ctx, { link, domain, name, originalName, extension, attachSize: size });
     return ok({ link, domain, name, originalName, attachId });
   };
-  app.post('/blade-resource/oss/endpoint/put-file', putFile);
-  app.post('/blade-resource/oss/endpoint/put-file-attach', putFile);
+  app.post('/blade-resource/oss/endpoint/put-file', needs.self, putFile);
+  app.post('/blade-resource/oss/endpoint/put-file-attach', needs('attach_upload'), putFile);
 
   /** Public by design: names carry 128 random bits, and <img> tags cannot send the token header. */
-  app.get(`${FILE_ROUTE}/:tenant/:date/:file`, { config: { access: 'public' } }, async (request, reply) => {
+  app.get(`${FILE_ROUTE}/:tenant/:date/:file`, needs.public, async (request, reply) => {
     const { tenant, date, file } = request.params as Record<string, string>;
     const path = local.pathOf(`${tenant}/${date}/${file}`);
     const info = path ? await stat(path).catch(() => undefined) : undefined;

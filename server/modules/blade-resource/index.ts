@@ -11,6 +11,7 @@ import type { Platform } from '../../platform';
 import { enableOne, enabledConfig } from './configs';
 import { registerFiles } from './files';
 import { phoneProblem, providerOf } from './sms';
+import { needs } from '../../auth/rights';
 
 const MAX_PHONES = 200;
 
@@ -37,7 +38,7 @@ function registerOss(app: FastifyInstance, platform: Platform): void {
       return existing ? rest : { ...rest, status: DISABLED };
     },
   });
-  app.post('/blade-resource/oss/enable', async (request) => {
+  app.post('/blade-resource/oss/enable', needs('oss_enable'), async (request) => {
     await enableOne(platform, repo, contextOf(request), requiredText(paramsOf(request), 'id'));
     return ok(true);
   });
@@ -56,7 +57,7 @@ function registerSms(app: FastifyInstance, platform: Platform): void {
       return existing ? rest : { ...rest, status: DISABLED };
     },
   });
-  app.post('/blade-resource/sms/enable', async (request) => {
+  app.post('/blade-resource/sms/enable', needs('sms_enable'), async (request) => {
     await enableOne(platform, repo, contextOf(request), requiredText(paramsOf(request), 'id'));
     return ok(true);
   });
@@ -65,7 +66,7 @@ function registerSms(app: FastifyInstance, platform: Platform): void {
    * Sends through the config named by `code` (its smsCode), else through the tenant's enabled one. `phones` are
    * comma-joined, `params` a JSON object of template values. Every attempt goes to the usual log.
    */
-  app.post('/blade-resource/sms/endpoint/send-message', async (request) => {
+  app.post('/blade-resource/sms/endpoint/send-message', needs('sms_send'), async (request) => {
     const ctx = contextOf(request);
     const params = { ...paramsOf(request), ...jsonBody(request) };
     const phones = [...new Set(requiredText(params, 'phones').split(',').map((p) => p.trim()).filter(Boolean))];

@@ -14,6 +14,7 @@ import type { Platform } from '../../platform';
 import { visibleRows } from '../blade-user/args';
 import { dictLabels } from '../blade-user/names';
 import { splitIds, tenantAsked, tenantOfWrite } from '../blade-user/tenancy';
+import { needs } from '../../auth/rights';
 
 const deptNode = (row: Row, hasChildren = false) => ({ ...treeNode(String(row.id), String(row.parentId), String(row.deptName)), hasChildren });
 
@@ -139,7 +140,7 @@ export function registerOrganisation(app: FastifyInstance, platform: Platform): 
    * (any filter but tenantId) without parentId spans the whole tree. The platform administrator sees every tenant
    * unless it names one (tenantId); other callers always see their own.
    */
-  app.get('/blade-system/dept/lazy-list', async (request) => {
+  app.get('/blade-system/dept/lazy-list', needs('dept'), async (request) => {
     const ctx = contextOf(request);
     const params = paramsOf(request);
     const { parentId: _parentId, tenantId: _tenantId, ...filters } = params;
@@ -151,20 +152,20 @@ export function registerOrganisation(app: FastifyInstance, platform: Platform): 
     return ok(await depts.decorate(await depts.repo.all(ctx, filters, [...level, ...tenant])));
   });
 
-  app.get('/blade-system/dept/tree', async (request) => {
+  app.get('/blade-system/dept/tree', needs.lookup, async (request) => {
     const ctx = contextOf(request);
     const rows = await depts.repo.all(ctx, {}, [eq('tenantId', tenantAsked(ctx, paramsOf(request)))]);
     return ok(forest(rows.map((row) => deptNode(row))));
   });
 
-  app.get('/blade-system/dept/lazy-tree', async (request) => {
+  app.get('/blade-system/dept/lazy-tree', needs.lookup, async (request) => {
     const ctx = contextOf(request);
     const rows = await depts.decorate(await depts.children(ctx, paramsOf(request)));
     return ok(rows.map((row) => deptNode(row, row.hasChildren === true)));
   });
 
   /** The depts of a user (userId), or those named (deptId, comma-joined), or all of the tenant asked about. */
-  app.get('/blade-system/dept/select', async (request) => {
+  app.get('/blade-system/dept/select', needs.lookup, async (request) => {
     const ctx = contextOf(request);
     const params = paramsOf(request);
     const userId = text(params, 'userId');
@@ -174,7 +175,7 @@ export function registerOrganisation(app: FastifyInstance, platform: Platform): 
     return ok(await depts.repo.all(ctx, {}, [named ? within('id', ids) : eq('tenantId', tenantAsked(ctx, params))]));
   });
 
-  app.get('/blade-system/post/select', async (request) => {
+  app.get('/blade-system/post/select', needs.lookup, async (request) => {
     const ctx = contextOf(request);
     return ok(await posts.all(ctx, {}, [eq('tenantId', tenantAsked(ctx, paramsOf(request)))]));
   });

@@ -11,6 +11,7 @@ import { initialPassword } from '../blade-system/access/provision';
 import { argsOf, visibleRows } from './args';
 import { decorateUsers, dictLabels } from './names';
 import { assertOwnedByTenant } from './tenancy';
+import { needs } from '../../auth/rights';
 
 function byTenant(rows: Row[]): Map<string, string[]> {
   const groups = new Map<string, string[]>();
@@ -25,7 +26,7 @@ export function registerUserAdministration(app: FastifyInstance, platform: Platf
   const { db } = platform;
   const audit = (userId: string) => ({ updateUser: userId, updateTime: formatDateTime() });
 
-  app.post(`${base}/reset-password`, async (request) => {
+  app.post(`${base}/reset-password`, needs('user_reset'), async (request) => {
     const ctx = contextOf(request);
     const users = await visibleRows(repo, ctx, idsOf(argsOf(request), 'userIds'));
     const groups = [...byTenant(users)];
@@ -45,7 +46,7 @@ export function registerUserAdministration(app: FastifyInstance, platform: Platf
   });
 
   /** Sets the users' roles; the roles must be of the users' tenant. Takes effect at the users' next sign-in. */
-  app.post(`${base}/grant`, async (request) => {
+  app.post(`${base}/grant`, needs('user_role'), async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
     const users = await visibleRows(repo, ctx, idsOf(args, 'userIds'));
@@ -60,7 +61,7 @@ export function registerUserAdministration(app: FastifyInstance, platform: Platf
   });
 
   /** Lifts the sign-in lock-out (5 failed passwords) of the users' accounts. */
-  app.post(`${base}/unlock`, async (request) => {
+  app.post(`${base}/unlock`, needs('user_unlock'), async (request) => {
     const ctx = contextOf(request);
     const users = await visibleRows(repo, ctx, idsOf(argsOf(request), 'userIds'));
     await db
@@ -70,7 +71,7 @@ export function registerUserAdministration(app: FastifyInstance, platform: Platf
     return ok(true);
   });
 
-  app.post(`${base}/update-platform`, async (request) => {
+  app.post(`${base}/update-platform`, needs('user_platform'), async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
     const userId = text(args, 'userId') ?? text(args, 'id');
@@ -84,7 +85,7 @@ export function registerUserAdministration(app: FastifyInstance, platform: Platf
   });
 
   /** The user with its platform (userType, userTypeName) and its free-form JSON extension (userExt). */
-  app.get(`${base}/platform-detail`, async (request) => {
+  app.get(`${base}/platform-detail`, needs('user_platform'), async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
     const userId = text(args, 'userId') ?? text(args, 'id');

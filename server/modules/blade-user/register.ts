@@ -13,6 +13,7 @@ import { assertAccountQuota } from '../blade-system/access/quota';
 import { formatDateTime } from '../../time';
 import { argsOf } from './args';
 import { assertTenantExists } from './tenancy';
+import { needs } from '../../auth/rights';
 
 export const REGISTER_MESSAGES = {
   tenant: '请先输入租户编号',
@@ -65,7 +66,7 @@ function guestOf(request: FastifyRequest): Principal {
  */
 export function registerGuestRegistration(app: FastifyInstance, platform: Platform): void {
   const { db } = platform;
-  app.post('/blade-user/register-guest', { config: { access: 'guest' } }, async (request) => {
+  app.post('/blade-user/register-guest', needs.guest, async (request) => {
     const guest = guestOf(request);
     const form = registrationOf(argsOf(request), guest);
     await assertTenantExists(db, form.tenantId);

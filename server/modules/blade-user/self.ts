@@ -10,6 +10,7 @@ import { formatDateTime } from '../../time';
 import { findUser } from '../blade-auth/login';
 import { argsOf } from './args';
 import { decorateUsers } from './names';
+import { needs } from '../../auth/rights';
 
 const raw = (args: Record<string, unknown>, name: string) => (typeof args[name] === 'string' ? (args[name] as string) : '');
 
@@ -38,14 +39,14 @@ export function registerSelfService(app: FastifyInstance, platform: Platform): v
     platform.events.emit('changed', 'blade_user');
   };
 
-  app.get(`${base}/info`, async (request) => {
+  app.get(`${base}/info`, needs.self, async (request) => {
     const row = await ownRow(contextOf(request));
     const [decorated] = await decorateUsers(platform.db, [repo.present({ ...row })]);
     return ok(decorated);
   });
 
   /** Spec §2 "Profile form": avatar, real name, name, phone, email. A given phone must be valid (spec §5). */
-  app.post(`${base}/update-info`, async (request) => {
+  app.post(`${base}/update-info`, needs.self, async (request) => {
     const ctx = contextOf(request);
     const parsed = profileFields.safeParse(argsOf(request));
     if (!parsed.success) throw invalidParam(zodMessage(parsed.error));
@@ -54,7 +55,7 @@ export function registerSelfService(app: FastifyInstance, platform: Platform): v
     return ok(true);
   });
 
-  app.post(`${base}/update-password`, async (request) => {
+  app.post(`${base}/update-password`, needs.self, async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
     const [oldPassword, newPassword, confirmation] = ['oldPassword', 'newPassword', 'newPassword1'].map((name) => raw(args, name));

@@ -36,6 +36,7 @@ import { formatDateTime } from '../../time';
 import { unreadNotices } from '../blade-desk';
 import { phoneProblem } from '../blade-resource/sms';
 import { argsOf, countOf, eq, idArg, tenantOfRow, withNames, within } from './common';
+import { menuRight, needs } from '../../auth/rights';
 
 /** The most alarm notices getNoticeInfo lists (the console shows a 300px scroll area; alarmNum counts them all). */
 const NOTICE_LIMIT = 50;
@@ -307,14 +308,14 @@ export function registerAlarms(app: FastifyInstance, platform: Platform): void {
     beforeSave: (ctx, values, existing) => prepareThreshold(platform, ctx, values, existing),
     decorate: (_ctx, rows) => thresholdNames(platform, rows),
   });
-  app.get('/wit-xinde/devicethreshold/selectThresholdData', async (request) => {
+  app.get('/wit-xinde/devicethreshold/selectThresholdData', needs('device_threshold'), async (request) => {
     const ctx = contextOf(request);
     const projectId = idArg(argsOf(request), 'projectId');
     const rows = await platform.repo(deviceThreshold).all(ctx, {}, projectId ? [eq('projectId', projectId)] : []);
     return ok(await thresholdNames(platform, rows));
   });
   // The rule cache reloads itself on every threshold change; this asks for it explicitly (after direct DB edits).
-  app.post('/wit-xinde/devicethreshold/rdfreshCache', async (request) => {
+  app.post('/wit-xinde/devicethreshold/rdfreshCache', needs('device_threshold_edit'), async (request) => {
     contextOf(request);
     platform.events.emit('changed', deviceThreshold.table);
     return ok(true);
@@ -324,23 +325,25 @@ export function registerAlarms(app: FastifyInstance, platform: Platform): void {
     beforeSave: (ctx, values, existing) => prepareAlarm(platform, ctx, values, existing),
     decorate: (_ctx, rows) => decorateAlarms(platform, rows),
   });
-  app.post('/wit-xinde/alarm/batchHandle', async (request) => {
+  app.post('/wit-xinde/alarm/batchHandle', needs('alarm_list_handle'), async (request) => {
     await handleAlarms(platform, contextOf(request), argsOf(request));
     return ok(true);
   });
-  app.get('/wit-xinde/alarm/getNoticeInfo', async (request) => {
+  app.get('/wit-xinde/alarm/getNoticeInfo', needs.self, async (request) => {
     const ctx = contextOf(request);
     const repo = platform.repo(alarm);
     const unhandled = [ownTenant(ctx), eq('handleState', 0)];
+    // The bell is everybody's; its alarms only for those who may open the alarm list.
+    const seesAlarms = await platform.rights.allows(ctx.principal, menuRight('alarm_list'));
     const [rows, alarmNum, stationNotices, sound] = await Promise.all([
-      repo.all(ctx, { descs: 'levelTime' }, unhandled, NOTICE_LIMIT),
-      countOf(repo, ctx, unhandled),
+      seesAlarms ? repo.all(ctx, { descs: 'levelTime' }, unhandled, NOTICE_LIMIT) : [],
+      seesAlarms ? countOf(repo, ctx, unhandled) : 0,
       unreadNotices(platform, ctx),
       soundOf(platform, ctx),
     ]);
     return ok({ alarmNotices: rows.map(noticeOfAlarm), alarmNum, stationNotices, sound });
   });
-  app.get('/wit-xinde/index/getAlarmInfoData', async (request) => {
+  app.get('/wit-xinde/index/getAlarmInfoData', needs.lookup, async (request) => {
     const ctx = contextOf(request);
     return ok(await alarmStatistics(platform, ctx, idArg(argsOf(request), 'projectId')));
   });
@@ -350,9 +353,9 @@ export function registerAlarms(app: FastifyInstance, platform: Platform): void {
     beforeSave: (ctx, values, existing) => prepareRecipient(platform, ctx, values, existing),
     decorate: (_ctx, rows) => withNames(platform.db, rows, [['userId', 'blade_user', 'userName']]),
   });
-  app.post('/wit-xinde/alarmrecipient/soundPperation', async (request) => ok({ sound: await setSound(platform, contextOf(request), argsOf(request)) }));
+  app.post('/wit-xinde/alarmrecipient/soundPperation', needs.self, async (request) => ok({ sound: await setSound(platform, contextOf(request), argsOf(request)) }));
   /** Whether the caller hears the console alarm sound (our addition: the console reads it at start). */
-  app.get('/wit-xinde/alarmrecipient/sound', async (request) => ok({ sound: await soundOf(platform, contextOf(request)) }));
+  app.get('/wit-xinde/alarmrecipient/sound', needs.self, async (request) => ok({ sound: await soundOf(platform, contextOf(request)) }));
 
   registerCrud(app, platform, alarmNoticeStrategy, { beforeSave: (ctx, values, existing) => prepareStrategy(platform, ctx, values, existing) });
   registerCrud(app, platform, alarmSendLog);

@@ -22,6 +22,7 @@ import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { attach } from '../../http/trees';
 import { argsOf, distinct, eq, idArg, newRow, nodeOf, referencing, resolveReferences, tenantOfRow, truthy, unusedBeforeRemove, withNames, within } from './common';
+import { needs } from '../../auth/rights';
 
 const modelRefs = [
   { field: 'deviceTypeId', resource: deviceType, message: '设备类型不存在' },
@@ -102,7 +103,7 @@ export function registerCatalogue(app: FastifyInstance, platform: Platform): voi
     decorate: (_ctx, rows) => withNames(platform.db, rows, [['monitorTypeId', 'wit_monitor_type', 'monitorTypeName']]),
   });
   /** Types of a model (`model`: its id or code) or of a project's devices (`projectId`); all types otherwise. */
-  app.get('/wit-xinde/devicetype/select', async (request) => {
+  app.get('/wit-xinde/devicetype/select', needs.lookup, async (request) => {
     const ctx = contextOf(request);
     const args = paramsOf(request);
     const conditions: Condition[] = [];
@@ -119,7 +120,7 @@ export function registerCatalogue(app: FastifyInstance, platform: Platform): voi
     return ok(await platform.repo(deviceType).all(ctx, {}, conditions));
   });
   /** The kinds of things watched (device types) in a state (`status`, default 1 enabled), with their device counts. */
-  app.get('/wit-xinde/devicetype/getMonitorObject', async (request) => {
+  app.get('/wit-xinde/devicetype/getMonitorObject', needs.lookup, async (request) => {
     const ctx = contextOf(request);
     const status = Number(text(paramsOf(request), 'status') ?? 1);
     if (!Number.isInteger(status)) throw paramType('status');
@@ -132,7 +133,7 @@ export function registerCatalogue(app: FastifyInstance, platform: Platform): voi
     beforeSave: referencing(platform, [{ field: 'deviceTypeId', resource: deviceType, message: '设备类型不存在' }]),
   });
   /** Attributes of a type: the generic ones plus those of the structure type `projectType`. */
-  app.post('/wit-xinde/deviceattribute/selectList', async (request) => {
+  app.post('/wit-xinde/deviceattribute/selectList', needs.lookup, async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
     const deviceTypeId = idArg(args, 'deviceTypeId') ?? requiredText(args, 'deviceTypeId');
@@ -151,11 +152,11 @@ export function registerCatalogue(app: FastifyInstance, platform: Platform): voi
         ['protocolId', 'wit_protocol', 'protocolName'],
       ]),
   });
-  app.get('/wit-xinde/devicemodel/getTreeList', async (request) => ok(await modelTree(platform, contextOf(request), paramsOf(request))));
-  app.get('/wit-xinde/devicemodel/getGatewayModelTree', async (request) =>
+  app.get('/wit-xinde/devicemodel/getTreeList', needs.lookup, async (request) => ok(await modelTree(platform, contextOf(request), paramsOf(request))));
+  app.get('/wit-xinde/devicemodel/getGatewayModelTree', needs.lookup, async (request) =>
     ok(await modelTree(platform, contextOf(request), paramsOf(request), MODEL_KIND.gateway)),
   );
-  app.get('/wit-xinde/devicemodel/getCjqModelTree', async (request) =>
+  app.get('/wit-xinde/devicemodel/getCjqModelTree', needs.lookup, async (request) =>
     ok(await modelTree(platform, contextOf(request), paramsOf(request), MODEL_KIND.collector)),
   );
 
@@ -193,9 +194,9 @@ export function registerCatalogue(app: FastifyInstance, platform: Platform): voi
     beforeSave: referencing(platform, [{ field: 'modelId', resource: deviceModel, message: '设备型号不存在' }]),
     decorate: (_ctx, rows) => withNames(platform.db, rows, [['modelId', 'wit_device_model', 'modelName']]),
   });
-  app.post('/wit-xinde/temperaturecoefficient/batchSave', async (request) => ok(await batchSaveCoefficients(platform, contextOf(request), request.body)));
+  app.post('/wit-xinde/temperaturecoefficient/batchSave', needs('temperature_coefficient_add', 'temperature_coefficient_edit'), async (request) => ok(await batchSaveCoefficients(platform, contextOf(request), request.body)));
   /** A model's coefficients by channel, the reference the calculation uses. */
-  app.post('/wit-xinde/temperaturecoefficient/selectReferenceData', async (request) => {
+  app.post('/wit-xinde/temperaturecoefficient/selectReferenceData', needs('temperature_coefficient'), async (request) => {
     const args = argsOf(request);
     const modelId = idArg(args, 'modelId') ?? requiredText(args, 'modelId');
     return ok(await platform.repo(temperatureCoefficient).all(contextOf(request), {}, [eq('modelId', modelId)]));

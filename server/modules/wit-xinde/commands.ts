@@ -13,6 +13,7 @@ import type { Ingest } from '../../ingest';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { argsOf, idArg, truthy, within } from './common';
+import { needs } from '../../auth/rights';
 
 /**
  * Commands down to devices and gateways (docs/ingest.md "Commands"). A command is published as JSON
@@ -312,14 +313,14 @@ export function registerCommands(app: FastifyInstance, platform: Platform, link:
     return ok(Array.isArray(args.commands) ? results : results[0], resultMessage(results));
   };
 
-  app.post('/wit-xinde/device/sendCommands', async (request) => {
+  app.post('/wit-xinde/device/sendCommands', needs('device_list_command'), async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
     return sendAll(ctx, args, (await deviceTarget(ctx, args)).target);
   });
 
   /** A device function call: `function` (or `funName`, `command`) names it, `params` are its arguments. */
-  app.post('/wit-xinde/device/sendFunCommands', async (request) => {
+  app.post('/wit-xinde/device/sendFunCommands', needs('device_list_command'), async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
     const { target } = await deviceTarget(ctx, args);
@@ -328,7 +329,7 @@ export function registerCommands(app: FastifyInstance, platform: Platform, link:
     return ok(result, resultMessage([result]));
   });
 
-  app.post('/wit-xinde/device/setDevicePoint', async (request) => {
+  app.post('/wit-xinde/device/setDevicePoint', needs('device_list_command'), async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
     const { row, target } = await deviceTarget(ctx, args);
@@ -340,7 +341,7 @@ export function registerCommands(app: FastifyInstance, platform: Platform, link:
     return ok(result, resultMessage([result]));
   });
 
-  app.post('/wit-xinde/gateway/setGatewayPoint', async (request) => {
+  app.post('/wit-xinde/gateway/setGatewayPoint', needs('gateway_command'), async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
     const { target } = await gatewayTarget(ctx, args);
@@ -351,14 +352,14 @@ export function registerCommands(app: FastifyInstance, platform: Platform, link:
     return ok(result, resultMessage([result]));
   });
 
-  app.post('/wit-xinde/gateway/sendCommands', async (request) => {
+  app.post('/wit-xinde/gateway/sendCommands', needs('gateway_command'), async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
     return sendAll(ctx, args, (await gatewayTarget(ctx, args)).target);
   });
 
   /** Downloads a collection strategy to its gateway (command `setStrategy`), for gateways that poll by themselves. */
-  app.post('/wit-xinde/gateway/sendStrategy', async (request) => {
+  app.post('/wit-xinde/gateway/sendStrategy', needs('gateway_command', 'collect_strategy_start'), async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
     const id = idArg(args, 'id');
@@ -384,7 +385,7 @@ export function registerCommands(app: FastifyInstance, platform: Platform, link:
   });
 
   /** A gateway's connection: stored state, whether the broker holds a connection now, its last transitions, its devices. */
-  app.post('/wit-xinde/device/checkGatewayStatus', async (request) => {
+  app.post('/wit-xinde/device/checkGatewayStatus', needs('device_list', 'gateway'), async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
     const { row } = await gatewayTarget(ctx, args);

@@ -11,6 +11,7 @@ import type { Platform } from '../../platform';
 import { parseDateTime } from '../../time';
 import { argsOf, eq, idArg, referencing, withNames, within } from './common';
 import { chartOf, type LogKey, logKeys, rangeArgs, widthArg } from './history';
+import { needs } from '../../auth/rights';
 
 const itemsOf = (row: Row): ComparisonItem[] => {
   try {
@@ -66,7 +67,7 @@ export function registerComparison(app: FastifyInstance, platform: Platform): vo
   });
 
   /** The batch numbers in use (of a project, when given), newest first, each with how many comparisons it has. */
-  app.post('/wit-xinde/datacomparison/selectBatchNumber', async (request) => {
+  app.post('/wit-xinde/datacomparison/selectBatchNumber', needs('data_comparison'), async (request) => {
     const ctx = contextOf(request);
     const projectId = idArg(argsOf(request), 'projectId');
     const rows = await repo.all(ctx, { descs: 'batch_number' }, projectId ? [eq('projectId', projectId)] : []);
@@ -76,7 +77,7 @@ export function registerComparison(app: FastifyInstance, platform: Platform): vo
   });
 
   /** id; startTime/endTime default to the comparison's own period; width as for device history. */
-  app.get('/wit-xinde/datacomparison/getHistoryEchartsData', async (request) => {
+  app.get('/wit-xinde/datacomparison/getHistoryEchartsData', needs('data_comparison'), async (request) => {
     const ctx = contextOf(request);
     const args = paramsOf(request);
     const id = idArg(args, 'id');

@@ -9,6 +9,7 @@ import { type DebugKind, type DebugTarget, readMessages, resolveTarget, websocke
 import { formatDateTime, parseDateTime } from '../../time';
 import { eq } from './common';
 import { timeArg } from './history';
+import { needs } from '../../auth/rights';
 
 /** Messages shown with a device's or gateway's state. */
 const RECENT_MESSAGES = 20;
@@ -92,7 +93,7 @@ export function registerDebug(app: FastifyInstance, platform: Platform): void {
 
   const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
-  app.get('/wit-xinde/device/getDeviceDebug', async (request) => {
+  app.get('/wit-xinde/device/getDeviceDebug', needs('device_list_debug'), async (request) => {
     const { ctx, target } = await targetOf(request, 'device');
     const serverTime = Date.now();
     return ok({
@@ -103,12 +104,12 @@ export function registerDebug(app: FastifyInstance, platform: Platform): void {
     });
   });
 
-  app.get('/wit-xinde/device/getDeviceDebugMsg', async (request) => {
+  app.get('/wit-xinde/device/getDeviceDebugMsg', needs('device_list_debug'), async (request) => {
     const { target, args } = await targetOf(request, 'device');
     return ok(await messagePage(target, args));
   });
 
-  app.get('/wit-xinde/gateway/getGatewayDebug', async (request) => {
+  app.get('/wit-xinde/gateway/getGatewayDebug', needs('gateway_debug'), async (request) => {
     const { ctx, target } = await targetOf(request, 'gateway');
     const serverTime = Date.now();
     const devices = target.devices.length
@@ -123,12 +124,12 @@ export function registerDebug(app: FastifyInstance, platform: Platform): void {
     });
   });
 
-  app.get('/wit-xinde/gateway/getGatewayDebugMsg', async (request) => {
+  app.get('/wit-xinde/gateway/getGatewayDebugMsg', needs('gateway_debug'), async (request) => {
     const { target, args } = await targetOf(request, 'gateway');
     return ok(await messagePage(target, args));
   });
 
-  app.get('/wit-xinde/gateway/getWebsocketUrl', async (request) => {
+  app.get('/wit-xinde/gateway/getWebsocketUrl', needs('gateway_debug', 'device_list_debug'), async (request) => {
     contextOf(request);
     return ok(websocketInfo(originOf(request)));
   });
@@ -137,7 +138,7 @@ export function registerDebug(app: FastifyInstance, platform: Platform): void {
    * The gateway's online history over a range (default the last 7 days): its transitions from wit_gateway_state,
    * the state it was in when the range began, and how long it was online within the range.
    */
-  app.get('/wit-xinde/gateway/getChangeGatewayMonitor', async (request) => {
+  app.get('/wit-xinde/gateway/getChangeGatewayMonitor', needs('gateway_debug'), async (request) => {
     const { ctx, target, args } = await targetOf(request, 'gateway');
     const end = timeArg(args, 'endTime') ?? Date.now();
     const start = timeArg(args, 'startTime') ?? end - 7 * 86_400_000;

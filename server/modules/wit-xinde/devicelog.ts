@@ -15,6 +15,7 @@ import type { Platform } from '../../platform';
 import { formatDateTime, parseDateTime } from '../../time';
 import type { DeviceLink } from './commands';
 import { argsOf, eq, idArg, newRow, withNames } from './common';
+import { needs } from '../../auth/rights';
 
 /**
  * The time series (devicelog, wit_device_log) and the calls on stored values: lists, manual values and corrections
@@ -529,21 +530,21 @@ export function registerDeviceLog(app: FastifyInstance, platform: Platform, link
   const log = new DeviceLog(platform, link);
   const base = '/wit-xinde/devicelog';
 
-  app.get(`${base}/list`, async (request) => ok(await log.page(contextOf(request), paramsOf(request))));
-  app.get(`${base}/nopage`, async (request) => ok(await log.all(contextOf(request), paramsOf(request))));
-  app.get(`${base}/detail`, async (request) => {
+  app.get(`${base}/list`, needs('device_log'), async (request) => ok(await log.page(contextOf(request), paramsOf(request))));
+  app.get(`${base}/nopage`, needs('device_log'), async (request) => ok(await log.all(contextOf(request), paramsOf(request))));
+  app.get(`${base}/detail`, needs('device_log'), async (request) => {
     const id = text(paramsOf(request), 'id');
     if (!id) throw badRequest('请选择数据');
     return ok(await log.detail(contextOf(request), id));
   });
-  app.post(`${base}/submit`, async (request) => ok(await log.submit(contextOf(request), bodyOf(request))));
-  app.post(`${base}/remove`, async (request) => ok(await log.remove(contextOf(request), argsOf(request))));
-  app.post(`${base}/removeByDevice`, async (request) => ok(await log.removeByDevice(contextOf(request), argsOf(request))));
-  app.post(`${base}/bacthUpdateData`, async (request) => ok(await log.batchUpdate(contextOf(request), request.body)));
+  app.post(`${base}/submit`, needs('device_log_add', 'device_log_correct'), async (request) => ok(await log.submit(contextOf(request), bodyOf(request))));
+  app.post(`${base}/remove`, needs('device_log_delete'), async (request) => ok(await log.remove(contextOf(request), argsOf(request))));
+  app.post(`${base}/removeByDevice`, needs('device_log_delete'), async (request) => ok(await log.removeByDevice(contextOf(request), argsOf(request))));
+  app.post(`${base}/bacthUpdateData`, needs('device_log_correct'), async (request) => ok(await log.batchUpdate(contextOf(request), request.body)));
 
-  app.post('/wit-xinde/device/setDevInitValue', async (request) => ok(await log.setInitialValues(contextOf(request), argsOf(request))));
-  app.post('/wit-xinde/device/recalculate', async (request) => ok(await log.recalculate(contextOf(request), argsOf(request))));
-  app.post('/wit-xinde/device/computeSettlement', async (request) => ok(await log.settlement(contextOf(request), argsOf(request))));
+  app.post('/wit-xinde/device/setDevInitValue', needs('device_list_init'), async (request) => ok(await log.setInitialValues(contextOf(request), argsOf(request))));
+  app.post('/wit-xinde/device/recalculate', needs('device_list_init', 'device_log_correct'), async (request) => ok(await log.recalculate(contextOf(request), argsOf(request))));
+  app.post('/wit-xinde/device/computeSettlement', needs('device_list', 'device_log'), async (request) => ok(await log.settlement(contextOf(request), argsOf(request))));
 
   const rawNames = [
     ['deviceId', 'wit_device', 'deviceName'],
@@ -567,7 +568,7 @@ export function registerDeviceLog(app: FastifyInstance, platform: Platform, link
 
   registerCrud(app, platform, deviceLogUpdateLog);
   /** Only the reason and remark of an audit row may change; other fields of the body are ignored. */
-  app.post('/wit-xinde/devicelogupdatelog/update', async (request) => {
+  app.post('/wit-xinde/devicelogupdatelog/update', needs('device_log_correct'), async (request) => {
     const ctx = contextOf(request);
     const body = bodyOf(request);
     const id = idArg(body, 'id');

@@ -16,6 +16,7 @@ import { formatDateTime } from '../../time';
 import { attach, forest } from '../../http/trees';
 import { argsOf, assertCodeUnbound, assertNoCycle, countOf, distinct, eq, idArg, newRow, nodeOf, type Reference, referencing, resolveReferences, tenantOfRow, truthy, withNames, within } from './common';
 import { registerPointSheet } from './point-sheet';
+import { needs } from '../../auth/rights';
 
 const DEVICE_REFS: readonly Reference[] = [
   { field: 'modelId', resource: deviceModel, message: '设备型号不存在' },
@@ -351,34 +352,34 @@ export function registerDevices(app: FastifyInstance, platform: Platform): void 
   });
   registerCrud(app, platform, viewDevice, { decorate: (_ctx, rows) => devices.decorate(rows) });
 
-  app.get(`${base}/lazy-list`, async (request) => ok(await devices.lazyList(contextOf(request), paramsOf(request))));
-  app.get(`${base}/lazy-list-tenantid`, async (request) => ok(await devices.lazyByTenant(contextOf(request), paramsOf(request))));
-  app.get(`${base}/treeList`, async (request) => ok(await devices.treeList(contextOf(request), paramsOf(request))));
-  app.post(`${base}/saveBatch`, async (request) => ok(await devices.saveBatch(contextOf(request), request.body)));
-  app.post(`${base}/setting`, async (request) => ok(await devices.setting(contextOf(request), argsOf(request))));
-  app.get(`${base}/countModelCode`, async (request) => {
+  app.get(`${base}/lazy-list`, needs.lookup, async (request) => ok(await devices.lazyList(contextOf(request), paramsOf(request))));
+  app.get(`${base}/lazy-list-tenantid`, needs.lookup, async (request) => ok(await devices.lazyByTenant(contextOf(request), paramsOf(request))));
+  app.get(`${base}/treeList`, needs.lookup, async (request) => ok(await devices.treeList(contextOf(request), paramsOf(request))));
+  app.post(`${base}/saveBatch`, needs('device_list_add'), async (request) => ok(await devices.saveBatch(contextOf(request), request.body)));
+  app.post(`${base}/setting`, needs('device_list_edit'), async (request) => ok(await devices.setting(contextOf(request), argsOf(request))));
+  app.get(`${base}/countModelCode`, needs('device_list'), async (request) => {
     const ctx = contextOf(request);
     const modelIds = await devices.modelIdsOf(ctx, paramsOf(request));
     return ok(await countOf(devices.repo, ctx, [within('modelId', modelIds)]));
   });
-  app.post(`${base}/selectDeviceByIds`, async (request) => {
+  app.post(`${base}/selectDeviceByIds`, needs.lookup, async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
     const ids = idsOf(args);
     if (ids.some((id) => !/^\d{1,20}$/.test(id))) throw paramType('ids');
     return ok(await devices.decorate(await devices.repo.all(ctx, {}, [within('id', ids)])));
   });
-  app.post(`${base}/getDevicePoint`, async (request) => {
+  app.post(`${base}/getDevicePoint`, needs.lookup, async (request) => {
     const args = argsOf(request);
     return ok(await devices.pointsOf(contextOf(request), idArg(args, 'deviceId') ?? requiredText(args, 'deviceId')));
   });
-  app.post(`${base}/checkProtocolProint`, async (request) => {
+  app.post(`${base}/checkProtocolProint`, needs('device_list'), async (request) => {
     const args = argsOf(request);
     return ok(await devices.checkProtocolPoints(contextOf(request), idArg(args, 'protocolId') ?? requiredText(args, 'protocolId')));
   });
-  app.post(`${base}/getDeviceGroup`, async (request) => ok(await devices.groupTree(contextOf(request), argsOf(request))));
-  app.post(`${base}/updateDeviceGroup`, async (request) => ok(await devices.updateGroup(contextOf(request), bodyOf(request))));
-  app.post(`${base}/getDeviceGroupLevel`, async (request) => {
+  app.post(`${base}/getDeviceGroup`, needs.lookup, async (request) => ok(await devices.groupTree(contextOf(request), argsOf(request))));
+  app.post(`${base}/updateDeviceGroup`, needs('device_list_edit'), async (request) => ok(await devices.updateGroup(contextOf(request), bodyOf(request))));
+  app.post(`${base}/getDeviceGroupLevel`, needs.lookup, async (request) => {
     const args = argsOf(request);
     return ok(await devices.groupLevels(contextOf(request), idArg(args, 'projectId') ?? requiredText(args, 'projectId')));
   });
@@ -399,7 +400,7 @@ export function registerDevices(app: FastifyInstance, platform: Platform): void 
     },
   });
   /** How many points the devices of a model have (`modelId` or `modelCode`). */
-  app.get('/wit-xinde/devicepoint/countModelCode', async (request) => {
+  app.get('/wit-xinde/devicepoint/countModelCode', needs('device_point'), async (request) => {
     const ctx = contextOf(request);
     const modelIds = await devices.modelIdsOf(ctx, paramsOf(request));
     const ofModel: Condition = (eb) => eb('deviceId', 'in', eb.selectFrom('wit_device').select('id').where(within('modelId', modelIds)));

@@ -11,6 +11,7 @@ import { badRequest, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { attach, forest } from '../../http/trees';
 import { assertCodeUnbound, assertNoCycle, eq, idArg, nodeOf, referencing, withNames, within } from './common';
+import { needs } from '../../auth/rights';
 
 const gatewayNames = [
   ['modelId', 'wit_device_model', 'modelName'],
@@ -48,13 +49,13 @@ export function registerGateways(app: FastifyInstance, platform: Platform): void
   });
 
   /** The gateways of a project as a tree (a collector hangs below its gateway). */
-  app.get('/wit-xinde/gateway/tree', async (request) => {
+  app.get('/wit-xinde/gateway/tree', needs.lookup, async (request) => {
     const ctx = contextOf(request);
     return ok(forest(nodes(await repo.all(ctx, {}, byProject(paramsOf(request))))));
   });
 
   /** One level of the gateway tree: the children of `parentId` (default the top), each saying whether it has any. */
-  app.get('/wit-xinde/gateway/lazy-list', async (request) => {
+  app.get('/wit-xinde/gateway/lazy-list', needs('gateway'), async (request) => {
     const ctx = contextOf(request);
     const args = paramsOf(request);
     const parentId = idArg(args, 'parentId') ?? '0';
@@ -66,7 +67,7 @@ export function registerGateways(app: FastifyInstance, platform: Platform): void
   });
 
   /** Gateways with their devices below them. */
-  app.get('/wit-xinde/gateway/treeGatewayDevice', async (request) => ok(await gatewayDeviceTree(platform, contextOf(request), paramsOf(request))));
+  app.get('/wit-xinde/gateway/treeGatewayDevice', needs.lookup, async (request) => ok(await gatewayDeviceTree(platform, contextOf(request), paramsOf(request))));
 
   registerCrud(app, platform, gatewayState, {
     decorate: (_ctx, rows) => withNames(platform.db, rows, [['gatewayId', 'wit_gateway', 'gatewayName']]),

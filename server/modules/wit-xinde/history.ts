@@ -9,6 +9,7 @@ import { keysOf } from '../../series/rollups';
 import { hourly, type Sampled, sampled } from '../../series/sampling';
 import { formatDateTime, parseDateTime } from '../../time';
 import { eq, idArg } from './common';
+import { needs } from '../../auth/rights';
 
 /**
  * History charts of the time series (docs/live-and-history.md): ECharts-ready series of wit_device_log, downsampled
@@ -167,6 +168,9 @@ function chooseKeys(keys: readonly LogKey[], wanted: readonly string[]): LogKey[
   });
 }
 
+/** History charts open from the device list's 历史曲线 button and from 监测数据. */
+const HISTORY = needs('device_list_chart', 'device_log');
+
 export function registerHistory(app: FastifyInstance, platform: Platform): void {
   const devices = platform.repo(device);
 
@@ -200,10 +204,10 @@ export function registerHistory(app: FastifyInstance, platform: Platform): void 
   const byKeys = (keys: LogKey[], args: Record<string, unknown>) => chooseKeys(keys, pointKeysOf(args));
 
   /** deviceId, pointKey (comma-joined; default all), startTime, endTime, width. */
-  app.get('/wit-xinde/devicelog/getHistoryEchartsData', (request) => chart(request, deviceById, byKeys));
+  app.get('/wit-xinde/devicelog/getHistoryEchartsData', HISTORY, (request) => chart(request, deviceById, byKeys));
 
   /** deviceId, cd (channel numbers of the device's points, comma-joined; default all channels), startTime, endTime, width. */
-  app.get('/wit-xinde/devicelog/getHistoryEchartsDataByCd', (request) =>
+  app.get('/wit-xinde/devicelog/getHistoryEchartsDataByCd', HISTORY, (request) =>
     chart(request, deviceById, (keys, args) => {
       const channels = [...listArg(args, 'cd'), ...listArg(args, 'channel')];
       if (channels.some((c) => !/^\d+$/.test(c))) throw paramType('cd');
@@ -218,15 +222,15 @@ export function registerHistory(app: FastifyInstance, platform: Platform): void 
   );
 
   /** code (device code), pointKey, startTime, endTime, width. */
-  app.get('/wit-xinde/devicelog/getHistoryEchartsByCode', (request) => chart(request, deviceByCode, byKeys));
+  app.get('/wit-xinde/devicelog/getHistoryEchartsByCode', HISTORY, (request) => chart(request, deviceByCode, byKeys));
 
   /** deviceId or code, pointKey, startTime, endTime: hourly min/max/avg/first/last. */
-  app.get('/wit-xinde/devicelog/getHistoryEchartsDataByHour', (request) =>
+  app.get('/wit-xinde/devicelog/getHistoryEchartsDataByHour', HISTORY, (request) =>
     chart(request, (ctx, args) => (text(args, 'code') && !text(args, 'deviceId') ? deviceByCode(ctx, args) : deviceById(ctx, args)), byKeys, true),
   );
 
   /** deviceId; subside=1 keeps only settlement points (factor `settlement`, or a settlement key). */
-  app.get('/wit-xinde/devicelog/getDeviceLogDict', async (request) => {
+  app.get('/wit-xinde/devicelog/getDeviceLogDict', needs.lookup, async (request) => {
     const ctx = contextOf(request);
     const args = paramsOf(request);
     const keys = await logKeys(platform, ctx, await deviceById(ctx, args));

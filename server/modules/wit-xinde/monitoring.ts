@@ -11,6 +11,7 @@ import { badRequest, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { attach } from '../../http/trees';
 import { argsOf, distinct, eq, idArg, nodeOf, referencing, unusedBeforeRemove, withNames, within } from './common';
+import { needs } from '../../auth/rights';
 
 /** Monitor types with their factors below them; with a project, only the factors its monitor points use. */
 async function typesWithFactors(platform: Platform, ctx: CallContext, projectId: string | undefined) {
@@ -57,7 +58,7 @@ export function registerMonitoring(app: FastifyInstance, platform: Platform): vo
     beforeSave: referencing(platform, [{ field: 'monitorTypeId', resource: monitorType, message: '监测类型不存在' }]),
     decorate: (_ctx, rows) => withNames(platform.db, rows, [['monitorTypeId', 'wit_monitor_type', 'monitorTypeName']]),
   });
-  app.post('/wit-xinde/monitorfactors/selectMonitorType', async (request) =>
+  app.post('/wit-xinde/monitorfactors/selectMonitorType', needs.lookup, async (request) =>
     ok(await typesWithFactors(platform, contextOf(request), idArg(argsOf(request), 'projectId'))),
   );
   registerCrud(app, platform, monitorFactorsItem, {

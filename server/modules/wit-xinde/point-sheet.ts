@@ -10,6 +10,7 @@ import { ApiError, badRequest, failure, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { newRow, within } from './common';
+import { needs } from '../../auth/rights';
 
 /**
  * The point sheet (点位导入): an .xlsx or .csv whose first row names the columns, one device point per row. Every
@@ -184,7 +185,7 @@ async function writePoints(platform: Platform, ctx: CallContext, values: Row[]):
 }
 
 export function registerPointSheet(app: FastifyInstance, platform: Platform): void {
-  app.post('/wit-xinde/devicepoint/upload', async (request, reply) => {
+  app.post('/wit-xinde/devicepoint/upload', needs('device_point_upload'), async (request, reply) => {
     const ctx = contextOf(request);
     if (!request.isMultipart()) throw badRequest('请选择要上传的文件');
     const file = await request.file();

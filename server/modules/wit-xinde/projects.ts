@@ -19,6 +19,7 @@ import { attach, forest } from '../../http/trees';
 import { argsOf, assertNoCycle, distinct, eq, idArg, newRow, nodeOf, referencing, unusedBeforeRemove, withNames, within } from './common';
 import { assertNoScopeWidened } from './project-move';
 import { type Detached, deleteOwned, movedTables, moveOwned, ownedIds, purgeHistory } from './project-rows';
+import { needs } from '../../auth/rights';
 
 /** What a move did: projects moved and bindings removed with them. */
 export interface MoveSummary {
@@ -237,24 +238,24 @@ export function registerProjects(app: FastifyInstance, platform: Platform): void
     ),
     decorate: (_ctx, rows) => projects.decorate(rows),
   });
-  app.get(`${base}/SelectList`, async (request) => {
+  app.get(`${base}/SelectList`, needs.lookup, async (request) => {
     const ctx = contextOf(request);
     return ok(await projects.decorate(await repo.all(ctx, paramsOf(request))));
   });
-  app.post(`${base}/adjustTenant`, async (request) => {
+  app.post(`${base}/adjustTenant`, needs('project_list_adjust'), async (request) => {
     const args = argsOf(request);
     return ok(await projects.adjustTenant(contextOf(request), idsOf(args), requiredText(args, 'tenantId')));
   });
-  app.post(`${base}/selectDeviceTypeByPid`, async (request) => {
+  app.post(`${base}/selectDeviceTypeByPid`, needs.lookup, async (request) => {
     const args = argsOf(request);
     return ok(await projects.deviceTypesOf(contextOf(request), idArg(args, 'projectId') ?? requiredText(args, 'projectId')));
   });
-  app.get(`${base}/recycle`, async (request) => ok(await projects.recycleBin(contextOf(request), paramsOf(request))));
-  app.get(`${base}/recovery`, async (request) => {
+  app.get(`${base}/recycle`, needs('project_list_recovery'), async (request) => ok(await projects.recycleBin(contextOf(request), paramsOf(request))));
+  app.get(`${base}/recovery`, needs('project_list_recovery'), async (request) => {
     await projects.recover(contextOf(request), requiredText(paramsOf(request), 'projectId'));
     return ok(true);
   });
-  app.get(`${base}/deleteProjectById`, async (request) => {
+  app.get(`${base}/deleteProjectById`, needs('project_list_recovery'), async (request) => {
     await projects.purge(contextOf(request), requiredText(paramsOf(request), 'id'));
     return ok(true);
   });
@@ -266,7 +267,7 @@ export function registerProjects(app: FastifyInstance, platform: Platform): void
     }),
     beforeRemove: unusedBeforeRemove(platform, projectCategory, [['wit_project', 'categoryId']], '分类下还有项目,不能删除'),
   });
-  app.get('/wit-xinde/projectcategory/tree', async (request) => {
+  app.get('/wit-xinde/projectcategory/tree', needs.lookup, async (request) => {
     const rows = await platform.repo(projectCategory).all(contextOf(request), {});
     return ok(forest(rows.map((r) => nodeOf('category', r, String(r.parentId)))));
   });
@@ -274,11 +275,11 @@ export function registerProjects(app: FastifyInstance, platform: Platform): void
   registerCrud(app, platform, projectCustomer, {
     beforeRemove: unusedBeforeRemove(platform, projectCustomer, [['wit_project', 'customerId']], '客户下还有项目,不能删除'),
   });
-  app.get('/wit-xinde/projectcustomer/httpTreeList', async (request) => {
+  app.get('/wit-xinde/projectcustomer/httpTreeList', needs('project_customer'), async (request) => {
     const ctx = contextOf(request);
     return ok(await customerTree(platform, ctx, tenantAsked(ctx, paramsOf(request))));
   });
-  app.post('/wit-xinde/projectcustomer/setProject', async (request) => {
+  app.post('/wit-xinde/projectcustomer/setProject', needs('project_customer_edit'), async (request) => {
     const args = argsOf(request);
     const projectIds = args.projectIds === undefined || args.projectIds === '' ? [] : idsOf(args, 'projectIds');
     await setCustomerProjects(platform, contextOf(request), requiredText(args, 'customerId'), projectIds);
@@ -300,13 +301,13 @@ export function registerProjects(app: FastifyInstance, platform: Platform): void
       return named.map((r) => ({ ...r, userName: byId.get(String(r.userId))?.realName ?? null, account: byId.get(String(r.userId))?.account ?? null }));
     },
   });
-  app.post('/wit-xinde/userproject/setUserProject', async (request) => {
+  app.post('/wit-xinde/userproject/setUserProject', needs('user_project_add', 'user_project_edit'), async (request) => {
     const args = argsOf(request);
     const projectIds = args.projectIds === undefined || args.projectIds === '' || (Array.isArray(args.projectIds) && args.projectIds.length === 0) ? [] : idsOf(args, 'projectIds');
     await setUserProjects(platform, contextOf(request), requiredText(args, 'userId'), projectIds);
     return ok(true);
   });
-  app.get('/wit-xinde/userproject/selectUserProject', async (request) => {
+  app.get('/wit-xinde/userproject/selectUserProject', needs('user_project'), async (request) => {
     const ctx = contextOf(request);
     const userId = requiredText(paramsOf(request), 'userId');
     const links = await platform.repo(userProject).all(ctx, {}, [eq('userId', userId)]);

@@ -14,6 +14,7 @@ import { targetOf } from '../../push/target';
 import { tenantAsked } from '../blade-user/tenancy';
 import { argsOf, distinct, eq, idArg, referencing, unusedBeforeRemove, withNames, within } from './common';
 import { decorateBindings, PushCalls } from './push-calls';
+import { needs } from '../../auth/rights';
 
 /**
  * Onward data (docs/push.md): push targets (mqttparam), the projects bound to them (tenantproject), the renaming of
@@ -175,7 +176,7 @@ export function registerPush(app: FastifyInstance, platform: Platform): void {
   const base = '/wit-xinde/tenantproject';
 
   /** Tests a saved target (`id`) or the target a form describes (blank secrets: the stored ones). */
-  app.post('/wit-xinde/subtable/testMQTT', async (request) => {
+  app.post('/wit-xinde/subtable/testMQTT', needs('mqtt_param_add', 'mqtt_param_edit'), async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
     const id = idArg(args, 'id') ?? idArg(args, 'mqttParamId');
@@ -195,25 +196,25 @@ export function registerPush(app: FastifyInstance, platform: Platform): void {
     return ok(await pushOf(platform).forwarder.test(target, !!stored));
   });
 
-  app.get(`${base}/mqttTreeList`, async (request) => {
+  app.get(`${base}/mqttTreeList`, needs('tenant_project'), async (request) => {
     const ctx = contextOf(request);
     return ok(await calls.tree(ctx, tenantAsked(ctx, paramsOf(request))));
   });
-  app.post(`${base}/setTenantProject`, async (request) => {
+  app.post(`${base}/setTenantProject`, needs('tenant_project_edit'), async (request) => {
     const args = argsOf(request);
     const empty = args.projectIds === undefined || args.projectIds === '' || (Array.isArray(args.projectIds) && args.projectIds.length === 0);
     const targetId = idArg(args, 'mqttParamId');
     if (!targetId) throw badRequest('请选择推送目标');
     return ok(await calls.setProjects(contextOf(request), targetId, empty ? [] : idsOf(args, 'projectIds')));
   });
-  app.get(`${base}/selectTenantProject`, async (request) => {
+  app.get(`${base}/selectTenantProject`, needs('tenant_project'), async (request) => {
     const targetId = idArg(paramsOf(request), 'mqttParamId');
     if (!targetId) throw badRequest('请选择推送目标');
     return ok(await calls.selected(contextOf(request), targetId));
   });
-  app.post(`${base}/pushMqttData`, async (request) => ok(await calls.pushRange(contextOf(request), argsOf(request), PUSH_TYPE.mqtt)));
-  app.post(`${base}/pushHttpData`, async (request) => ok(await calls.pushRange(contextOf(request), argsOf(request), PUSH_TYPE.http)));
-  app.post(`${base}/getDevList`, async (request) => ok(await calls.devices(contextOf(request), idsOf(argsOf(request)))));
-  app.post(`${base}/pushDataByDev`, async (request) => ok(await calls.pushDevices(contextOf(request), argsOf(request), 'range')));
-  app.post(`${base}/pushDataByDev2`, async (request) => ok(await calls.pushDevices(contextOf(request), argsOf(request), 'latest')));
+  app.post(`${base}/pushMqttData`, needs('tenant_project_push'), async (request) => ok(await calls.pushRange(contextOf(request), argsOf(request), PUSH_TYPE.mqtt)));
+  app.post(`${base}/pushHttpData`, needs('tenant_project_push'), async (request) => ok(await calls.pushRange(contextOf(request), argsOf(request), PUSH_TYPE.http)));
+  app.post(`${base}/getDevList`, needs('tenant_project'), async (request) => ok(await calls.devices(contextOf(request), idsOf(argsOf(request)))));
+  app.post(`${base}/pushDataByDev`, needs('tenant_project_push'), async (request) => ok(await calls.pushDevices(contextOf(request), argsOf(request), 'range')));
+  app.post(`${base}/pushDataByDev2`, needs('tenant_project_push'), async (request) => ok(await calls.pushDevices(contextOf(request), argsOf(request), 'latest')));
 }

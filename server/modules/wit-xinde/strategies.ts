@@ -13,6 +13,7 @@ import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import type { Commands, Target } from './commands';
 import { eq, idArg, resolveReferences, tenantOfRow, withNames, within } from './common';
+import { needs } from '../../auth/rights';
 
 /**
  * Collection strategies that really run (docs/data-model.md "Collection strategies"): every enabled strategy of a
@@ -224,6 +225,8 @@ async function checkStrategy(platform: Platform, ctx: CallContext, values: Row, 
   return out;
 }
 
+const switchButton = (enabled: unknown) => (Number(enabled) === 1 ? 'collect_strategy_start' : 'collect_strategy_stop');
+
 export function registerStrategies(app: FastifyInstance, platform: Platform, commands: Commands): Scheduler {
   const scheduler = new Scheduler(platform, commands);
   app.addHook('onReady', () => scheduler.sync());
@@ -240,6 +243,9 @@ export function registerStrategies(app: FastifyInstance, platform: Platform, com
     }));
   const hooks: CrudHooks = {
     beforeSave: (ctx, values, existing) => checkStrategy(platform, ctx, values, existing),
+    // 启动 / 停止 are updates of `enabled` alone (spec §7 "collectstrategy: POST update (start/stop)").
+    writeRight: (body, editing) => (editing && Object.keys(body).every((key) => key === 'id' || key === 'enabled') ? switchButton(body.enabled) : undefined),
+    writeButtons: ['collect_strategy_start', 'collect_strategy_stop'],
     // The timers follow the write before the call answers: a strategy stopped by `update` sends nothing more.
     afterSave: () => scheduler.sync(),
     decorate: (_ctx, rows) => decorate(rows),
@@ -249,7 +255,7 @@ export function registerStrategies(app: FastifyInstance, platform: Platform, com
   registerCrud(app, platform, jobInfo);
 
   /** A strategy with its project, gateway, and the project's devices each marked `selected` when the strategy covers it. */
-  app.get('/wit-xinde/collectstrategy/selectStrategyProject', async (request) => {
+  app.get('/wit-xinde/collectstrategy/selectStrategyProject', needs('collect_strategy'), async (request) => {
     const ctx = contextOf(request);
     const id = idArg(paramsOf(request), 'id');
     if (!id) throw badRequest('请选择采集策略');
@@ -269,7 +275,7 @@ export function registerStrategies(app: FastifyInstance, platform: Platform, com
   });
 
   /** Restarts the timers of the caller's tenant (the platform administrator: every tenant). */
-  app.get('/wit-xinde/collectstrategy/restartWithingsPro', async (request) => {
+  app.get('/wit-xinde/collectstrategy/restartWithingsPro', needs('collect_strategy_start'), async (request) => {
     const ctx = contextOf(request);
     const running = await scheduler.restart(isPlatformAdmin(ctx.principal) ? undefined : ctx.principal.tenantId);
     return ok({ running });

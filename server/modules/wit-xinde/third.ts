@@ -12,6 +12,7 @@ import { MAX_RANGE_MS, type PullScope } from '../../third/puller';
 import { formatDateTime, parseDateTime } from '../../time';
 import { tenantAsked } from '../blade-user/tenancy';
 import { argsOf, distinct, eq, idArg, unusedBeforeRemove, withNames, within } from './common';
+import { needs } from '../../auth/rights';
 
 /**
  * Third-party platforms (docs/third-party.md): connections (thirdmonitorparam), project, device and monitor-point
@@ -122,13 +123,14 @@ async function decorateProjects(platform: Platform, rows: Row[]): Promise<Row[]>
 export function registerThird(app: FastifyInstance, platform: Platform, third: Third): void {
   const { bindings, sync, puller } = third;
   const X = '/wit-xinde';
-  const get = <T>(path: string, handler: (ctx: CallContext, args: Record<string, unknown>, request: FastifyRequest) => Promise<T>) =>
-    app.get(path, async (request) => ok(await handler(contextOf(request), paramsOf(request), request)));
-  const post = <T>(path: string, handler: (ctx: CallContext, args: Record<string, unknown>, request: FastifyRequest) => Promise<T>) =>
-    app.post(path, async (request) => ok(await handler(contextOf(request), argsOf(request), request)));
+  type Handler<T> = (ctx: CallContext, args: Record<string, unknown>, request: FastifyRequest) => Promise<T>;
+  const get = <T>(path: string, right: string, handler: Handler<T>) =>
+    app.get(path, needs(right), async (request) => ok(await handler(contextOf(request), paramsOf(request), request)));
+  const post = <T>(path: string, right: string, handler: Handler<T>) =>
+    app.post(path, needs(right), async (request) => ok(await handler(contextOf(request), argsOf(request), request)));
   // The sync calls are GETs in the spec; they change rows, so POST is answered too.
-  const getOrPost = <T>(path: string, handler: (ctx: CallContext, args: Record<string, unknown>) => Promise<T>) =>
-    app.route({ method: ['GET', 'POST'], url: path, handler: async (request) => ok(await handler(contextOf(request), argsOf(request))) });
+  const getOrPost = <T>(path: string, right: string, handler: (ctx: CallContext, args: Record<string, unknown>) => Promise<T>) =>
+    app.route({ method: ['GET', 'POST'], url: path, ...needs(right), handler: async (request) => ok(await handler(contextOf(request), argsOf(request))) });
 
   // ---- connections ----
   registerCrud(app, platform, thirdMonitorParam, {
@@ -142,22 +144,22 @@ export function registerThird(app: FastifyInstance, platform: Platform, third: T
     beforeRemove: unusedBeforeRemove(platform, thirdMonitorParam, [['wit_third_project', 'thirdParamId']], '请先解除该平台的项目绑定'),
     decorate: (_ctx, rows) => rows.map((r) => ({ ...r, running: puller.isScheduled(String(r.id)) ? 1 : 0 })),
   });
-  get(`${X}/thirdmonitorparam/treeList`, (ctx, args) => bindings.paramTree(ctx, tenantAsked(ctx, args)));
-  get(`${X}/thirdmonitorparam/getThirdProject`, (ctx, args) => bindings.remoteProjects(ctx, idArg(args, 'thirdParamId')));
-  post(`${X}/thirdmonitorparam/bingProject`, (ctx, args) => bindings.bindProject(ctx, idArg(args, 'thirdParamId'), idArg(args, 'projectId'), text(args, 'thirdProjectId')));
-  get(`${X}/thirdmonitorparam/deviceTreeList`, (ctx, args) => bindings.deviceTree(ctx, idArg(args, 'projectId')));
-  post(`${X}/thirdmonitorparam/getThirdData`, async (ctx, args) => {
+  get(`${X}/thirdmonitorparam/treeList`, 'third_param', (ctx, args) => bindings.paramTree(ctx, tenantAsked(ctx, args)));
+  get(`${X}/thirdmonitorparam/getThirdProject`, 'third_project', (ctx, args) => bindings.remoteProjects(ctx, idArg(args, 'thirdParamId')));
+  post(`${X}/thirdmonitorparam/bingProject`, 'third_project_bind', (ctx, args) => bindings.bindProject(ctx, idArg(args, 'thirdParamId'), idArg(args, 'projectId'), text(args, 'thirdProjectId')));
+  get(`${X}/thirdmonitorparam/deviceTreeList`, 'third_project', (ctx, args) => bindings.deviceTree(ctx, idArg(args, 'projectId')));
+  post(`${X}/thirdmonitorparam/getThirdData`, 'third_project_bind', async (ctx, args) => {
     const { paramId, scope } = await pullRequest(platform, third, ctx, args);
     return { thirdParamId: paramId, projectId: scope.projectId ?? null, ...(await puller.pull(paramId, scope)) };
   });
 
   // ---- bindings ----
   registerCrud(app, platform, thirdMonitorProject, { decorate: (_ctx, rows) => decorateProjects(platform, rows) });
-  post(`${X}/thirdmonitorproject/remove`, (ctx, args) => bindings.unbindProjects(ctx, idsOf(args)).then(() => true));
-  get(`${X}/thirdmonitorproject/getThirdDevice`, (ctx, args) =>
+  post(`${X}/thirdmonitorproject/remove`, 'third_project_bind', (ctx, args) => bindings.unbindProjects(ctx, idsOf(args)).then(() => true));
+  get(`${X}/thirdmonitorproject/getThirdDevice`, 'third_project', (ctx, args) =>
     sync.remoteDevices(ctx, { thirdParamId: idArg(args, 'thirdParamId'), projectId: idArg(args, 'projectId'), thirdProjectId: text(args, 'thirdProjectId') }),
   );
-  app.post(`${X}/thirdmonitorproject/bingDevice`, async (request) => {
+  app.post(`${X}/thirdmonitorproject/bingDevice`, needs('third_project_bind'), async (request) => {
     // A JSON object {projectId, devices: [...]}, or the list itself with the project in the query.
     const body = request.body;
     const args = Array.isArray(body) ? paramsOf(request) : argsOf(request);
@@ -170,15 +172,15 @@ export function registerThird(app: FastifyInstance, platform: Platform, third: T
     decorate: async (_ctx, rows) =>
       (await decorateBindings(platform, rows, ['deviceId', 'wit_device', 'device'])).map((r) => ({ ...r, pulledTime: r.pulledTs ? formatDateTime(new Date(Number(r.pulledTs))) : null })),
   });
-  post(`${X}/devicecustomer/remove`, (ctx, args) => bindings.unbind(ctx, 'device', idsOf(args)).then(() => true));
-  getOrPost(`${X}/devicecustomer/syncDeviceInfo`, (ctx, args) => sync.syncDevices(ctx, idArg(args, 'projectId'), text(args, 'ptProjectId')));
+  post(`${X}/devicecustomer/remove`, 'third_project_bind', (ctx, args) => bindings.unbind(ctx, 'device', idsOf(args)).then(() => true));
+  getOrPost(`${X}/devicecustomer/syncDeviceInfo`, 'third_project_bind', (ctx, args) => sync.syncDevices(ctx, idArg(args, 'projectId'), text(args, 'ptProjectId')));
 
   registerCrud(app, platform, pointCustomer, { decorate: (_ctx, rows) => decorateBindings(platform, rows, ['monitorPointId', 'wit_monitor_point', 'monitorPoint']) });
-  post(`${X}/pointcustomer/remove`, (ctx, args) => bindings.unbind(ctx, 'point', idsOf(args)).then(() => true));
-  getOrPost(`${X}/pointcustomer/syncPointInfo`, (ctx, args) => sync.syncPoints(ctx, idArg(args, 'projectId'), text(args, 'ptProjectId')));
+  post(`${X}/pointcustomer/remove`, 'third_project_bind', (ctx, args) => bindings.unbind(ctx, 'point', idsOf(args)).then(() => true));
+  getOrPost(`${X}/pointcustomer/syncPointInfo`, 'third_project_bind', (ctx, args) => sync.syncPoints(ctx, idArg(args, 'projectId'), text(args, 'ptProjectId')));
 
   // projectcustomer's third-party call (its other calls are in projects.ts).
-  getOrPost(`${X}/projectcustomer/syncProject`, (ctx, args) =>
+  getOrPost(`${X}/projectcustomer/syncProject`, 'project_customer_sync', (ctx, args) =>
     bindings.syncProject(ctx, { thirdParamId: idArg(args, 'thirdParamId'), projectId: idArg(args, 'projectId'), ptProjectId: text(args, 'ptProjectId'), projectName: text(args, 'projectName') }),
   );
 }

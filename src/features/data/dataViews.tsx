@@ -28,6 +28,7 @@ const epochCell = (name: string) => (row: Row) => timeOf(row[name]);
 export const deviceLog = defineResource({
   service: 'wit-xinde',
   name: 'devicelog',
+  menu: 'device_log',
   table: 'wit_device_log',
   tenancy: 'tenant',
   fields: z.object({

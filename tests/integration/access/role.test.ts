@@ -95,7 +95,10 @@ describe.each(await storeKinds())('roles and top menus on %s', (store) => {
     expect(buttons).toHaveLength(1);
     expect(buttons[0]).toMatchObject({ code: 'user', hasChildren: true });
     expect(buttons[0].children?.map((b) => b.code)).toEqual(['user_add']);
-    // grants this user does not hold cannot be handed out by it
+    // without the role menu's 权限设置 button nobody grants anything; with it, only what they hold
+    refused(await user.post('/api/blade-system/role/grant', { roleIds: [trainee.id], menuIds: [menuId('user')] }), 403, '请求被拒绝');
+    const granted = [menuId('user'), menuId('dept'), menuId('user_add'), menuId('authority'), menuId('role'), menuId('role_setting')];
+    data(await tenantAdmin.post('/api/blade-system/role/grant', { roleIds: [inspector.id], menuIds: granted }));
     refused(await user.post('/api/blade-system/role/grant', { roleIds: [trainee.id], menuIds: [menuId('post')] }), 400, '无权分配本人未拥有的菜单');
     data(await user.post('/api/blade-system/role/grant', { roleIds: [trainee.id], menuIds: [menuId('user')] }));
     refused(await user.post('/api/blade-system/role/grant', { roleIds: [adminRoleId(DEMO)], menuIds: [menuId('user')] }), 400, '无权配置超级管理员角色');

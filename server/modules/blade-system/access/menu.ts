@@ -13,6 +13,7 @@ import { badRequest, ok } from '../../../http/envelope';
 import type { Platform } from '../../../platform';
 import { grantableMenuIds, MenuSet, roleMenuIds, roleScopeIds, type MenuRow, usableMenuIds } from './grants';
 import { forest, subtree, type TreeNode, treeNode } from '../../../http/trees';
+import { needs } from '../../../auth/rights';
 
 const BASE = '/blade-system/menu';
 
@@ -115,19 +116,19 @@ export function registerMenu(app: FastifyInstance, platform: Platform): void {
   const { db } = platform;
   registerCrud(app, platform, menu, menuHooks(db));
 
-  app.get(`${BASE}/routes`, async (request) => {
+  app.get(`${BASE}/routes`, needs.self, async (request) => {
     const ctx = contextOf(request);
     return ok(await routes(platform, ctx, text(paramsOf(request), 'topMenuId')));
   });
 
-  app.get(`${BASE}/buttons`, async (request) => ok(await buttons(platform, contextOf(request).principal)));
+  app.get(`${BASE}/buttons`, needs.self, async (request) => ok(await buttons(platform, contextOf(request).principal)));
 
-  app.get(`${BASE}/top-menu`, async (request) => {
+  app.get(`${BASE}/top-menu`, needs.self, async (request) => {
     const ctx = contextOf(request);
     return ok(await platform.repo(topmenu).all(ctx, {}, [(eb) => eb('tenantId', '=', ctx.principal.tenantId)]));
   });
 
-  app.get(`${BASE}/tree`, async (request) => {
+  app.get(`${BASE}/tree`, needs.lookup, async (request) => {
     const ctx = contextOf(request);
     const menus = await MenuSet.load(db);
     const tenantId = text(paramsOf(request), 'tenantId');
@@ -135,7 +136,7 @@ export function registerMenu(app: FastifyInstance, platform: Platform): void {
     return ok(nodesOf(menus.pick(ids).filter((m) => m.category === MENU_CATEGORY.menu)));
   });
 
-  app.get(`${BASE}/grant-tree`, async (request) => {
+  app.get(`${BASE}/grant-tree`, needs('role_setting'), async (request) => {
     const { principal } = contextOf(request);
     const menus = await MenuSet.load(db);
     const { ids } = await grantableMenuIds(db, menus, principal, principal.tenantId);
@@ -146,7 +147,7 @@ export function registerMenu(app: FastifyInstance, platform: Platform): void {
     });
   });
 
-  app.get(`${BASE}/role-tree-keys`, async (request) => {
+  app.get(`${BASE}/role-tree-keys`, needs('role_setting'), async (request) => {
     const ctx = contextOf(request);
     const roleIds = await visibleRoleIds(platform, ctx, idsOf(paramsOf(request), 'roleIds'));
     const menus = await MenuSet.load(db);
@@ -157,24 +158,24 @@ export function registerMenu(app: FastifyInstance, platform: Platform): void {
     });
   });
 
-  app.get(`${BASE}/grant-top-tree`, async (request) => {
+  app.get(`${BASE}/grant-top-tree`, needs('topmenu_setting'), async (request) => {
     const { principal } = contextOf(request);
     const menus = await MenuSet.load(db);
     const ids = menus.withAncestors(await usableMenuIds(db, menus, principal));
     return ok({ menu: nodesOf(menus.pick(ids).filter((m) => m.category === MENU_CATEGORY.menu)) });
   });
 
-  app.get(`${BASE}/top-tree-keys`, async (request) => {
+  app.get(`${BASE}/top-tree-keys`, needs('topmenu_setting'), async (request) => {
     const ctx = contextOf(request);
     return ok({ menu: await topMenuMenuIds(platform, ctx, idsOf(paramsOf(request), 'topMenuIds')) });
   });
 
-  app.get(`${BASE}/lazy-list`, async (request) => ok(await lazyList(platform, contextOf(request), paramsOf(request))));
-  app.get(`${BASE}/lazy-menu-list`, async (request) =>
+  app.get(`${BASE}/lazy-list`, needs('menu'), async (request) => ok(await lazyList(platform, contextOf(request), paramsOf(request))));
+  app.get(`${BASE}/lazy-menu-list`, needs('menu'), async (request) =>
     ok(await lazyList(platform, contextOf(request), paramsOf(request), MENU_CATEGORY.menu)),
   );
 
-  app.get(`${BASE}/menu-list`, async (request) => {
+  app.get(`${BASE}/menu-list`, needs('menu'), async (request) => {
     const ctx = contextOf(request);
     const rows = await platform.repo(menu).all(ctx, paramsOf(request), [(eb) => eb('category', '=', MENU_CATEGORY.menu)]);
     return ok(forest(rows.map((r) => ({ ...r, id: String(r.id), parentId: String(r.parentId) }))));

@@ -12,6 +12,7 @@ import { nextId } from '../../../ids';
 import type { Platform } from '../../../platform';
 import { grantableMenuIds, idArray, insertChunked, MenuSet } from './grants';
 import { forest, subtree, treeNode } from '../../../http/trees';
+import { needs } from '../../../auth/rights';
 
 const BASE = '/blade-system/role';
 
@@ -153,12 +154,12 @@ export function registerRole(app: FastifyInstance, platform: Platform): void {
   const { db } = platform;
   registerCrud(app, platform, role, roleHooks(platform));
 
-  app.get(`${BASE}/tree`, async (request) => {
+  app.get(`${BASE}/tree`, needs.lookup, async (request) => {
     const { principal } = contextOf(request);
     return ok(await roleTree(db, principal, tenantOf(principal, text(paramsOf(request), 'tenantId'))));
   });
 
-  app.get(`${BASE}/tree-by-id`, async (request) => {
+  app.get(`${BASE}/tree-by-id`, needs('role'), async (request) => {
     const ctx = contextOf(request);
     const roleId = requiredText(paramsOf(request), 'roleId');
     const target = await platform.repo(role).byId(ctx, roleId);
@@ -166,7 +167,7 @@ export function registerRole(app: FastifyInstance, platform: Platform): void {
     return ok(await roleTree(db, ctx.principal, String(target.tenantId), roleId));
   });
 
-  app.get(`${BASE}/select`, async (request) => {
+  app.get(`${BASE}/select`, needs.lookup, async (request) => {
     const ctx = contextOf(request);
     const userId = text(paramsOf(request), 'userId');
     if (!userId) return ok(await platform.repo(role).all(ctx, {}, [(eb) => eb('tenantId', '=', ctx.principal.tenantId)]));
@@ -178,7 +179,7 @@ export function registerRole(app: FastifyInstance, platform: Platform): void {
     return ok(roleIds.length ? await platform.repo(role).all(ctx, {}, [(eb) => eb('id', 'in', roleIds)]) : []);
   });
 
-  app.post(`${BASE}/grant`, async (request) => {
+  app.post(`${BASE}/grant`, needs('role_setting'), async (request) => {
     const ctx = contextOf(request);
     const body = { ...paramsOf(request), ...bodyOf(request) };
     if (body.roleIds === undefined) throw badRequest('请选择角色');

@@ -8,6 +8,7 @@ import { badRequest, forbidden, ok } from '../../../http/envelope';
 import type { Platform } from '../../../platform';
 import { idArray, MenuSet } from './grants';
 import { forest, treeNode } from '../../../http/trees';
+import { needs } from '../../../auth/rights';
 
 /**
  * Package menus must exist; they are stored comma-joined and deduplicated. Menus deleted since the package was saved
@@ -39,7 +40,7 @@ function packageHooks(db: Db): CrudHooks {
 export function registerTenantPackage(app: FastifyInstance, platform: Platform): void {
   registerCrud(app, platform, tenantPackage, packageHooks(platform.db));
 
-  app.get('/blade-system/tenant-package/menu-tree', async (request) => {
+  app.get('/blade-system/tenant-package/menu-tree', needs('tenant_package'), async (request) => {
     if (!isPlatformAdmin(contextOf(request).principal)) throw forbidden();
     const menus = await MenuSet.load(platform.db);
     return ok(forest(menus.rows.map((m) => treeNode(m.id, m.parentId, m.name))));

@@ -16,6 +16,7 @@ import { initialPassword, nextTenantId, PROVISIONED_TABLES, provisionTenant } fr
 import { DEVICE_KEYED_TABLES, deleteOwned, purgeTenantHistory, tenantOwned } from '../../wit-xinde/project-rows';
 import { purgeTenant } from './purge';
 import { accountUsage } from './quota';
+import { needs } from '../../../auth/rights';
 
 const BASE = '/blade-system/tenant';
 
@@ -183,14 +184,14 @@ export function registerTenant(app: FastifyInstance, platform: Platform): void {
   platform.resources.push(tenant);
 
   const page = async (request: FastifyRequest) => ok(await repo.page(contextOf(request), paramsOf(request)));
-  app.get(`${BASE}/list`, page);
-  app.get(`${BASE}/page`, page);
-  app.get(`${BASE}/detail`, async (request) => ok((await repo.detail(contextOf(request), paramsOf(request))) ?? null));
-  app.post(`${BASE}/submit`, (request) => saveTenant(platform, request, 'submit'));
-  app.post(`${BASE}/save`, (request) => saveTenant(platform, request, 'save'));
-  app.post(`${BASE}/update`, (request) => saveTenant(platform, request, 'update'));
+  app.get(`${BASE}/list`, needs('tenant'), page);
+  app.get(`${BASE}/page`, needs('tenant'), page);
+  app.get(`${BASE}/detail`, needs('tenant'), async (request) => ok((await repo.detail(contextOf(request), paramsOf(request))) ?? null));
+  app.post(`${BASE}/submit`, needs('tenant_add', 'tenant_edit'), (request) => saveTenant(platform, request, 'submit'));
+  app.post(`${BASE}/save`, needs('tenant_add'), (request) => saveTenant(platform, request, 'save'));
+  app.post(`${BASE}/update`, needs('tenant_edit'), (request) => saveTenant(platform, request, 'update'));
 
-  app.post(`${BASE}/remove`, async (request) => {
+  app.post(`${BASE}/remove`, needs('tenant_delete'), async (request) => {
     const ctx = requirePlatformAdmin(request);
     const ids = idsOf(paramsOf(request));
     const rows = await repo.all(ctx, {}, [(eb) => eb('id', 'in', ids)]);
@@ -199,7 +200,7 @@ export function registerTenant(app: FastifyInstance, platform: Platform): void {
     return ok(true);
   });
 
-  app.post(`${BASE}/setting`, async (request) => {
+  app.post(`${BASE}/setting`, needs('tenant_setting'), async (request) => {
     const ctx = requirePlatformAdmin(request);
     const args = argsOf(request);
     const ids = idsOf(args);
@@ -211,7 +212,7 @@ export function registerTenant(app: FastifyInstance, platform: Platform): void {
     return ok(true);
   });
 
-  app.post(`${BASE}/datasource`, async (request) => {
+  app.post(`${BASE}/datasource`, needs('tenant_datasource'), async (request) => {
     const ctx = requirePlatformAdmin(request);
     const args = argsOf(request);
     const target = await tenantNamed(db, requiredText(args, 'tenantId'));
@@ -222,7 +223,7 @@ export function registerTenant(app: FastifyInstance, platform: Platform): void {
     return ok(true);
   });
 
-  app.get(`${BASE}/package-detail`, async (request) => {
+  app.get(`${BASE}/package-detail`, needs('tenant_package_setting'), async (request) => {
     requirePlatformAdmin(request);
     const target = await tenantNamed(db, requiredText(paramsOf(request), 'tenantId'));
     if (!target) throw badRequest(TENANT_MESSAGES.notFound);
@@ -231,7 +232,7 @@ export function registerTenant(app: FastifyInstance, platform: Platform): void {
     return ok(pkg ?? null);
   });
 
-  app.post(`${BASE}/package-setting`, async (request) => {
+  app.post(`${BASE}/package-setting`, needs('tenant_package_setting'), async (request) => {
     const ctx = requirePlatformAdmin(request);
     const args = argsOf(request);
     const target = await tenantNamed(db, requiredText(args, 'tenantId'));
@@ -242,26 +243,26 @@ export function registerTenant(app: FastifyInstance, platform: Platform): void {
     return ok(true);
   });
 
-  app.get(`${BASE}/info`, { config: { access: 'public' } }, async (request) => {
+  app.get(`${BASE}/info`, needs.public, async (request) => {
     const domain = text(paramsOf(request), 'domain') ?? request.headers.host ?? '';
     const found = await tenantByDomain(db, domain);
     return ok(found ? { tenantId: found.tenantId, domain: found.domain, backgroundUrl: found.backgroundUrl ?? null } : {});
   });
 
-  app.get(`${BASE}/getBgUrl`, { config: { access: 'public' } }, async (request) => {
+  app.get(`${BASE}/getBgUrl`, needs.public, async (request) => {
     const params = paramsOf(request);
     const tenantId = text(params, 'tenant_id') ?? text(params, 'tenantId');
     const found = tenantId ? (await liveTenants(db)).find((t) => t.tenantId === tenantId) : undefined;
     return ok(found ? { tenantId: found.tenantId, backgroundUrl: found.backgroundUrl ?? null } : {});
   });
 
-  app.get(`${BASE}/treeList`, async (request) => {
+  app.get(`${BASE}/treeList`, needs.lookup, async (request) => {
     const { principal } = contextOf(request);
     const tenants = (await liveTenants(db)).filter((t) => isPlatformAdmin(principal) || t.tenantId === principal.tenantId);
     return ok(tenants.map((t) => ({ ...treeNode(String(t.tenantId), '0', String(t.tenantName)), hasChildren: false })));
   });
 
-  app.get(`${BASE}/chectNumber`, async (request) => {
+  app.get(`${BASE}/chectNumber`, needs('user', 'tenant'), async (request) => {
     const { principal } = contextOf(request);
     const type = text(paramsOf(request), 'type') ?? 'user';
     if (type !== 'user') throw badRequest('不支持的额度类型');
@@ -275,10 +276,10 @@ export function registerTenant(app: FastifyInstance, platform: Platform): void {
     await restore(platform, ctx, idsOf(args));
     return ok(true);
   };
-  app.get(`${BASE}/recovery`, recovery);
-  app.post(`${BASE}/recovery`, recovery);
+  app.get(`${BASE}/recovery`, needs('tenant_recovery'), recovery);
+  app.post(`${BASE}/recovery`, needs('tenant_recovery'), recovery);
 
-  app.get(`${BASE}/deleteTenantById`, async (request) => {
+  app.get(`${BASE}/deleteTenantById`, needs('tenant_recovery'), async (request) => {
     requirePlatformAdmin(request);
     const code = requiredText(paramsOf(request), 'tenantId');
     if (await tenantNamed(db, code, 0)) throw badRequest(TENANT_MESSAGES.notInRecycleBin);

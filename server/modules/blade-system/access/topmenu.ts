@@ -6,13 +6,14 @@ import { badRequest, ok } from '../../../http/envelope';
 import { nextId } from '../../../ids';
 import type { Platform } from '../../../platform';
 import { idArray, insertChunked, MenuSet } from './grants';
+import { needs } from '../../../auth/rights';
 
 /** Top menus (tenant) and their grants: `grant` replaces the menus of the given top menus in one transaction. */
 export function registerTopMenu(app: FastifyInstance, platform: Platform): void {
   const { db } = platform;
   registerCrud(app, platform, topmenu);
 
-  app.post('/blade-system/topmenu/grant', async (request) => {
+  app.post('/blade-system/topmenu/grant', needs('topmenu_setting'), async (request) => {
     const ctx = contextOf(request);
     const body = { ...paramsOf(request), ...bodyOf(request) };
     const topMenuIds = idArray(body.topMenuIds);

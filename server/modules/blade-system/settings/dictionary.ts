@@ -8,6 +8,7 @@ import type { Condition, Query } from '../../../http/conditions';
 import { contextOf, paramsOf, requiredText, text } from '../../../http/context';
 import { type CrudHooks, registerCrud } from '../../../http/crud';
 import { badRequest, invalidParam, ok } from '../../../http/envelope';
+import { needs } from '../../../auth/rights';
 import type { Platform } from '../../../platform';
 import { forest, type TreeNode, treeNode } from '../../../http/trees';
 
@@ -127,15 +128,16 @@ export function registerDictionary(app: FastifyInstance, platform: Platform, res
   const hooks = dictionaryHooks(repo);
   const base = `/${resource.service}/${resource.name}`;
   const decorate = (ctx: CallContext, rows: Row[]) => hooks.decorate!(ctx, rows);
+  const read = needs(resource.menu);
   const topLevel: Condition = (eb) => eb('parentId', '=', TOP_PARENT_ID);
 
-  app.get(`${base}/parent-list`, async (request) => {
+  app.get(`${base}/parent-list`, read, async (request) => {
     const ctx = contextOf(request);
     const page = await repo.page(ctx, withoutKeys(paramsOf(request), ['parentId']), [topLevel]);
     return ok({ ...page, records: await decorate(ctx, page.records) });
   });
 
-  app.get(`${base}/child-list`, async (request) => {
+  app.get(`${base}/child-list`, read, async (request) => {
     const ctx = contextOf(request);
     const params = paramsOf(request);
     const parentId = requiredText(params, 'parentId');
@@ -144,25 +146,25 @@ export function registerDictionary(app: FastifyInstance, platform: Platform, res
   });
 
   /** Without a code: every dictionary as a forest. With one: that code's entries as a tree. */
-  app.get(`${base}/tree`, async (request) => {
+  app.get(`${base}/tree`, needs.lookup, async (request) => {
     const ctx = contextOf(request);
     const code = text(paramsOf(request), 'code');
     const rows = code ? await entriesOf(repo, ctx, code) : await repo.all(ctx, { ascs: 'sort' }, ownTenant(repo, ctx));
     return ok(forest(rows.map(dictNode)));
   });
 
-  app.get(`${base}/parent-tree`, async (request) => {
+  app.get(`${base}/parent-tree`, read, async (request) => {
     const ctx = contextOf(request);
     return ok(forest((await repo.all(ctx, { ascs: 'sort' }, [topLevel, ...ownTenant(repo, ctx)])).map(dictNode)));
   });
 
   /** The console's dictionary call: the entries of a code, in sort order. */
-  app.get(`${base}/dictionary`, async (request) => {
+  app.get(`${base}/dictionary`, needs.self, async (request) => {
     const ctx = contextOf(request);
     return ok(await entriesOf(repo, ctx, requiredText(paramsOf(request), 'code')));
   });
 
-  app.get(`${base}/dictionary-tree`, async (request) => {
+  app.get(`${base}/dictionary-tree`, needs.self, async (request) => {
     const ctx = contextOf(request);
     return ok(forest((await entriesOf(repo, ctx, requiredText(paramsOf(request), 'code'))).map((row) => ({ ...row, id: String(row.id), parentId: String(row.parentId) }))));
   });

@@ -8,6 +8,7 @@ import { type CrudHooks, saveWithHooks } from '../../../http/crud';
 import { isPlatformAdmin } from '../../../auth/principal';
 import { badRequest, forbidden, ok } from '../../../http/envelope';
 import type { Platform } from '../../../platform';
+import { needs } from '../../../auth/rights';
 
 /**
  * Regions (spec §7 "SMS, OSS and regions"): a code tree under parent code 00. Each row repeats the codes and names
@@ -98,23 +99,23 @@ export function registerRegion(app: FastifyInstance, platform: Platform): void {
     return rows.map((row) => ({ row, children: parents.has(String(row.code)) }));
   }
 
-  app.get(`${base}/list`, async (request) => ok(await repo.page(contextOf(request), paramsOf(request))));
-  app.get(`${base}/detail`, async (request) => ok((await repo.detail(contextOf(request), paramsOf(request))) ?? null));
+  app.get(`${base}/list`, needs('region'), async (request) => ok(await repo.page(contextOf(request), paramsOf(request))));
+  app.get(`${base}/detail`, needs('region'), async (request) => ok((await repo.detail(contextOf(request), paramsOf(request))) ?? null));
 
-  app.get(`${base}/lazy-list`, async (request) => {
+  app.get(`${base}/lazy-list`, needs('region'), async (request) => {
     const items = await level(contextOf(request), text(paramsOf(request), 'parentCode') ?? REGION_ROOT);
     return ok(items.map(({ row, children }) => ({ ...row, hasChildren: children })));
   });
 
-  app.get(`${base}/lazy-tree`, async (request) => {
+  app.get(`${base}/lazy-tree`, needs.lookup, async (request) => {
     const items = await level(contextOf(request), text(paramsOf(request), 'parentCode') ?? REGION_ROOT);
     return ok(items.map(({ row, children }) => lazyNode(row, children)));
   });
 
-  app.post(`${base}/submit`, async (request) => ok(await saveWithHooks(repo, contextOf(request), bodyOf(request), hooks)));
+  app.post(`${base}/submit`, needs('region_add', 'region_edit'), async (request) => ok(await saveWithHooks(repo, contextOf(request), bodyOf(request), hooks)));
 
   /** `id` (BladeX sends the region code there) or `ids`; each may be a row id or a region code. */
-  app.post(`${base}/remove`, async (request) => {
+  app.post(`${base}/remove`, needs('region_delete'), async (request) => {
     const ctx = contextOf(request);
     if (!isPlatformAdmin(ctx.principal)) throw forbidden();
     const params = paramsOf(request);
