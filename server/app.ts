@@ -17,7 +17,7 @@ import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { seed } from './db/seed';
 import { EventBus } from './events';
-import { API_PATH, installApiLog, installAuth, requireDeclaredRights } from './http/auth-hook';
+import { API_PATH, type DeclaredRoute, installApiLog, installAuth, requireDeclaredRights } from './http/auth-hook';
 import { failure, MESSAGES } from './http/envelope';
 import { installErrorHandler } from './http/errors';
 import { type Broker, startBroker } from './ingest/broker';
@@ -42,6 +42,8 @@ export interface App {
   ingest: Ingest;
   /** Third-party platforms: bindings and the periodic pull (docs/third-party.md). */
   third: Third;
+  /** Every API route with the right it declared. */
+  routes: readonly DeclaredRoute[];
   /** Stops taking requests, flushes the logs and closes the database. */
   close(): Promise<void>;
 }
@@ -86,7 +88,8 @@ export async function buildApp(config: Config): Promise<App> {
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: config.uploadLimit, files: 10 } });
   installErrorHandler(app, logs);
-  requireDeclaredRights(app);
+  const routes: DeclaredRoute[] = [];
+  requireDeclaredRights(app, routes);
   installAuth(app, platform);
   installApiLog(app, platform);
   const ingest = createIngest(platform);
@@ -113,7 +116,7 @@ export async function buildApp(config: Config): Promise<App> {
     await store.close();
     await database.close();
   });
-  return { app, platform, realtime, alarms, push, broker, ingest, third, close: () => app.close() };
+  return { app, platform, realtime, alarms, push, broker, ingest, third, routes, close: () => app.close() };
 }
 
 /** Serves the built console at / with a fallback to index.html for its client-side routes. */

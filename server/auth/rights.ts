@@ -7,7 +7,8 @@ import { SCOPE_API, SCOPE_DATA } from './scopes';
  * The right a route needs (docs/authorisation.md). Every API route declares one; a route without one does not
  * register.
  * - public: no token needed (sign-in, captcha, the tenant's login page settings);
- * - guest: any valid token, a registering third-party guest's included (logout, user-info, register-guest);
+ * - session: any valid token, a registering third-party guest's included (logout, user-info);
+ * - guest: only a registering third-party guest (register-guest);
  * - self: any signed-in user; the call reads or changes only the caller's own things (profile, password, notices,
  *   menus) or the reference data every screen shows (dictionaries);
  * - lookup: a signed-in user holding at least one menu: the pickers (select lists and trees of names) that the
@@ -15,12 +16,13 @@ import { SCOPE_API, SCOPE_DATA } from './scopes';
  * - menu: one of the menu or button codes of the menu tree (`user`, `user_reset`), granted to one of the caller's
  *   roles.
  */
-export type Right = { kind: 'public' | 'guest' | 'self' | 'lookup' } | { kind: 'menu'; codes: readonly string[] };
+export type Right = { kind: 'public' | 'session' | 'guest' | 'self' | 'lookup' } | { kind: 'menu'; codes: readonly string[] };
 
 /** A menu right: any of these menu or button codes. */
 export const menuRight = (...codes: string[]): Right => ({ kind: 'menu', codes });
 
 export const PUBLIC: Right = { kind: 'public' };
+export const SESSION: Right = { kind: 'session' };
 export const GUEST: Right = { kind: 'guest' };
 export const SELF: Right = { kind: 'self' };
 export const LOOKUP: Right = { kind: 'lookup' };
@@ -31,6 +33,7 @@ export function needs(...codes: string[]): { config: { right: Right } } {
   return { config: { right: menuRight(...codes) } };
 }
 needs.public = { config: { right: PUBLIC } };
+needs.session = { config: { right: SESSION } };
 needs.guest = { config: { right: GUEST } };
 needs.self = { config: { right: SELF } };
 needs.lookup = { config: { right: LOOKUP } };
@@ -117,7 +120,8 @@ export class RightsService {
 
   /** Whether the signed-in principal (roles already narrowed to its current ones) has the right. */
   async allows(principal: Principal, right: Right): Promise<boolean> {
-    if (right.kind === 'public' || right.kind === 'guest' || right.kind === 'self') return true;
+    if (right.kind === 'guest') return false; // only a guest's token, never a signed-in user's
+    if (right.kind === 'public' || right.kind === 'session' || right.kind === 'self') return true;
     const held = await this.ofPrincipal(principal);
     if (held.platform) return true;
     if (right.kind !== 'menu') return held.codes.size > 0; // lookup

@@ -31,12 +31,21 @@ function narrowed(principal: Principal, roles: readonly string[]): Principal {
  * Refuses to register an API route that does not declare the right it needs (server/auth/rights.ts), so a new module
  * cannot forget it.
  */
-export function requireDeclaredRights(app: FastifyInstance): void {
+export function requireDeclaredRights(app: FastifyInstance, table: DeclaredRoute[]): void {
   app.addHook('onRoute', (route) => {
     const url = route.url ?? route.path;
     if (route.method === 'OPTIONS' || !API_PATH.test(url)) return;
-    if (!route.config?.right) throw new Error(`${String(route.method)} ${url} declares no right (server/auth/rights.ts)`);
+    const right = route.config?.right;
+    if (!right) throw new Error(`${String(route.method)} ${url} declares no right (server/auth/rights.ts)`);
+    for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url, right });
   });
+}
+
+/** An API route and the right it declared: the authorisation table (docs/authorisation.md, the route walk test). */
+export interface DeclaredRoute {
+  method: string;
+  url: string;
+  right: Right;
 }
 
 /**
@@ -64,7 +73,7 @@ export function installAuth(app: FastifyInstance, platform: Platform): void {
     }
     const principal = principalOf(claims);
     if (isGuest(principal)) {
-      if (open || right.kind === 'guest') request.principal = principal;
+      if (open || right.kind === 'guest' || right.kind === 'session') request.principal = principal;
       else throw unauthorized();
       return;
     }

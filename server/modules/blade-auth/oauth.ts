@@ -180,10 +180,10 @@ export function registerOAuth(app: FastifyInstance, platform: Platform): void {
     platform.logs.write('blade_log_usual', { tenantId: principal.tenantId, createUser: principal.userId, createBy: principal.account, logLevel: 'info', logId: 'logout', logData: `${principal.account} 退出登录`, remoteIp: request.ip });
     return ok(true);
   };
-  app.get(`${base}/logout`, needs.guest, logout);
-  app.post(`${base}/logout`, needs.guest, logout);
+  app.get(`${base}/logout`, needs.session, logout);
+  app.post(`${base}/logout`, needs.session, logout);
 
-  app.get(`${base}/user-info`, needs.guest, async (request) => {
+  app.get(`${base}/user-info`, needs.session, async (request) => {
     const p = request.principal;
     if (!p) throw unauthorized();
     const user = p.userId === '-1' ? undefined : await findUser(platform.db, p.tenantId, { id: p.userId });

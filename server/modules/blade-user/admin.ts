@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { platformFields, user } from '../../../resources/system/user';
+import { ESCALATION, EscalationGuard } from '../../auth/escalation';
 import { hashPassword } from '../../auth/passwords';
 import type { Db, Row } from '../../db/database';
-import { zodMessage } from '../../db/repository';
+import { type CallContext, zodMessage } from '../../db/repository';
 import { contextOf, idsOf, text } from '../../http/context';
-import { badRequest, invalidParam, missingParam, ok } from '../../http/envelope';
+import { badRequest, forbidden, invalidParam, missingParam, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { initialPassword } from '../blade-system/access/provision';
@@ -24,11 +25,18 @@ export function registerUserAdministration(app: FastifyInstance, platform: Platf
   const base = '/blade-user';
   const repo = platform.repo(user);
   const { db } = platform;
+  const guard = new EscalationGuard(platform);
+  /** The users named by the call, each one the caller covers (docs/authorisation.md "No escalation"). */
+  const targets = async (ctx: CallContext, ids: string[]) => {
+    const users = await visibleRows(repo, ctx, ids);
+    await guard.assertCoversUsers(ctx.principal, users);
+    return users;
+  };
   const audit = (userId: string) => ({ updateUser: userId, updateTime: formatDateTime() });
 
   app.post(`${base}/reset-password`, needs('user_reset'), async (request) => {
     const ctx = contextOf(request);
-    const users = await visibleRows(repo, ctx, idsOf(argsOf(request), 'userIds'));
+    const users = await targets(ctx, idsOf(argsOf(request), 'userIds'));
     const groups = [...byTenant(users)];
     const hashes = await Promise.all(groups.map(async ([tenantId]) => hashPassword(await initialPassword(db, tenantId))));
     await db.transaction().execute(async (trx) => {
@@ -49,12 +57,14 @@ export function registerUserAdministration(app: FastifyInstance, platform: Platf
   app.post(`${base}/grant`, needs('user_role'), async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
-    const users = await visibleRows(repo, ctx, idsOf(args, 'userIds'));
+    const users = await targets(ctx, idsOf(args, 'userIds'));
+    if (users.some((u) => u.id === ctx.principal.userId)) throw forbidden(ESCALATION.ownAccount);
     const roleId = idsOf(args, 'roleIds').join(',');
     const tenants = [...byTenant(users)];
     if (tenants.length !== 1) throw badRequest('所选用户不属于同一租户');
     const [[tenantId, ids]] = tenants;
     await assertOwnedByTenant(db, tenantId, { roleId });
+    await guard.assertAssignable(ctx.principal, tenantId, roleId);
     await db.updateTable('blade_user').set({ roleId, ...audit(ctx.principal.userId) }).where('id', 'in', ids).where('tenantId', '=', tenantId).execute();
     platform.events.emit('changed', 'blade_user');
     return ok(true);
@@ -63,7 +73,7 @@ export function registerUserAdministration(app: FastifyInstance, platform: Platf
   /** Lifts the sign-in lock-out (5 failed passwords) of the users' accounts. */
   app.post(`${base}/unlock`, needs('user_unlock'), async (request) => {
     const ctx = contextOf(request);
-    const users = await visibleRows(repo, ctx, idsOf(argsOf(request), 'userIds'));
+    const users = await targets(ctx, idsOf(argsOf(request), 'userIds'));
     await db
       .deleteFrom('blade_login_attempt')
       .where((eb) => eb.or(users.map((u) => eb.and([eb('tenantId', '=', u.tenantId), eb('account', '=', u.account)]))))
@@ -79,7 +89,7 @@ export function registerUserAdministration(app: FastifyInstance, platform: Platf
     const parsed = platformFields.safeParse(args);
     if (!parsed.success) throw invalidParam(zodMessage(parsed.error));
     if (!(await dictLabels(db, 'user_type')).has(String(parsed.data.userType))) throw badRequest('用户平台不存在');
-    await visibleRows(repo, ctx, [userId]);
+    await targets(ctx, [userId]);
     await repo.update(ctx, userId, { userType: parsed.data.userType, userExt: parsed.data.userExt ?? null });
     return ok(true);
   });

@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { sql, type SqlBool } from 'kysely';
 import { user } from '../../../resources/system/user';
+import { ESCALATION, EscalationGuard } from '../../auth/escalation';
 import { hashPassword, passwordPolicyError } from '../../auth/passwords';
 import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
 import type { Condition, Query } from '../../http/conditions';
 import { text } from '../../http/context';
 import { type CrudHooks, registerCrud } from '../../http/crud';
-import { badRequest, paramType } from '../../http/envelope';
+import { badRequest, forbidden, paramType } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { assertAccountQuota } from '../blade-system/access/quota';
 import { registerUserAdministration } from './admin';
@@ -36,6 +37,7 @@ function deptFilter(query: Query): { query: Query; extra: Condition[] } {
 /** A new user: password required, checked against the policy and hashed; the tenant must have room. */
 async function prepareInsert(platform: Platform, ctx: CallContext, values: Row): Promise<Row> {
   const tenantId = tenantOfWrite(ctx, values);
+  await new EscalationGuard(platform).assertAssignable(ctx.principal, tenantId, values.roleId);
   const password = typeof values.password === 'string' ? values.password : '';
   if (password === '') throw badRequest('请输入密码');
   const weak = passwordPolicyError(password);
@@ -46,14 +48,23 @@ async function prepareInsert(platform: Platform, ctx: CallContext, values: Row):
   return { ...values, userType: values.userType ?? 1, password: await hashPassword(password) };
 }
 
+const changed = (changes: Row, existing: Row, field: string) => changes[field] !== undefined && String(changes[field] ?? '') !== String(existing[field] ?? '');
+
 /**
  * An edited user keeps its tenant and its password (changed only by update-password / reset-password). Setting
- * status 1 approves a pending self-registered user; nobody can disable their own account.
+ * status 1 approves a pending self-registered user; nobody can disable their own account, change their own roles or
+ * depts, edit a user with more rights than their own, or give roles beyond their own rights.
  */
 async function prepareUpdate(platform: Platform, ctx: CallContext, values: Row, existing: Row): Promise<Row> {
   const { password: _password, ...changes } = values;
   if (changes.tenantId !== undefined && changes.tenantId !== existing.tenantId) throw badRequest('不能修改用户所属租户');
   if (existing.id === ctx.principal.userId && changes.status !== undefined && changes.status !== 1) throw badRequest('不能停用本账号!');
+  if (existing.id === ctx.principal.userId && (changed(changes, existing, 'roleId') || changed(changes, existing, 'deptId'))) {
+    throw forbidden(ESCALATION.ownAccount);
+  }
+  const guard = new EscalationGuard(platform);
+  await guard.assertCoversUsers(ctx.principal, [existing]);
+  if (changed(changes, existing, 'roleId')) await guard.assertAssignable(ctx.principal, String(existing.tenantId), changes.roleId);
   await assertOwnedByTenant(platform.db, String(existing.tenantId), changes);
   return changes;
 }
@@ -62,8 +73,9 @@ function userHooks(platform: Platform): CrudHooks {
   return {
     listQuery: (_ctx, query) => deptFilter(query),
     beforeSave: (ctx, values, existing) => (existing ? prepareUpdate(platform, ctx, values, existing) : prepareInsert(platform, ctx, values)),
-    beforeRemove: (ctx, ids) => {
+    beforeRemove: async (ctx, ids) => {
       if (ids.includes(ctx.principal.userId)) throw badRequest('不能删除本账号!');
+      await new EscalationGuard(platform).assertCoversUsers(ctx.principal, await platform.repo(user).all(ctx, {}, [(eb) => eb('id', 'in', ids)]));
     },
     decorate: (_ctx, rows) => decorateUsers(platform.db, rows),
   };

@@ -14,6 +14,20 @@ import { needs } from '../../auth/rights';
 
 const raw = (args: Record<string, unknown>, name: string) => (typeof args[name] === 'string' ? (args[name] as string) : '');
 
+const PROFILE_KEYS = new Set(Object.keys(profileFields.shape));
+
+/**
+ * A profile edit names only the safe fields of the caller's own row (never role, dept, tenant, account status): an
+ * empty body or another field is refused rather than silently ignored.
+ */
+function assertProfileOnly(ctx: CallContext, args: Record<string, unknown>): void {
+  const { id, ...rest } = args;
+  if (id !== undefined && id !== null && id !== '' && String(id) !== ctx.principal.userId) throw badRequest('只能修改本人的资料');
+  const other = Object.keys(rest).filter((key) => !PROFILE_KEYS.has(key));
+  if (other.length) throw invalidParam(`不能修改的字段: ${other.join(', ')}`);
+  if (Object.keys(rest).length === 0) throw badRequest('请填写要修改的资料');
+}
+
 /**
  * The caller's own account: read, profile edit and password change. These work on the caller's own row whatever
  * its data scope says (a scope of "own rows" would otherwise hide the row an administrator created for them).
@@ -48,7 +62,9 @@ export function registerSelfService(app: FastifyInstance, platform: Platform): v
   /** Spec §2 "Profile form": avatar, real name, name, phone, email. A given phone must be valid (spec §5). */
   app.post(`${base}/update-info`, needs.self, async (request) => {
     const ctx = contextOf(request);
-    const parsed = profileFields.safeParse(argsOf(request));
+    const args = argsOf(request);
+    assertProfileOnly(ctx, args);
+    const parsed = profileFields.safeParse(args);
     if (!parsed.success) throw invalidParam(zodMessage(parsed.error));
     await ownRow(ctx);
     await updateOwnRow(ctx, parsed.data);

@@ -1,3 +1,4 @@
+import { EscalationGuard } from '../../auth/escalation';
 import type { FastifyInstance } from 'fastify';
 import { mqttAcl, mqttUser } from '../../../resources/iot/mqtt';
 import { hashPassword } from '../../auth/passwords';
@@ -18,9 +19,12 @@ import { registerThird } from './third';
 
 /** wit-xinde: the monitoring domain — broker identities, projects, the device catalogue, gateways, devices, monitoring. */
 export function registerXinde(app: FastifyInstance, platform: Platform, third: Third): void {
+  const guard = new EscalationGuard(platform);
   registerCrud(app, platform, mqttUser, {
-    beforeSave: async (_ctx, values) =>
-      typeof values.password === 'string' ? { ...values, password: await hashPassword(values.password) } : values,
+    beforeSave: async (ctx, values, existing) => {
+      await guard.assertMqttIdentity(ctx.principal, values, existing);
+      return typeof values.password === 'string' ? { ...values, password: await hashPassword(values.password) } : values;
+    },
   });
   registerCrud(app, platform, mqttAcl);
   registerProjects(app, platform);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type SqlBool, sql } from 'kysely';
 import { role } from '../../../../resources/system/role';
+import { EscalationGuard } from '../../../auth/escalation';
 import { ADMINISTRATOR, isPlatformAdmin, type Principal } from '../../../auth/principal';
 import { SCOPE_API, SCOPE_DATA } from '../../../auth/scopes';
 import type { Db, Row } from '../../../db/database';
@@ -68,6 +69,9 @@ function roleHooks(platform: Platform): CrudHooks {
         throw badRequest(ROLE_MESSAGES.aliasLocked);
       }
       const tenantId = String(existing?.tenantId ?? (isPlatformAdmin(ctx.principal) && out.tenantId ? out.tenantId : ctx.principal.tenantId));
+      const guard = new EscalationGuard(platform);
+      if (existing) await guard.assertCoversRoles(ctx.principal, [existing]);
+      if (out.roleAlias !== existing?.roleAlias) await guard.assertAliasAllowed(ctx.principal, tenantId, out.roleAlias);
       const parentId = String(out.parentId ?? existing?.parentId ?? '0');
       if (parentId !== '0') {
         const roles = await tenantRoles(platform.db, tenantId);
@@ -79,6 +83,7 @@ function roleHooks(platform: Platform): CrudHooks {
     async beforeRemove(ctx, ids) {
       const visible = await platform.repo(role).all(ctx, {}, [(eb) => eb('id', 'in', ids)]);
       if (visible.some((r) => r.roleAlias === ADMINISTRATOR)) throw badRequest(ROLE_MESSAGES.administrator);
+      await new EscalationGuard(platform).assertCoversRoles(ctx.principal, visible);
       if (await held(platform.db, visible.map((r) => String(r.id)))) throw badRequest(ROLE_MESSAGES.inUse);
     },
   };
@@ -121,6 +126,8 @@ async function grant(platform: Platform, ctx: CallContext, body: GrantBody): Pro
   const roles = await platform.repo(role).all(ctx, {}, [(eb) => eb('id', 'in', body.roleIds)]);
   if (roles.length !== body.roleIds.length) throw badRequest(ROLE_MESSAGES.noRole);
   if (!caller.roleNames.includes(ADMINISTRATOR) && roles.some((r) => r.roleAlias === ADMINISTRATOR)) throw badRequest(ROLE_MESSAGES.noAdministratorGrant);
+  const guard = new EscalationGuard(platform);
+  await guard.assertCoversRoles(caller, roles);
 
   const menus = await MenuSet.load(db);
   if (body.menuIds.some((id) => !menus.byId.has(id))) throw badRequest(ROLE_MESSAGES.noMenu);
@@ -132,6 +139,7 @@ async function grant(platform: Platform, ctx: CallContext, body: GrantBody): Pro
     if (body.menuIds.some((id) => !grantable.ids.has(id))) throw badRequest(grantable.refusal);
     await checkScopes(db, 'blade_scope_data', dataScopeIds, grantable.ids);
     await checkScopes(db, 'blade_scope_api', apiScopeIds, grantable.ids);
+    await guard.assertScopesHeld(caller, tenantId, dataScopeIds, apiScopeIds);
   }
 
   const roleIds = roles.map((r) => String(r.id));

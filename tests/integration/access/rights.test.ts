@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Right } from '../../../server/auth/rights';
+import { nextId } from '../../../server/ids';
+import { formatDateTime } from '../../../server/time';
+import { type ApiClient, signedIn } from '../../support/client';
+import { storeKinds } from '../../support/databases';
+import { startServer, type TestServer } from '../../support/server';
+import { DEMO, data, flatten, insertUser, PLATFORM, type Tree } from './support';
+
+/**
+ * The authorisation table walked route by route (docs/authorisation.md): every API route the server registered is
+ * called by users of each kind, and answers exactly as the console's menus and buttons for that user say — refused
+ * with 403 where the user holds none of the route's codes, never 401/403 where it does, never a 500 for the empty
+ * call.
+ */
+
+/** Logout ends the walking session; it is tested on its own (core/oauth.test.ts). */
+const SKIPPED = new Set(['/blade-auth/oauth/logout']);
+
+/** The menu and button codes the console sees for the signed-in user: its menu tree and its button tree. */
+async function consoleCodes(client: ApiClient): Promise<Set<string>> {
+  const routes = data(await client.get<Tree[]>('/api/blade-system/menu/routes'));
+  const buttons = data(await client.get<Tree[]>('/api/blade-system/menu/buttons'));
+  return new Set([...flatten(routes), ...flatten(buttons)].map((node) => String(node.code)));
+}
+
+function expectedAllowed(right: Right, codes: ReadonlySet<string>): boolean {
+  if (right.kind === 'menu') return right.codes.some((code) => codes.has(code));
+  if (right.kind === 'lookup') return codes.size > 0;
+  return right.kind !== 'guest'; // register-guest is a registering guest's only
+}
+
+interface Outcome {
+  route: string;
+  status: number;
+  msg: unknown;
+}
+
+/** Calls every route once with no parameters; returns the calls that broke the rule. */
+async function walk(server: TestServer, client: ApiClient, codes: ReadonlySet<string>): Promise<{ wrong: Outcome[]; failed: Outcome[]; counted: { allowed: number; refused: number } }> {
+  const wrong: Outcome[] = [];
+  const failed: Outcome[] = [];
+  const counted = { allowed: 0, refused: 0 };
+  for (const { method, url, right } of server.app.routes) {
+    if (SKIPPED.has(url)) continue;
+    const path = `/api${url.replace(/:[a-z]+/gi, 'x')}`;
+    const reply = await client.request<{ code?: number; msg?: unknown }>(method, path, method === 'GET' ? {} : { json: {} });
+    const allowed = expectedAllowed(right, codes);
+    counted[allowed ? 'allowed' : 'refused'] += 1;
+    const outcome = { route: `${method} ${url} (${right.kind === 'menu' ? right.codes.join('|') : right.kind})`, status: reply.status, msg: reply.body?.msg };
+    if (allowed ? reply.status === 401 || reply.status === 403 : reply.status !== 403) wrong.push(outcome);
+    if (reply.status >= 500) failed.push(outcome);
+  }
+  return { wrong, failed, counted };
+}
+
+/** A role that grants nothing, and a user holding it. */
+async function powerless(server: TestServer, tenantId: string): Promise<ApiClient> {
+  const roleId = nextId();
+  const now = formatDateTime();
+  await server.app.platform.db
+    .insertInto('blade_role')
+    .values({ id: roleId, tenantId, parentId: '0', roleName: '无权限', roleAlias: 'nothing', sort: 9, createTime: now, updateTime: now, status: 1, isDeleted: 0 })
+    .execute();
+  const account = `low${tenantId}`;
+  await insertUser(server, { tenantId, account, password: 'Low@12345', roleIds: [roleId] });
+  return signedIn(server.url, account, 'Low@12345', tenantId);
+}
+
+describe.each(await storeKinds())('the route walk on %s', (store) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startServer(store);
+  });
+  afterAll(async () => server?.stop());
+
+  it('every API route declares a right, and the table is not trivially open', () => {
+    const kinds = new Map<string, number>();
+    for (const { right } of server.app.routes) kinds.set(right.kind, (kinds.get(right.kind) ?? 0) + 1);
+    expect(server.app.routes.length).toBeGreaterThan(300);
+    // most routes need a menu or button; only a handful are open to every signed-in user or to anyone
+    expect(kinds.get('menu') ?? 0).toBeGreaterThan(server.app.routes.length * 0.75);
+    expect(kinds.get('public')).toBeLessThanOrEqual(6);
+  });
+
+  it.each([PLATFORM, DEMO])('a user of tenant %s whose role grants nothing reaches only self and public routes', async (tenantId) => {
+    const client = await powerless(server, tenantId);
+    const codes = await consoleCodes(client);
+    expect(codes.size).toBe(0);
+    const { wrong, failed, counted } = await walk(server, client, codes);
+    expect(wrong).toEqual([]);
+    expect(failed).toEqual([]);
+    expect(counted.refused).toBeGreaterThan(counted.allowed * 10);
+  });
+
+  it.each([
+    ['the demo tenant administrator', DEMO],
+    ['the platform administrator', PLATFORM],
+  ])('%s reaches exactly the routes of the menus and buttons its console shows', async (_who, tenantId) => {
+    const client = await signedIn(server.url, 'admin', 'admin', tenantId);
+    const codes = await consoleCodes(client);
+    const { wrong, failed } = await walk(server, client, codes);
+    expect(wrong).toEqual([]);
+    expect(failed).toEqual([]);
+  });
+});
