@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ESCALATION } from '../../../server/auth/escalation';
+import { type ApiClient, signedIn } from '../../support/client';
+import { storeKinds } from '../../support/databases';
+import { startServer, type TestServer } from '../../support/server';
+import { adminRoleId, DEMO, data, insertUser, menuId, PLATFORM, refused } from './support';
+
+/**
+ * No escalation, whatever the grants (docs/authorisation.md): a user manager who is not an administrator cannot make
+ * itself or anybody else more than it is, in the platform tenant and in an ordinary tenant. Each case was an attack
+ * that worked before rights were checked.
+ */
+
+/** What the user manager's role is granted: users, roles and MQTT identities, no more. */
+const CLERK_MENUS = [
+  'system', 'user', 'user_add', 'user_edit', 'user_delete', 'user_reset', 'user_role', 'user_unlock',
+  'authority', 'role', 'role_add', 'role_edit', 'role_setting', 'mqtt', 'mqtt_user', 'mqtt_user_add', 'mqtt_user_edit',
+].map(menuId);
+
+describe.each(await storeKinds())('no escalation on %s', (store) => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startServer(store);
+  });
+  afterAll(async () => server?.stop());
+
+  describe.each([PLATFORM, DEMO])('in tenant %s', (tenantId) => {
+    let admin: ApiClient;
+    let clerk: ApiClient;
+    let clerkRole: string;
+    let clerkId: string;
+    let plainId: string;
+
+    beforeAll(async () => {
+      admin = await signedIn(server.url, 'admin', 'admin', tenantId);
+      clerkRole = data(await admin.post<{ id: string }>('/api/blade-system/role/submit', { roleName: '用户管理员', roleAlias: `clerk${tenantId}`, sort: 2 })).id;
+      data(await admin.post('/api/blade-system/role/grant', { roleIds: [clerkRole], menuIds: CLERK_MENUS }));
+      clerkId = await insertUser(server, { tenantId, account: 'clerk', password: 'Clerk@123', roleIds: [clerkRole] });
+      plainId = await insertUser(server, { tenantId, account: 'plain', password: 'Plain@123', roleIds: [clerkRole] });
+      clerk = await signedIn(server.url, 'clerk', 'Clerk@123', tenantId);
+    });
+
+    const administrator = () => adminRoleId(tenantId);
+    const seededAdmin = async () => data(await admin.get<{ id: string }>('/api/blade-user/info')).id;
+
+    it('cannot make itself administrator, nor change its own roles or depts', async () => {
+      refused(await clerk.post('/api/blade-user/update', { id: clerkId, roleId: administrator() }), 403, ESCALATION.ownAccount);
+      refused(await clerk.post('/api/blade-user/submit', { id: clerkId, roleId: `${clerkRole},${administrator()}` }), 403, ESCALATION.ownAccount);
+      refused(await clerk.request('POST', '/api/blade-user/grant', { query: { userIds: clerkId, roleIds: administrator() } }), 403, ESCALATION.ownAccount);
+      const me = data(await clerk.get<{ roleId: string }>('/api/blade-user/info'));
+      expect(me.roleId).toBe(clerkRole);
+    });
+
+    it('cannot give anybody a role beyond its own rights, nor create administrators', async () => {
+      refused(await clerk.post('/api/blade-user/update', { id: plainId, roleId: administrator() }), 403, ESCALATION.role);
+      refused(await clerk.request('POST', '/api/blade-user/grant', { query: { userIds: plainId, roleIds: administrator() } }), 403, ESCALATION.role);
+      const account = { account: 'newadmin', name: 'x', password: 'Newadmin@1', roleId: administrator(), deptId: undefined };
+      refused(await clerk.post('/api/blade-user/submit', account), 403, ESCALATION.role);
+      // its own role, or one it covers, it may hand out
+      data(await clerk.post('/api/blade-user/submit', { ...account, account: 'helper', roleId: clerkRole }));
+    });
+
+    it('cannot edit, reset, unlock or remove an administrator', async () => {
+      const adminId = await seededAdmin();
+      refused(await clerk.post('/api/blade-user/update', { id: adminId, realName: 'owned' }), 403, ESCALATION.user);
+      refused(await clerk.request('POST', '/api/blade-user/reset-password', { query: { userIds: adminId } }), 403, ESCALATION.user);
+      refused(await clerk.request('POST', '/api/blade-user/unlock', { query: { userIds: adminId } }), 403, ESCALATION.user);
+      refused(await clerk.request('POST', '/api/blade-user/remove', { query: { ids: adminId } }), 403);
+      // the administrator can still sign in with its password
+      await signedIn(server.url, 'admin', 'admin', tenantId);
+    });
+
+    it('cannot turn a role into the administrator role or edit one that holds more', async () => {
+      refused(await clerk.post('/api/blade-system/role/update', { id: clerkRole, roleAlias: 'administrator' }), 403, ESCALATION.administratorAlias);
+      refused(await clerk.post('/api/blade-system/role/submit', { roleName: '伪管理员', roleAlias: 'administrator', sort: 3 }), 403, ESCALATION.administratorAlias);
+      refused(await clerk.post('/api/blade-system/role/update', { id: administrator(), roleName: '改名' }), 403);
+    });
+
+    it('grants only menus and scopes it holds', async () => {
+      const target = data(await admin.post<{ id: string }>('/api/blade-system/role/submit', { roleName: '目标', roleAlias: `target${tenantId}`, sort: 4 })).id;
+      refused(await clerk.post('/api/blade-system/role/grant', { roleIds: [target], menuIds: [menuId('param')] }), 400, '无权分配本人未拥有的菜单');
+      refused(await clerk.post('/api/blade-system/role/grant', { roleIds: [clerkRole], menuIds: [...CLERK_MENUS, menuId('param')] }), 400);
+      const platform = await signedIn(server.url, 'admin', 'admin', PLATFORM);
+      const scope = data(
+        await platform.post<{ id: string }>('/api/blade-system/api-scope/submit', { menuId: menuId('user'), resourceCode: `users${tenantId}`, scopeName: '用户接口', scopePath: '/blade-user/**', scopeType: 1 }),
+      ).id;
+      refused(await clerk.post('/api/blade-system/role/grant', { roleIds: [target], menuIds: [menuId('user')], apiScopeIds: [scope] }), 403, ESCALATION.role);
+      data(await clerk.post('/api/blade-system/role/grant', { roleIds: [target], menuIds: [menuId('user')] }));
+      // once named by a scope, /blade-user/** is for the scope's holders only: take it away for the other cases
+      data(await platform.request('POST', '/api/blade-system/api-scope/remove', { query: { ids: scope } }));
+    });
+
+    it('mints no MQTT superuser or gateway identity; an administrator can', async () => {
+      const identity = (name: string, extra: Record<string, unknown>) => ({ username: `${name}${tenantId}`, password: 'Identity#123', clientType: 1, ...extra });
+      refused(await clerk.post('/api/wit-xinde/mqttuser/submit', identity('super', { clientType: 3, isSuperuser: 1 })), 403, ESCALATION.mqttPrivileged);
+      refused(await clerk.post('/api/wit-xinde/mqttuser/submit', identity('gw', { clientType: 2 })), 403, ESCALATION.mqttPrivileged);
+      const device = data(await clerk.post<{ id: string }>('/api/wit-xinde/mqttuser/submit', identity('dev', { clientId: 'D1' })));
+      refused(await clerk.post('/api/wit-xinde/mqttuser/submit', { id: device.id, isSuperuser: 1 }), 403, ESCALATION.mqttPrivileged);
+      data(await admin.post('/api/wit-xinde/mqttuser/submit', identity('gwok', { clientType: 2 })));
+    });
+
+    it('changes only safe fields of its own profile', async () => {
+      refused(await clerk.post('/api/blade-user/update-info', {}), 400);
+      refused(await clerk.post('/api/blade-user/update-info', { id: clerkId, roleId: administrator() }), 400, 'roleId');
+      refused(await clerk.post('/api/blade-user/update-info', { id: plainId, realName: 'other' }), 400);
+      data(await clerk.post('/api/blade-user/update-info', { id: clerkId, realName: '书记员' }));
+      expect(data(await clerk.get<{ realName: string }>('/api/blade-user/info')).realName).toBe('书记员');
+    });
+
+    it('loses its rights at once when its role is taken away', async () => {
+      data(await clerk.get('/api/blade-user/page'));
+      const other = await signedIn(server.url, 'plain', 'Plain@123', tenantId);
+      data(await other.get('/api/blade-user/page'));
+      const empty = data(await admin.post<{ id: string }>('/api/blade-system/role/submit', { roleName: '空角色', roleAlias: `empty${tenantId}`, sort: 5 })).id;
+      data(await admin.request('POST', '/api/blade-user/grant', { query: { userIds: plainId, roleIds: empty } }));
+      refused(await other.get('/api/blade-user/page'), 403);
+      data(await admin.post('/api/blade-user/update', { id: plainId, status: 2 }));
+      refused(await other.get('/api/blade-user/info'), 401);
+    });
+
+    it('is refused everything by a role that grants nothing, the way the original attack went', async () => {
+      const empty = data(await admin.post<{ id: string }>('/api/blade-system/role/submit', { roleName: '零权限', roleAlias: `zero${tenantId}`, sort: 6 })).id;
+      const lowId = await insertUser(server, { tenantId, account: 'low0', password: 'Low0@1234', roleIds: [empty] });
+      const low = await signedIn(server.url, 'low0', 'Low0@1234', tenantId);
+      refused(await low.post('/api/blade-user/update', { id: lowId, roleId: administrator() }), 403);
+      refused(await low.post('/api/blade-user/submit', { account: 'x1', name: 'x', password: 'X1@abcdef', roleId: administrator() }), 403);
+      refused(await low.request('POST', '/api/blade-user/reset-password', { query: { userIds: await seededAdmin() } }), 403);
+      refused(await low.post('/api/blade-system/role/grant', { roleIds: [empty], menuIds: [menuId('user')] }), 403);
+      refused(await low.post('/api/blade-system/param/submit', { paramName: 'a', paramKey: 'b', paramValue: 'c' }), 403);
+      refused(await low.post('/api/wit-xinde/mqttuser/submit', { username: `x${tenantId}`, password: 'Identity#123', clientType: 3, isSuperuser: 1 }), 403);
+      for (const path of ['/api/blade-user/page', '/api/wit-xinde/mqttuser/list', '/api/blade-log/api/list', '/api/blade-system/tenant/list', '/api/wit-xinde/device/list']) {
+        refused(await low.get(path), 403);
+      }
+    });
+
+  });
+});
