@@ -35,10 +35,9 @@ function Routes() {
   const key = JSON.stringify(decision);
   useEffect(() => {
     if (decision.kind === 'redirect') navigate(decision.to, true);
-    else if (decision.kind === 'federatedLogout') {
-      sessionActor.send({ type: 'session.federatedLogout' });
-      navigate('/login', true);
-    } else if (decision.kind === 'openWindow') {
+    // The session machine clears the cookies and goes to /login.
+    else if (decision.kind === 'federatedLogout') sessionActor.send({ type: 'session.federatedLogout' });
+    else if (decision.kind === 'openWindow') {
       // A query target opens a new window; the console stays on the current tab.
       window.open(decision.url);
       const { active, tabs } = tabsActor.getSnapshot().context;
