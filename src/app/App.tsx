@@ -2,6 +2,7 @@ import { I18nProvider, useLingui } from '@lingui/react';
 import { useSelector } from '@xstate/react';
 import { Suspense, useEffect, useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { SCREEN_LOCKED } from '../../machines/lock';
 import { PageBoundary } from '../ui/PageBoundary';
 import { guard, type GuardDecision } from './guard';
 import { i18n } from './i18n';
@@ -22,7 +23,8 @@ function Routes() {
   const search = useSearch();
   const query = useMemo(() => Object.fromEntries(new URLSearchParams(search)), [search]);
   const hasSession = useSelector(sessionActor, (s) => !!s.context.tokens);
-  const locked = useSelector(lockActor, (s) => s.matches('locked'));
+  // Locked for the guard once the lock machine's navigation delay has passed (spec §4: /lock after 100 ms).
+  const locked = useSelector(lockActor, (s) => s.hasTag(SCREEN_LOCKED));
   // Re-render when a catalog finishes loading, so labels and the title follow the language.
   const { i18n: active } = useLingui();
   const resolved = resolveRoute(path);
