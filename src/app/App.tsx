@@ -15,8 +15,6 @@ import { useViewport } from './useViewport';
 
 const Layout = lazyPage(() => import('../features/shell/Layout'));
 
-export const SITE_TITLE = 'Vigil';
-
 /** Routes with the navigation guard of spec §2 and the page title. */
 function Routes() {
   const [path] = useLocation();
@@ -50,7 +48,8 @@ function Routes() {
   }, [key]);
 
   useEffect(() => {
-    if (route) document.title = `${label} - ${SITE_TITLE}`;
+    // Exactly the page's label, as spec §2 titles the login page 登录 (docs/console-screens.md, "Page titles").
+    if (route) document.title = label;
   }, [route, label, active.locale]);
 
   if (!route || decision.kind !== 'enter') return null;
