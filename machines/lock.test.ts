@@ -1,6 +1,7 @@
 import { createActor, SimulatedClock } from 'xstate';
 import { describe, expect, it, vi } from 'vitest';
-import { lockMachine } from './lock';
+import { guard } from '../src/app/guard';
+import { lockMachine, SCREEN_LOCKED } from './lock';
 
 function harness(input = {}) {
   const clock = new SimulatedClock();
@@ -19,6 +20,22 @@ describe('lock machine', () => {
     expect(spies.goToLock).not.toHaveBeenCalled();
     clock.increment(1);
     expect(spies.goToLock).toHaveBeenCalledOnce();
+  });
+
+  it('the guard redirects to /lock only once the 100 ms delay of the machine has passed', () => {
+    const { actor, clock } = harness();
+    const decide = () =>
+      guard({ path: '/info/index', query: {}, meta: {}, label: '个人信息', hasToken: true, hasSession: true, locked: actor.getSnapshot().hasTag(SCREEN_LOCKED) });
+    actor.send({ type: 'lock.set', password: 'pw' });
+    clock.increment(99);
+    expect(decide()).toMatchObject({ kind: 'enter' });
+    clock.increment(1);
+    expect(decide()).toEqual({ kind: 'redirect', to: '/lock' });
+  });
+
+  it('a restored lock redirects at once', () => {
+    const { actor } = harness({ locked: true, password: 'pw' });
+    expect(actor.getSnapshot().hasTag(SCREEN_LOCKED)).toBe(true);
   });
 
   it('refuses an empty password', () => {

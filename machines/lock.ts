@@ -18,12 +18,15 @@ export type LockEvent =
 
 export const LOCK_NAVIGATION_DELAY = 100;
 
+/** Tag of the state in which the guard sends every navigation to /lock: only after the navigation delay. */
+export const SCREEN_LOCKED = 'screenLocked';
+
 /**
  * The screen lock: setting a password locks the screen and navigates to /lock after 100 ms; the same password
  * unlocks it. Clearing (logout, a new login) resets the flag and the password; the session is untouched.
  */
 export const lockMachine = setup({
-  types: { context: {} as LockContext, events: {} as LockEvent, input: {} as LockInput },
+  types: { context: {} as LockContext, events: {} as LockEvent, input: {} as LockInput, tags: {} as typeof SCREEN_LOCKED },
   actions: {
     /** Writes the lock flag and password to storage; app-provided. */
     persist: () => {},
@@ -56,7 +59,8 @@ export const lockMachine = setup({
       initial: 'navigating',
       states: {
         navigating: { after: { navigation: { target: 'shown', actions: 'goToLock' } } },
-        shown: {},
+        // The guard reads this tag, so its redirect and goToLock both wait for the machine's delay.
+        shown: { tags: [SCREEN_LOCKED] },
       },
       on: {
         'lock.unlock': [

@@ -135,6 +135,15 @@ describe('session machine', () => {
     expect(actor.getSnapshot().matches('loggedOut')).toBe(true);
     expect(calls.logout).toBe(0);
     expect(spies.forget).toHaveBeenCalledOnce();
+    expect(spies.toLogin).toHaveBeenCalledOnce();
+  });
+
+  it('federated logout with no stored session (only a token cookie) forgets once and goes to /login', () => {
+    const { actor, calls, spies } = harness();
+    actor.send({ type: 'session.federatedLogout' });
+    expect(actor.getSnapshot().matches('loggedOut')).toBe(true);
+    expect(calls.logout).toBe(0);
+    for (const spy of [spies.forget, spies.clearTabs, spies.clearLock, spies.toLogin]) expect(spy).toHaveBeenCalledOnce();
   });
 
   it('a 401 logs out and goes to /login', () => {

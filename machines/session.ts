@@ -171,7 +171,11 @@ export const sessionMachine = setup({
       always: [{ guard: 'hasTokens', target: 'loggedIn' }, { target: 'loggedOut' }],
     },
     loggedOut: {
-      on: { 'session.login': 'loggingIn' },
+      on: {
+        'session.login': 'loggingIn',
+        // A token cookie without a stored session (spec §2): nothing to revoke, only the cookies and local state to drop.
+        'session.federatedLogout': { actions: [assign(cleared), 'forget', 'clearTabs', 'clearLock', 'toLogin'] },
+      },
     },
     loggingIn: {
       entry: assign({ error: undefined }),
@@ -203,7 +207,7 @@ export const sessionMachine = setup({
       invoke: { src: 'ticks' },
       on: {
         'session.logout': 'loggingOut',
-        'session.federatedLogout': { target: 'loggedOut', actions: [assign(cleared), 'forget', 'clearTabs', 'clearLock'] },
+        'session.federatedLogout': { target: 'loggedOut', actions: [assign(cleared), 'forget', 'clearTabs', 'clearLock', 'toLogin'] },
         'session.unauthorized': {
           target: 'loggedOut',
           actions: [assign(cleared), 'forget', 'clearTabs', 'clearLock', 'toLogin'],

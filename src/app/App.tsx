@@ -2,6 +2,7 @@ import { I18nProvider, useLingui } from '@lingui/react';
 import { useSelector } from '@xstate/react';
 import { Suspense, useEffect, useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { SCREEN_LOCKED } from '../../machines/lock';
 import { PageBoundary } from '../ui/PageBoundary';
 import { guard, type GuardDecision } from './guard';
 import { i18n } from './i18n';
@@ -14,15 +15,14 @@ import { useViewport } from './useViewport';
 
 const Layout = lazyPage(() => import('../features/shell/Layout'));
 
-export const SITE_TITLE = 'Vigil';
-
 /** Routes with the navigation guard of spec §2 and the page title. */
 function Routes() {
   const [path] = useLocation();
   const search = useSearch();
   const query = useMemo(() => Object.fromEntries(new URLSearchParams(search)), [search]);
   const hasSession = useSelector(sessionActor, (s) => !!s.context.tokens);
-  const locked = useSelector(lockActor, (s) => s.matches('locked'));
+  // Locked for the guard once the lock machine's navigation delay has passed (spec §4: /lock after 100 ms).
+  const locked = useSelector(lockActor, (s) => s.hasTag(SCREEN_LOCKED));
   // Re-render when a catalog finishes loading, so labels and the title follow the language.
   const { i18n: active } = useLingui();
   const resolved = resolveRoute(path);
@@ -35,10 +35,9 @@ function Routes() {
   const key = JSON.stringify(decision);
   useEffect(() => {
     if (decision.kind === 'redirect') navigate(decision.to, true);
-    else if (decision.kind === 'federatedLogout') {
-      sessionActor.send({ type: 'session.federatedLogout' });
-      navigate('/login', true);
-    } else if (decision.kind === 'openWindow') {
+    // The session machine clears the cookies and goes to /login.
+    else if (decision.kind === 'federatedLogout') sessionActor.send({ type: 'session.federatedLogout' });
+    else if (decision.kind === 'openWindow') {
       // A query target opens a new window; the console stays on the current tab.
       window.open(decision.url);
       const { active, tabs } = tabsActor.getSnapshot().context;
@@ -49,7 +48,8 @@ function Routes() {
   }, [key]);
 
   useEffect(() => {
-    if (route) document.title = `${label} - ${SITE_TITLE}`;
+    // Exactly the page's label, as spec §2 titles the login page 登录 (docs/console-screens.md, "Page titles").
+    if (route) document.title = label;
   }, [route, label, active.locale]);
 
   if (!route || decision.kind !== 'enter') return null;

@@ -38,6 +38,11 @@ describe('navigation guard', () => {
     expect(at({ path: '/myiframe/urlPath', query: { src: 'https://x.cn', target: '_blank' } })).toEqual({ kind: 'openWindow', url: 'https://x.cn' });
   });
 
+  it('opens the page itself without its target, so the new window does not open another', () => {
+    expect(at({ path: '/system/param', query: { target: '_blank', a: '1' } })).toEqual({ kind: 'openWindow', url: '/system/param?a=1' });
+    expect(at({ path: '/system/param', query: { target: '_blank' } })).toEqual({ kind: 'openWindow', url: '/system/param' });
+  });
+
   it('keeps the query in the tab value', () => {
     expect(at({ query: { a: '1' } })).toMatchObject({ tab: { value: '/info/index?a=1' } });
   });

@@ -32,16 +32,19 @@ const withQuery = (path: string, query: Record<string, string>) => {
   return search ? `${path}?${search}` : path;
 };
 
+/** The new window gets the page itself: with the target kept, it would open another window, and so on. */
+const withoutTarget = ({ target: _target, ...rest }: Record<string, string>) => rest;
+
 /** The navigation guard of spec §2, as a pure decision. */
 export function guard(input: GuardInput): GuardDecision {
   if (!input.hasToken) return input.meta.isAuth === false ? { kind: 'enter' } : { kind: 'redirect', to: '/login' };
   if (input.locked && input.path !== site.lockPage) return { kind: 'redirect', to: site.lockPage };
   if (input.path === '/login') return { kind: 'redirect', to: '/' };
   if (!input.hasSession) return { kind: 'federatedLogout' };
-  // A query src overrides the path (iframe pages), a query name the label; a query target opens a new window.
+  // A query target opens a new window; a query src overrides the path (iframe pages), a query name the label.
+  if (input.query.target) return { kind: 'openWindow', url: input.query.src || withQuery(input.path, withoutTarget(input.query)) };
   const value = input.query.src || withQuery(input.path, input.query);
   const label = input.query.name || input.label;
-  if (input.query.target) return { kind: 'openWindow', url: value };
   if (input.meta.isTab === false || !value || !label) return { kind: 'enter' };
   return {
     kind: 'enter',

@@ -12,7 +12,7 @@ describe('login, guard and 401', () => {
   it('sends a visitor from a protected route to /login, titled 登录', async () => {
     await c.page.goto('/info/index');
     await c.page.waitForURL('**/login');
-    expect(await c.page.title()).toContain('登录');
+    await expect.poll(() => c.page.title()).toBe('登录');
     await c.page.goto('/');
     await c.page.waitForURL('**/login');
   });
@@ -29,7 +29,7 @@ describe('login, guard and 401', () => {
 
   it('logs in to the home tab and shows the nick name', async () => {
     await c.login();
-    expect(await c.page.title()).toContain('首页');
+    await expect.poll(() => c.page.title()).toBe('首页');
     expect(await c.page.getByTestId('nick-name').innerText()).not.toBe('');
     expect(await accessTokenOf(c.page)).not.toBe('');
   });

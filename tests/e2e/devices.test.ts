@@ -142,7 +142,7 @@ describe('project, device and MQTT screens (tenant 100001)', () => {
     await bin.waitFor();
     await bin.locator('.vg-recycle-restore').click();
     await confirmYes(page, '确定恢复项目「E2E 回收项目」?');
-    await page.getByText('恢复成功').last().waitFor();
+    await page.getByText('操作成功!').last().waitFor();
     await expect.poll(() => bin.count()).toBe(0);
     await dialog(page).getByRole('button', { name: '关闭' }).click();
     await cell('E2E-BIN').first().waitFor();

@@ -56,7 +56,7 @@ describe('role, menu and top menu pages', () => {
     await node(menuId('dict')).click();
     await node(menuId('param_add')).click();
     await dialog(page).getByRole('button', { name: '保存' }).click();
-    await page.getByText('操作成功').last().waitFor();
+    await page.getByText('操作成功!').last().waitFor();
 
     const keys = (await api.get<Keys>('/api/blade-system/menu/role-tree-keys', { roleIds: role?.id })).body.data;
     expect(keys.menu).toEqual(expect.arrayContaining([menuId('dict'), menuId('dict_add'), menuId('dict_delete'), menuId('param'), menuId('param_add'), menuId('system')]));
@@ -68,7 +68,7 @@ describe('role, menu and top menu pages', () => {
     expect(await node(menuId('param_delete')).locator('input').isChecked()).toBe(false);
     await node(menuId('param_add')).click();
     await dialog(page).getByRole('button', { name: '保存' }).click();
-    await page.getByText('操作成功').last().waitFor();
+    await page.getByText('操作成功!').last().waitFor();
     const after = (await api.get<Keys>('/api/blade-system/menu/role-tree-keys', { roleIds: role?.id })).body.data;
     expect(after.menu).not.toContain(menuId('param_add'));
     expect(after.menu).toContain(menuId('param'));
@@ -124,7 +124,7 @@ describe('role, menu and top menu pages', () => {
     await (await rowAction(page, 'e2e_top', 'setting')).click();
     await node(menuId('param')).click();
     await dialog(page).getByRole('button', { name: '保存' }).click();
-    await page.getByText('操作成功').last().waitFor();
+    await page.getByText('操作成功!').last().waitFor();
     const keys = (await api.get<{ menu: string[] }>('/api/blade-system/menu/top-tree-keys', { topMenuIds: top.id })).body.data;
     expect(keys.menu).toEqual(expect.arrayContaining([menuId('param'), menuId('system')]));
   });

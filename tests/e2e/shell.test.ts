@@ -104,12 +104,12 @@ describe('console shell', () => {
     expect(await c.page.getByRole('menuitem', { name: '中文' }).getAttribute('aria-disabled')).toBe('true');
     await c.page.getByRole('menuitem', { name: 'English' }).click();
     await c.page.locator('.vg-tab', { hasText: 'Home' }).waitFor();
-    await expect.poll(() => c.page.title()).toBe('Home - Vigil');
+    await expect.poll(() => c.page.title()).toBe('Home');
     await c.page.reload();
     await c.page.locator('.vg-tab', { hasText: 'Home' }).waitFor();
     await c.page.getByRole('button', { name: 'Language' }).click();
     await c.page.getByRole('menuitem', { name: '中文' }).click();
-    await expect.poll(() => c.page.title()).toBe('首页 - Vigil');
+    await expect.poll(() => c.page.title()).toBe('首页');
   });
 
   it('theme and colour changes survive a reload', async () => {

@@ -49,7 +49,7 @@ describe('tenant page', () => {
     await (await rowAction(page, 'E2E 桥梁公司', 'setting')).click();
     await page.locator('#setting-expireTime').fill('2020-01-01T00:00:00');
     await dialog(page).getByRole('button', { name: '保存' }).click();
-    await page.getByText('操作成功').last().waitFor();
+    await page.getByText('操作成功!').last().waitFor();
     await expect(signedIn(c.server.url, 'admin', 'Vigil@123456', code)).rejects.toThrow('租户授权已过期');
 
     await (await rowAction(page, 'E2E 桥梁公司', 'setting')).click();
@@ -58,7 +58,7 @@ describe('tenant page', () => {
     await page.locator('#setting-accountNumber').fill('20');
     await page.locator('#setting-expireTime').fill('2030-06-30T12:00:00');
     await dialog(page).getByRole('button', { name: '保存' }).click();
-    await page.getByText('操作成功').last().waitFor();
+    await page.getByText('操作成功!').last().waitFor();
     await expect.poll(async () => (await tenants())[0]).toMatchObject({ accountNumber: 20, expireTime: '2030-06-30 12:00:00' });
     await page.locator('.bp6-table-cell').filter({ hasText: '2030-06-30 12:00:00' }).first().waitFor();
     await signedIn(c.server.url, 'admin', 'Vigil@123456', code);
@@ -70,7 +70,7 @@ describe('tenant page', () => {
     await (await rowAction(page, 'E2E 桥梁公司', 'package')).click();
     await page.locator('#tenant-package').selectOption(pkg.id);
     await dialog(page).getByRole('button', { name: '保存' }).click();
-    await page.getByText('操作成功').last().waitFor();
+    await page.getByText('操作成功!').last().waitFor();
     const code = (await tenants())[0].tenantId;
     await expect.poll(async () => (await api.get<{ id: string } | null>('/api/blade-system/tenant/package-detail', { tenantId: code })).body.data?.id).toBe(pkg.id);
     await (await rowAction(page, 'E2E 桥梁公司', 'package')).click();
@@ -89,7 +89,7 @@ describe('tenant page', () => {
     const bin = page.locator('.vg-tenant-recycle');
     await (await rowAction(bin, 'E2E 桥梁公司', 'restore')).click();
     await confirmYes(page, '确定恢复选择的租户?');
-    await page.getByText('操作成功').last().waitFor();
+    await page.getByText('操作成功!').last().waitFor();
     await expect.poll(async () => (await tenants()).length).toBe(1);
     await bin.locator('.bp6-dialog-close-button').click();
     await page.locator('.vg-crud .bp6-table-cell').filter({ hasText: 'E2E 桥梁公司' }).first().waitFor();

@@ -54,7 +54,7 @@ export function RoleGrantDialog({ role, onClose }: { role: Row; onClose(): void 
       await http.post<Envelope<boolean>>('api/blade-system/role/grant', {
         json: { roleIds: [role.id], menuIds: [...checked.menu], dataScopeIds: [...checked.dataScope], apiScopeIds: [...checked.apiScope] },
       });
-      toastSuccess(t`操作成功`);
+      toastSuccess(t`操作成功!`);
       onClose();
     } catch (error) {
       // The request layer has shown the server's refusal (a menu outside the tenant's package…); the choice stays.

@@ -62,7 +62,7 @@ function RecycleDialog({ onClose, onRestored }: { onClose(): void; onRestored():
   useEffect(load, [load]);
   async function restore(row: Row) {
     if (!(await confirm(t`确定恢复项目「${String(row.name)}」?`))) return;
-    if (await run(http.get(`${X}/project/recovery`, { searchParams: { projectId: row.id } }), t`恢复成功`)) {
+    if (await run(http.get(`${X}/project/recovery`, { searchParams: { projectId: row.id } }), t`操作成功!`)) {
       load();
       onRestored();
     }

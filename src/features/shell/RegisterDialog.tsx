@@ -51,7 +51,7 @@ export function RegisterDialog() {
 
   return (
     <>
-      <Dialog isOpen={open && !done} title={t`账号注册`} isCloseButtonShown={false} canEscapeKeyClose={false} canOutsideClickClose={false} style={{ width: '20%', minWidth: 340 }}>
+      <Dialog isOpen={open && !done} title={t`账号注册`} isCloseButtonShown={false} canEscapeKeyClose={false} canOutsideClickClose={false} className="vg-register-dialog" style={{ width: '20%' }}>
         <form onSubmit={(e) => void submit(e)}>
           <DialogBody>
             {!tenantResolved && (

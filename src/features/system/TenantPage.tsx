@@ -20,7 +20,7 @@ function ActionDialog({ title, className, onClose, save, children }: { title: st
     setBusy(true);
     try {
       await save();
-      toastSuccess(t`操作成功`);
+      toastSuccess(t`操作成功!`);
       onClose();
     } catch (error) {
       logFailure(error, className);
@@ -110,7 +110,7 @@ function RecycleBin({ onClose }: { onClose(): void }) {
           void (async () => {
             if (!(await confirm(t`确定恢复选择的租户?`))) return;
             await http.post(`${BASE}/recovery`, { searchParams: { ids: row.id } });
-            toastSuccess(t`操作成功`);
+            toastSuccess(t`操作成功!`);
             context.refresh();
           })().catch((error: unknown) => logFailure(error, 'tenant recovery')),
         (row, context) =>

@@ -40,7 +40,7 @@ function TopMenuGrantDialog({ topMenu, onClose }: { topMenu: Row; onClose(): voi
     setBusy(true);
     try {
       await http.post<Envelope<boolean>>('api/blade-system/topmenu/grant', { json: { topMenuIds: [topMenu.id], menuIds: [...checked] } });
-      toastSuccess(t`操作成功`);
+      toastSuccess(t`操作成功!`);
       onClose();
     } catch (error) {
       logFailure(error, 'top menu grant');
