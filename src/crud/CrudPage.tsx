@@ -61,7 +61,7 @@ export function CrudPage<R extends Resource>({ view, params, aside, toolbar, ini
   const { t, i18n } = useLingui();
   const calls = useMemo(() => crudCalls(view.resource), [view.resource]);
   const permissions = usePermissions();
-  const can = (action: Action) => view.actions?.[action] === 'always' || (view.actions?.[action] !== false && permissions[`${view.permission}_${action}`] === true);
+  const can = (action: Action) => view.actions?.[action] === 'always' || (view.actions?.[action] !== false && permissions[`${view.resource.menu}_${action}`] === true);
 
   const [state, dispatch] = useReducer(nextListState, view.pageSize, (size?: number) => ({ ...initialListState(size), search: initialSearch ?? {} }));
   const [draft, setDraft] = useState<Record<string, unknown>>(initialSearch ?? {});
@@ -155,7 +155,7 @@ export function CrudPage<R extends Resource>({ view, params, aside, toolbar, ini
       {can('edit') && <Button size="small" icon="edit" text={t`编辑`} className="vg-action-edit" onClick={() => openForm('edit', row)} />}
       {can('delete') && <Button size="small" icon="trash" text={t`删除`} intent="danger" className="vg-action-delete" onClick={() => void remove([row.id])} />}
       {(view.rowActions ?? [])
-        .filter((a) => (!a.permission || permissions[`${view.permission}_${a.permission}`] === true) && (!a.visible || a.visible(row)))
+        .filter((a) => (!a.permission || permissions[`${view.resource.menu}_${a.permission}`] === true) && (!a.visible || a.visible(row)))
         .map((a) => (
           <Button key={a.key} size="small" icon={a.icon ?? 'cog'} text={i18n._(a.label)} className={`vg-action-${a.key}`} onClick={() => a.run(row, context)} />
         ))}
@@ -191,7 +191,7 @@ export function CrudPage<R extends Resource>({ view, params, aside, toolbar, ini
           {can('add') && <Button intent="primary" icon="plus" text={t`新增`} className="vg-add" onClick={() => openForm('add')} />}
           {can('delete') && <Button intent="danger" icon="trash" text={t`删除`} className="vg-batch-delete" onClick={removeSelected} />}
           {(view.toolbarActions ?? [])
-            .filter((a) => !a.permission || permissions[`${view.permission}_${a.permission}`] === true)
+            .filter((a) => !a.permission || permissions[`${view.resource.menu}_${a.permission}`] === true)
             .map((a) => (
               <Button key={a.key} icon={a.icon ?? 'cog'} text={i18n._(a.label)} className={`vg-toolbar-${a.key}`} onClick={() => a.run(context)} />
             ))}

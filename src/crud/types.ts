@@ -153,9 +153,8 @@ export interface Actions {
 
 /** One screen's declaration: the resource it shows and how. */
 export interface CrudView<R extends Resource = Resource> {
+  /** Its menu (`resource.menu`) names the buttons: `<menu>_<add|edit|delete|view>` and the actions' own. */
   resource: R;
-  /** Menu code: buttons are `<permission>_<add|edit|delete|view>`. */
-  permission: string;
   fields: ReadonlyArray<FieldView<FieldName<R>> | DerivedField>;
   list?: ListSource;
   tree?: TreeView;

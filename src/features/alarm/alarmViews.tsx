@@ -45,7 +45,6 @@ const namesOf = (value: unknown, names: TreeOption[]) =>
 export function alarmView(handle: RowAction['run']): CrudView<typeof alarm> {
   return {
     resource: alarm,
-    permission: 'alarm_list',
     dialogWidth: 880,
     fields: [
       { name: 'alarmLevel', label: msg`告警等级`, widget: LEVELS, search: true, width: 90, required: msg`请选择告警等级` },
@@ -117,7 +116,6 @@ function limitsOf(row: Row) {
 /** 阈值设置: a rule for a device channel, a monitor point or a factor item, four levels of bounds and rates. */
 export const thresholdView: CrudView<typeof deviceThreshold> = {
   resource: deviceThreshold,
-  permission: 'device_threshold',
   dialogWidth: 960,
   fields: [
     { name: 'name', label: msg`阈值名称`, search: true, width: 140 },
@@ -142,7 +140,6 @@ export const thresholdView: CrudView<typeof deviceThreshold> = {
 /** 告警接收人: a user and/or addresses, the channels they accept, the console sound. */
 export const recipientView: CrudView<typeof alarmRecipient> = {
   resource: alarmRecipient,
-  permission: 'alarm_recipient',
   dialogWidth: 760,
   fields: [
     { name: 'name', label: msg`接收人姓名`, search: true, required: msg`请输入接收人姓名`, width: 120 },
@@ -161,7 +158,6 @@ export const recipientView: CrudView<typeof alarmRecipient> = {
 /** 通知策略: which levels of which projects reach whom over which channels, silence windows, reminders. */
 export const strategyView: CrudView<typeof alarmNoticeStrategy> = {
   resource: alarmNoticeStrategy,
-  permission: 'alarm_strategy',
   dialogWidth: 760,
   fields: [
     { name: 'name', label: msg`策略名称`, search: true, required: msg`请输入策略名称`, width: 160 },
@@ -183,7 +179,6 @@ export const strategyView: CrudView<typeof alarmNoticeStrategy> = {
 /** 告警发送日志: every send attempt, read-only. */
 export const sendLogView: CrudView<typeof alarmSendLog> = {
   resource: alarmSendLog,
-  permission: 'alarm_send_log',
   actions: READ_ONLY,
   dialogWidth: 760,
   fields: [

@@ -20,7 +20,6 @@ export function roleView(platform: boolean, grant: (row: Row) => void): CrudView
   const grantAction: RowAction = { key: 'grant', label: msg`权限设置`, icon: 'shield', permission: 'setting', run: (row) => grant(row) };
   return {
     resource: role,
-    permission: 'role',
     list: { params: { parentId: '0' } },
     tree: { children: (row) => calls.list({ parentId: row.id, current: 1, size: CHILDREN_PAGE }).then((page) => page.records) },
     fields: [

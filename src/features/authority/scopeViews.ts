@@ -9,7 +9,6 @@ const MENUS = 'api/blade-system/menu/tree';
 export function dataScopeView(menuId: string | undefined): CrudView<typeof dataScope> {
   return {
     resource: dataScope,
-    permission: 'data_scope',
     actions: { add: menuId !== undefined },
     dialogWidth: 800,
     fields: [
@@ -30,7 +29,6 @@ export function dataScopeView(menuId: string | undefined): CrudView<typeof dataS
 export function apiScopeView(menuId: string | undefined): CrudView<typeof apiScope> {
   return {
     resource: apiScope,
-    permission: 'api_scope',
     actions: { add: menuId !== undefined },
     dialogWidth: 800,
     fields: [

@@ -33,7 +33,6 @@ const READ_WRITE = options(['1', msg`只读`], ['2', msg`只写`], ['3', msg`读
 /** 设备类型 */
 export const deviceTypeView: CrudView<typeof deviceType> = {
   resource: deviceType,
-  permission: 'device_type',
   fields: [
     { name: 'name', label: msg`类型名称`, search: true, required: msg`请输入类型名称`, width: 160 },
     { name: 'code', label: msg`类型编号`, search: true, required: msg`请输入类型编号`, width: 160 },
@@ -48,7 +47,6 @@ export const deviceTypeView: CrudView<typeof deviceType> = {
 /** 设备属性, a device type's child table. */
 const deviceAttributeView: CrudView<typeof deviceAttribute> = {
   resource: deviceAttribute,
-  permission: 'device_type',
   fields: [
     { name: 'deviceTypeId', label: msg`设备类型`, required: msg`请选择设备类型` },
     { name: 'name', label: msg`属性名称`, search: true, required: msg`请输入属性名称`, width: 140 },
@@ -73,7 +71,6 @@ const FORMULA_HELP = msg`留空为原值。可用数字、x(原始值)、x0(初�
 /** 设备型号 */
 export const deviceModelView: CrudView<typeof deviceModel> = {
   resource: deviceModel,
-  permission: 'device_model',
   dialogWidth: 760,
   fields: [
     { name: 'name', label: msg`型号名称`, search: true, required: msg`请输入型号名称`, width: 160 },
@@ -97,7 +94,6 @@ const PROTOCOL_TYPE = options(['1', msg`JSON(MQTT)`], ['2', msg`Modbus RTU`], ['
 /** 协议列表 */
 export const protocolView: CrudView<typeof protocol> = {
   resource: protocol,
-  permission: 'protocol_list',
   fields: [
     { name: 'name', label: msg`协议名称`, search: true, required: msg`请输入协议名称`, width: 160 },
     { name: 'code', label: msg`协议编号`, search: true, required: msg`请输入协议编号`, width: 140 },
@@ -110,7 +106,6 @@ export const protocolView: CrudView<typeof protocol> = {
 /** 协议点位, a protocol's child table. */
 const protocolPointView: CrudView<typeof protocolPoint> = {
   resource: protocolPoint,
-  permission: 'protocol_list',
   fields: [
     { name: 'protocolId', label: msg`协议`, required: msg`请选择协议` },
     { name: 'pointKey', label: msg`点位标识`, search: true, required: msg`请输入点位标识`, width: 130 },
@@ -132,7 +127,6 @@ export const protocolPoints = (title: (row: Row) => string): ChildTable<typeof p
 /** Modbus变量 */
 export const protocolModbusView: CrudView<typeof protocolModbus> = {
   resource: protocolModbus,
-  permission: 'protocol_modbus',
   dialogWidth: 760,
   fields: [
     { name: 'protocolId', label: msg`协议`, widget: { type: 'tree', source: SOURCES.protocols }, required: msg`请选择协议`, search: true, hideInTable: true, span: 12 },
@@ -156,7 +150,6 @@ export const protocolModbusView: CrudView<typeof protocolModbus> = {
 /** 型号协议 */
 export const modelAgreementView: CrudView<typeof modelAgreement> = {
   resource: modelAgreement,
-  permission: 'model_agreement',
   fields: [
     { name: 'modelId', label: msg`设备型号`, widget: { type: 'tree', source: SOURCES.models }, required: msg`请选择设备型号`, search: true, hideInTable: true, span: 12 },
     derived('modelName', msg`设备型号`, 180),
@@ -170,7 +163,6 @@ export const modelAgreementView: CrudView<typeof modelAgreement> = {
 /** 温度系数 */
 export const temperatureCoefficientView: CrudView<typeof temperatureCoefficient> = {
   resource: temperatureCoefficient,
-  permission: 'temperature_coefficient',
   fields: [
     { name: 'modelId', label: msg`设备型号`, widget: { type: 'tree', source: SOURCES.models }, required: msg`请选择设备型号`, search: true, hideInTable: true, span: 12 },
     derived('modelName', msg`设备型号`, 180),
@@ -185,7 +177,6 @@ export const temperatureCoefficientView: CrudView<typeof temperatureCoefficient>
 /** 设备点位: filtered by device; 导入 uploads a point sheet. */
 export const devicePointView: CrudView<typeof devicePoint> = {
   resource: devicePoint,
-  permission: 'device_point',
   fields: [
     { name: 'deviceId', label: msg`设备`, widget: { type: 'tree', source: SOURCES.devices }, required: msg`请选择设备`, search: true, hideInTable: true, span: 12 },
     derived('deviceCode', msg`设备编号`, 130),

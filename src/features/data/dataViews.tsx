@@ -48,7 +48,6 @@ export const deviceLog = defineResource({
 /** 监测数据: the stored values, newest first; 数据修正 corrects one (audited). */
 export const deviceLogView: CrudView<typeof deviceLog> = {
   resource: deviceLog,
-  permission: 'device_log',
   actions: { add: false, edit: false },
   fields: [
     { name: 'deviceId', label: msg`设备`, widget: DEVICES, search: true, hideInTable: true, hideInForm: true },
@@ -69,7 +68,6 @@ const ACTIONS = options(['1', msg`新增`], ['2', msg`修正`], ['3', msg`删除
 /** 数据修正记录: the audit of manual changes, read-only. */
 export const updateLogView: CrudView<typeof deviceLogUpdateLog> = {
   resource: deviceLogUpdateLog,
-  permission: 'device_log',
   actions: READ_ONLY,
   fields: [
     { name: 'createTime', label: msg`修正时间`, width: 160 },
@@ -91,7 +89,6 @@ const collectList = defineResource({ ...viewCollect, fields: viewCollect.fields.
 /** 采集数据: every message as received, read-only; the payload in the detail view. */
 export const collectDataView: CrudView<typeof collectList> = {
   resource: collectList,
-  permission: 'collect_data',
   actions: READ_ONLY,
   dialogWidth: 860,
   fields: [
@@ -111,7 +108,6 @@ export const collectDataView: CrudView<typeof collectList> = {
 /** 采集策略: what to send to whom and when; 启动/停止 switch it with collectstrategy/update. */
 export const collectStrategyView: CrudView<typeof collectStrategy> = {
   resource: collectStrategy,
-  permission: 'collect_strategy',
   dialogWidth: 760,
   fields: [
     { name: 'name', label: msg`策略名称`, search: true, required: msg`请输入策略名称`, width: 150 },
@@ -144,7 +140,6 @@ const RUN_STATES = options(['0', msg`计算中`], ['1', msg`完成`], ['2', msg`
 /** 计算日志: recalculation runs, read-only. */
 export const calculationLogView: CrudView<typeof collectCalculationLog> = {
   resource: collectCalculationLog,
-  permission: 'collect_calculation_log',
   actions: READ_ONLY,
   dialogWidth: 760,
   fields: [
@@ -206,7 +201,6 @@ export const comparisonForm = defineResource({
 /** 数据对比: CRUD; the chart is the page's own row action. */
 export const comparisonView: CrudView<typeof comparisonForm> = {
   resource: comparisonForm,
-  permission: 'data_comparison',
   dialogWidth: 760,
   fields: [
     { name: 'name', label: msg`对比名称`, search: true, required: msg`请输入对比名称`, width: 150 },

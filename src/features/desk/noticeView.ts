@@ -8,7 +8,6 @@ import type { CrudView } from '../../crud/types';
  */
 export const noticeView: CrudView<typeof notice> = {
   resource: notice,
-  permission: 'notice',
   dialogWidth: 880,
   fields: [
     { name: 'title', label: msg`通知标题`, search: true, required: msg`请输入通知标题`, width: 260 },

@@ -86,7 +86,6 @@ export function deviceView(place: DevicePlace, actions: DeviceActions): CrudView
   ];
   return {
     resource: device,
-    permission: 'device_list',
     dialogWidth: 860,
     fields: [
       { name: 'code', label: msg`设备编号`, search: true, required: msg`请输入设备编号`, width: 130 },
@@ -124,7 +123,6 @@ const gatewayCalls = crudCalls(gateway);
 export function gatewayView(command: (row: Row) => void): CrudView<typeof gateway> {
   return {
     resource: gateway,
-    permission: 'gateway',
     list: { call: 'lazy-list' },
     tree: { children: (row) => gatewayCalls.list({ parentId: row.id }, 'lazy-list').then((page) => page.records) },
     dialogWidth: 800,
@@ -156,7 +154,6 @@ export function gatewayView(command: (row: Row) => void): CrudView<typeof gatewa
 /** 网关状态: the online/offline transitions the broker recorded, read-only. */
 export const gatewayStateView: CrudView<typeof gatewayState> = {
   resource: gatewayState,
-  permission: 'gateway_state',
   actions: { view: false, add: false, edit: false, delete: false },
   fields: [
     { name: 'stateTime', label: msg`时间`, width: 170 },

@@ -30,10 +30,9 @@ function commonFields<R extends LogResource>(): LogField<R>[] {
   ];
 }
 
-function logView<R extends LogResource>(resource: R, permission: string, own: LogField<R>[]): CrudView<R> {
+function logView<R extends LogResource>(resource: R, own: LogField<R>[]): CrudView<R> {
   return {
     resource,
-    permission,
     dateRange: true,
     actions: { add: false, edit: false, delete: false, view: false },
     dialogWidth: 880,
@@ -42,13 +41,13 @@ function logView<R extends LogResource>(resource: R, permission: string, own: Lo
   };
 }
 
-export const usualLogView = logView(usualLog, 'log_usual', [
+export const usualLogView = logView(usualLog, [
   { name: 'logLevel', label: msg`日志级别`, width: 100 },
   { name: 'logId', label: msg`日志业务ID`, width: 120 },
   { name: 'logData', label: msg`日志数据`, widget: PRE, hideInTable: true },
 ]);
 
-export const apiLogView = logView(apiLog, 'log_api', [
+export const apiLogView = logView(apiLog, [
   { name: 'title', label: msg`日志名`, hideInTable: true },
   { name: 'type', label: msg`响应状态`, width: 90 },
   { name: 'time', label: msg`执行时间(ms)`, width: 100 },
@@ -56,7 +55,7 @@ export const apiLogView = logView(apiLog, 'log_api', [
   { name: 'methodName', label: msg`方法名`, hideInTable: true },
 ]);
 
-export const errorLogView = logView(errorLog, 'log_error', [
+export const errorLogView = logView(errorLog, [
   { name: 'exceptionName', label: msg`异常名`, width: 140 },
   { name: 'message', label: msg`异常信息`, widget: PRE, width: 200 },
   { name: 'fileName', label: msg`文件名`, hideInTable: true },

@@ -15,7 +15,6 @@ const PROJECTS = `${X}/project/select`;
 /** 监测类型 */
 export const monitorTypeView: CrudView<typeof monitorType> = {
   resource: monitorType,
-  permission: 'monitor_type',
   fields: [
     { name: 'name', label: msg`类型名称`, search: true, required: msg`请输入类型名称`, width: 160 },
     { name: 'code', label: msg`类型编号`, search: true, required: msg`请输入类型编号`, width: 160 },
@@ -27,7 +26,6 @@ export const monitorTypeView: CrudView<typeof monitorType> = {
 /** 监测因素 */
 export const monitorFactorsView: CrudView<typeof monitorFactors> = {
   resource: monitorFactors,
-  permission: 'monitor_factors',
   fields: [
     { name: 'name', label: msg`因素名称`, search: true, required: msg`请输入因素名称`, width: 140 },
     { name: 'code', label: msg`因素编号`, search: true, required: msg`请输入因素编号`, width: 140 },
@@ -43,7 +41,6 @@ export const monitorFactorsView: CrudView<typeof monitorFactors> = {
 /** 因素项, a factor's child table. */
 const factorsItemView: CrudView<typeof monitorFactorsItem> = {
   resource: monitorFactorsItem,
-  permission: 'monitor_factors',
   fields: [
     { name: 'factorsId', label: msg`监测因素`, required: msg`请选择监测因素` },
     { name: 'name', label: msg`因素项名称`, search: true, required: msg`请输入因素项名称`, width: 140 },
@@ -64,7 +61,6 @@ export const factorsItems = (title: (row: Row) => string): ChildTable<typeof mon
 /** 监测点 */
 export const monitorPointView: CrudView<typeof monitorPoint> = {
   resource: monitorPoint,
-  permission: 'monitor_point',
   dialogWidth: 760,
   fields: [
     { name: 'name', label: msg`监测点名称`, search: true, required: msg`请输入监测点名称`, width: 140 },
@@ -96,7 +92,6 @@ export const monitorPointView: CrudView<typeof monitorPoint> = {
 /** 绑定设备: the monitor point's bindings (a device, or one channel of it) — reached only through the bind button. */
 const bindingView: CrudView<typeof pointRelationDevice> = {
   resource: pointRelationDevice,
-  permission: 'monitor_point',
   actions: { view: false, add: 'always', edit: 'always', delete: 'always' },
   fields: [
     { name: 'monitorPointId', label: msg`监测点`, required: msg`请选择监测点` },
@@ -122,7 +117,6 @@ export const bindings = (title: (row: Row) => string): ChildTable<typeof pointRe
 /** 监测项 */
 export const monitorItemView: CrudView<typeof monitorItem> = {
   resource: monitorItem,
-  permission: 'monitor_item',
   fields: [
     { name: 'name', label: msg`监测项名称`, search: true, required: msg`请输入监测项名称`, width: 150 },
     { name: 'code', label: msg`监测项编号`, search: true, required: msg`请输入监测项编号`, width: 140 },

@@ -10,7 +10,6 @@ const CLIENT_TYPES = numericOptions(['1', msg`设备`], ['2', msg`网关`], ['3'
 /** MQTT用户: the password is written on add and only when typed on edit (the API never returns it). */
 export const mqttUserView: CrudView<typeof mqttUser> = {
   resource: mqttUser,
-  permission: 'mqtt_user',
   dialogWidth: 720,
   fields: [
     { name: 'username', label: msg`用户名`, search: true, required: msg`请输入用户名`, width: 160 },
@@ -27,7 +26,6 @@ export const mqttUserView: CrudView<typeof mqttUser> = {
 /** MQTT权限: rules checked in sort order before the defaults of the identity's type. */
 export const mqttAclView: CrudView<typeof mqttAcl> = {
   resource: mqttAcl,
-  permission: 'mqtt_acl',
   dialogWidth: 720,
   fields: [
     { name: 'username', label: msg`用户名(空为全部)`, search: true, width: 160 },

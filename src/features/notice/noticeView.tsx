@@ -19,7 +19,6 @@ const dateOf = (row: Row) => String(row.releaseTime ?? '').slice(0, 10);
 export function noticeListView(markRead: RowAction['run']): CrudView<typeof notice> {
   return {
     resource: notice,
-    permission: 'notice',
     actions: READ_ONLY,
     dialogWidth: '55%',
     pageSize: NOTICE_PAGE_SIZE,

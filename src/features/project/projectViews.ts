@@ -26,7 +26,6 @@ const PROJECT_STATES = options(['1', msg`规划中`], ['2', msg`监测中`], ['3
 /** 项目列表: the structures monitored, with their category, customer and device count. */
 export const projectView: CrudView<typeof project> = {
   resource: project,
-  permission: 'project_list',
   dialogWidth: 820,
   fields: [
     { name: 'name', label: msg`项目名称`, search: true, required: msg`请输入项目名称`, width: 200 },
@@ -57,7 +56,6 @@ const without = (nodes: readonly TreeOption[], id?: string): TreeOption[] =>
 /** 项目分类: a lazy tree table of categories (their own list, one level per parentId). */
 export const categoryView: CrudView<typeof projectCategory> = {
   resource: projectCategory,
-  permission: 'project_category',
   list: { params: { parentId: '0' } },
   tree: { children: (row) => categoryCalls.list({ parentId: row.id, current: 1, size: 1000 }).then((page) => page.records) },
   fields: [
@@ -73,7 +71,6 @@ export const categoryView: CrudView<typeof projectCategory> = {
 /** 项目客户: who the projects are run for. */
 export const customerView: CrudView<typeof projectCustomer> = {
   resource: projectCustomer,
-  permission: 'project_customer',
   fields: [
     { name: 'name', label: msg`客户名称`, search: true, required: msg`请输入客户名称`, width: 220 },
     { name: 'linkman', label: msg`联系人`, search: true, width: 120 },
@@ -86,7 +83,6 @@ export const customerView: CrudView<typeof projectCustomer> = {
 /** 用户项目: which users see which projects; assigned through the 分配项目 dialog (setUserProject). */
 export const userProjectView: CrudView<typeof userProject> = {
   resource: userProject,
-  permission: 'user_project',
   actions: { add: false, edit: false },
   fields: [
     derived('userName', msg`用户姓名`, 140),

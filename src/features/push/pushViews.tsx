@@ -25,7 +25,6 @@ const addressOf = (row: Row) => String((Number(row.pushType) === PUSH_TYPE.http 
 export function mqttParamView(test: RowAction['run']): CrudView<typeof mqttParam> {
   return {
     resource: mqttParam,
-    permission: 'mqtt_param',
     dialogWidth: 860,
     fields: [
       { name: 'name', label: msg`目标名称`, search: true, required: msg`请输入目标名称`, width: 160 },
@@ -55,7 +54,6 @@ export function mqttParamView(test: RowAction['run']): CrudView<typeof mqttParam
 /** 推送映射 (subtable) of one target: a device renamed, or one of its channels. */
 export const mappingView: CrudView<typeof subTable> = {
   resource: subTable,
-  permission: 'mqtt_param',
   dialogWidth: 720,
   fields: [
     { name: 'mqttParamId', label: msg`推送目标`, widget: TARGETS, hideInTable: true, required: msg`请选择推送目标` },
@@ -75,7 +73,6 @@ const STATES = options(['0', msg`未推送`], ['1', msg`成功`], ['2', msg`失�
 export function tenantProjectView(push: RowAction['run']): CrudView<typeof tenantProject> {
   return {
     resource: tenantProject,
-    permission: 'tenant_project',
     dialogWidth: 760,
     fields: [
       { name: 'mqttParamId', label: msg`推送目标`, widget: TARGETS, search: true, hideInTable: true, required: msg`请选择推送目标` },
@@ -101,7 +98,6 @@ const TRIGGERS = options(['realtime', msg`实时`], ['retry', msg`重试`], ['ma
 /** 推送日志: every send attempt, read-only; filters on state, project, trigger and time. */
 export const apiSendLogView: CrudView<typeof apiSendLog> = {
   resource: apiSendLog,
-  permission: 'api_send_log',
   actions: READ_ONLY,
   dateRange: true,
   dialogWidth: 860,

@@ -40,7 +40,6 @@ const linkCell = (row: Row) => (
 /** Spec §7 "Files": uploads are recorded by put-file; rows are only listed, downloaded and deleted (with the file). */
 export const attachView: CrudView<typeof attach> = {
   resource: attach,
-  permission: 'attach',
   dateRange: true,
   actions: { add: false, edit: false },
   fields: [

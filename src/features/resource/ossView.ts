@@ -7,7 +7,6 @@ import { enableAction, statusTag } from './configs';
 /** Spec §7 "SMS, OSS and regions": storage configs; the server checks an S3 config's address, keys and bucket. */
 export const ossView: CrudView<typeof oss> = {
   resource: oss,
-  permission: 'oss',
   dialogWidth: 880,
   fields: [
     { name: 'category', label: msg`分类`, widget: { type: 'select', dict: 'oss' }, search: true, required: msg`请选择分类`, width: 140 },

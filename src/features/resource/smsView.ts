@@ -8,7 +8,6 @@ import { enableAction, statusTag } from './configs';
 export function smsView(sendTest: (row: Row) => void): CrudView<typeof sms> {
   return {
     resource: sms,
-    permission: 'sms',
     dialogWidth: 880,
     fields: [
       { name: 'category', label: msg`分类`, widget: { type: 'select', dict: 'sms' }, search: true, required: msg`请选择分类`, width: 120 },

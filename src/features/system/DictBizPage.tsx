@@ -3,5 +3,5 @@ import { DictionaryScreen } from './DictionaryScreen';
 
 /** /system/dictbiz: business dictionaries, kept per tenant. */
 export default function DictBizPage() {
-  return <DictionaryScreen resource={dictBiz} permission="dictbiz" />;
+  return <DictionaryScreen resource={dictBiz} />;
 }

@@ -3,5 +3,5 @@ import { DictionaryScreen } from './DictionaryScreen';
 
 /** /system/dict: system dictionaries. */
 export default function DictPage() {
-  return <DictionaryScreen resource={dict} permission="dict" />;
+  return <DictionaryScreen resource={dict} />;
 }

@@ -7,11 +7,11 @@ import { CrudPage } from '../../crud/CrudPage';
 import { childView, parentView } from './dictionaryViews';
 
 /** A dictionary family's screen: parents in the page, a parent's entries (a tree) in a dialog. */
-export function DictionaryScreen({ resource, permission }: { resource: typeof dict; permission: string }) {
+export function DictionaryScreen({ resource }: { resource: typeof dict }) {
   const { t } = useLingui();
   const [parent, setParent] = useState<Row>();
-  const parents = useMemo(() => parentView(resource, permission, setParent), [resource, permission]);
-  const children = useMemo(() => (parent ? childView(resource, permission, parent) : undefined), [resource, permission, parent]);
+  const parents = useMemo(() => parentView(resource, setParent), [resource]);
+  const children = useMemo(() => (parent ? childView(resource, parent) : undefined), [resource, parent]);
   const name = String(parent?.dictValue ?? '');
   return (
     <>

@@ -5,7 +5,6 @@ import type { CrudView } from '../../crud/types';
 /** OAuth clients (/system/client), platform administrator only. */
 export const clientView: CrudView<typeof client> = {
   resource: client,
-  permission: 'client',
   dialogWidth: 800,
   fields: [
     { name: 'clientId', label: msg`应用id`, search: true, required: msg`请输入客户端id` },

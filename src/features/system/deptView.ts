@@ -15,7 +15,6 @@ const parents = (editing?: Row) => treeOf(DEPT_TREE).then((tree) => without(tree
 /** Spec §2 "Department management": a lazy tree table, one level per lazy-list call. */
 export const deptView: CrudView<typeof dept> = {
   resource: dept,
-  permission: 'dept',
   list: { call: 'lazy-list' },
   tree: { children: (row) => calls.list({ parentId: row.id }, 'lazy-list').then((page) => page.records) },
   dialogWidth: 800,

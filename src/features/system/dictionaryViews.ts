@@ -17,10 +17,9 @@ const valueFields: ReadonlyArray<FieldView<FieldName<Dictionary>>> = [
 ];
 
 /** The parent table: one row per dictionary code; `configure` opens the code's entries. */
-export function parentView(resource: Dictionary, permission: string, configure: (row: Row) => void): CrudView<Dictionary> {
+export function parentView(resource: Dictionary, configure: (row: Row) => void): CrudView<Dictionary> {
   return {
     resource,
-    permission,
     list: { call: 'parent-list' },
     dialogWidth: DIALOG_WIDTH,
     fields: [{ name: 'code', label: msg`字典编号`, search: true, required: msg`请输入字典编号` }, ...valueFields],
@@ -29,14 +28,13 @@ export function parentView(resource: Dictionary, permission: string, configure: 
 }
 
 /** The child table of one parent: a lazy tree of its entries; code and parent are fixed by the parent. */
-export function childView(resource: Dictionary, permission: string, parent: Row): CrudView<Dictionary> {
+export function childView(resource: Dictionary, parent: Row): CrudView<Dictionary> {
   const calls = crudCalls(resource);
   const code = String(parent.code ?? '');
   const parents = async () => [{ id: parent.id, title: String(parent.dictValue ?? ''), children: await treeOf(`${calls.base}/tree?code=${encodeURIComponent(code)}`) }];
   const fixed = (_mode: unknown) => true;
   return {
     resource,
-    permission,
     list: { call: 'child-list', params: { parentId: parent.id } },
     tree: { children: (row) => calls.list({ parentId: row.id, current: 1, size: CHILDREN_PAGE }, 'child-list').then((page) => page.records) },
     dialogWidth: DIALOG_WIDTH,

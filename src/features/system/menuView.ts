@@ -13,7 +13,6 @@ const MENU = 1;
  */
 export const menuView: CrudView<typeof menu> = {
   resource: menu,
-  permission: 'menu',
   list: { call: 'lazy-list', params: { parentId: '0' } },
   tree: { children: (row) => calls.list({ parentId: row.id }, 'lazy-list').then((page) => page.records) },
   dialogWidth: 800,

@@ -5,7 +5,6 @@ import type { CrudView } from '../../crud/types';
 /** Spec §2 "Param page", §5 "Param form". */
 export const paramView: CrudView<typeof param> = {
   resource: param,
-  permission: 'param',
   dateRange: true,
   fields: [
     { name: 'paramName', label: msg`参数名称`, search: true, required: msg`请输入参数名称` },

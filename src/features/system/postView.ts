@@ -5,7 +5,6 @@ import type { CrudView } from '../../crud/types';
 /** Spec §2 "Post management". */
 export const postView: CrudView<typeof post> = {
   resource: post,
-  permission: 'post',
   fields: [
     { name: 'category', label: msg`岗位类型`, widget: { type: 'select', dict: 'post_category' }, search: true, width: 120 },
     { name: 'postCode', label: msg`岗位编号`, search: true, required: msg`请输入岗位编号` },

@@ -10,7 +10,6 @@ const levelOf = (parentCode: string) => calls.list({ parentCode }, 'lazy-list').
 /** Spec §7 "SMS, OSS and regions": a lazy code tree under 00; level and ancestors are derived by the server. */
 export const regionView: CrudView<typeof region> = {
   resource: region,
-  permission: 'region',
   list: { call: 'lazy-list', params: { parentCode: REGION_ROOT } },
   tree: { children: (row) => levelOf(String(row.code)) },
   detailBy: 'code',

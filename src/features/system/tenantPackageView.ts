@@ -5,7 +5,6 @@ import type { CrudView } from '../../crud/types';
 /** Spec §2 "Tenant package page", §5 "Tenant package": no view button, page size 10, dialog width 600. */
 export const tenantPackageView: CrudView<typeof tenantPackage> = {
   resource: tenantPackage,
-  permission: 'tenant_package',
   actions: { view: false },
   pageSize: 10,
   dialogWidth: 600,

@@ -26,7 +26,6 @@ const columns: readonly TenantField[] = [
 export function recycleBinView(restore: RowAction['run'], purge: RowAction['run']): CrudView<typeof tenant> {
   return {
     resource: tenant,
-    permission: 'tenant',
     list: { call: 'recovery' },
     actions: { view: false, add: false, edit: false, delete: false },
     fields: columns.filter((f) => ['tenantId', 'tenantName', 'linkman', 'contactNumber', 'expireTime'].includes(f.name)),
@@ -41,7 +40,6 @@ export function recycleBinView(restore: RowAction['run'], purge: RowAction['run'
 export function tenantView(open: (dialog: TenantDialog, row: Row, refresh: () => void) => void, recycleBin: (refresh: () => void) => void): CrudView<typeof tenant> {
   return {
     resource: tenant,
-    permission: 'tenant',
     dialogWidth: 800,
     fields: columns,
     rowActions: [

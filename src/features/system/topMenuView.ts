@@ -7,7 +7,6 @@ import type { CrudView } from '../../crud/types';
 export function topMenuView(configure: (row: Row) => void): CrudView<typeof topmenu> {
   return {
     resource: topmenu,
-    permission: 'topmenu',
     fields: [
       { name: 'code', label: msg`菜单编号`, search: true, required: msg`请输入菜单编号` },
       { name: 'name', label: msg`菜单名称`, search: true, required: msg`请输入菜单名称` },

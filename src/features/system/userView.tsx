@@ -73,7 +73,6 @@ const addOnly = (mode: FormMode) => mode !== 'add';
 export function userView({ platformAdmin, approve, platform }: UserViewOptions): CrudView<typeof user> {
   return {
     resource: user,
-    permission: 'user',
     dialogWidth: 880,
     fields: [
       { name: 'account', label: msg`登录账号`, search: true, required: msg`请输入登录账号`, disabled: (mode) => mode !== 'add', width: 130 },

@@ -13,7 +13,6 @@ const onlyWhenViewing = (mode: string) => mode !== 'view';
 /** 第三方参数: the password and client secret are written on add and only when typed on edit (never returned). */
 export const thirdParamView: CrudView<typeof thirdMonitorParam> = {
   resource: thirdMonitorParam,
-  permission: 'third_param',
   dialogWidth: 820,
   fields: [
     { name: 'name', label: msg`平台名称`, search: true, required: msg`请输入平台名称`, width: 160 },
@@ -39,7 +38,6 @@ export const thirdParamView: CrudView<typeof thirdMonitorParam> = {
 /** 第三方项目: local projects bound to remote ones; bound by the 绑定项目 dialog, deleted = unbound. */
 export const thirdProjectView: CrudView<typeof thirdMonitorProject> = {
   resource: thirdMonitorProject,
-  permission: 'third_project',
   actions: { add: false, edit: false },
   dialogWidth: 720,
   fields: [
