@@ -25,6 +25,7 @@ import { type Broker, startBroker } from './ingest/broker';
 import { createIngest, type Ingest } from './ingest';
 import { LogWriter } from './logs';
 import { registerModules } from './modules';
+import { sharedStore } from './modules/blade-auth/throttle';
 import { type Platform, repositoryCache } from './platform';
 import { type Push, startPush } from './push';
 import { type Realtime, startRealtime } from './realtime';
@@ -86,8 +87,8 @@ export async function buildApp(config: Config): Promise<App> {
 
   await app.register(cors, { origin: true, credentials: true });
   await app.register(formbody);
-  // Limits are applied where they are wanted (the sign-in routes), through app.createRateLimit.
-  await app.register(rateLimit, { global: false });
+  // Limits are applied where they are wanted (the sign-in routes, through app.createRateLimit), counted in the store.
+  await app.register(rateLimit, { global: false, store: sharedStore(store) });
   await app.register(multipart, { limits: { fileSize: config.uploadLimit, files: 10 } });
   installErrorHandler(app, logs);
   installAuth(app, platform);

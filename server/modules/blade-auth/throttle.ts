@@ -12,8 +12,11 @@ import { addressOf, header, tenantOf } from './request';
 const GUESSING_GRANTS = new Set(['password', 'captcha', 'social']);
 const WITH_ACCOUNT = new Set(['password', 'captcha']);
 
-/** @fastify/rate-limit's store over the platform's short-lived values: Redis with REDIS_URL, so processes share counts. */
-function sharedStore(values: KeyValueStore): FastifyRateLimitStoreCtor {
+/**
+ * @fastify/rate-limit's store over the platform's short-lived values: Redis with REDIS_URL, so processes share counts.
+ * Given when the plugin is registered (app.ts): limiters made by createRateLimit are children of that store.
+ */
+export function sharedStore(values: KeyValueStore): FastifyRateLimitStoreCtor {
   return class SharedStore implements FastifyRateLimitStore {
     incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
       values.hit(`throttle:${key}`, timeWindow).then(
@@ -56,8 +59,8 @@ export interface SignInThrottle {
  */
 export function signInThrottle(app: FastifyInstance, platform: Platform): SignInThrottle {
   const rules = platform.config.signIn;
-  const store = sharedStore(platform.store);
-  const common = { store, timeWindow: THROTTLE_WINDOW_MS };
+  // A store that cannot be reached (Redis down) lets sign-in through: the failure rules still hold in the database.
+  const common = { timeWindow: THROTTLE_WINDOW_MS, skipOnError: true };
   const perAddress = app.createRateLimit({ ...common, max: rules.perAddress, keyGenerator: (r) => `address:${addressOf(r)}` });
   const perAccount = app.createRateLimit({
     ...common,
