@@ -68,6 +68,14 @@ describe('session machine', () => {
     expect(spies.persist).not.toHaveBeenCalled();
   });
 
+  it('keeps the whole refusal, so the login page can ask for a captcha', async () => {
+    const refusal = { error_code: 428, error_description: '请输入验证码', captcha_required: true };
+    const { actor } = harness({ login: refusal });
+    actor.send({ type: 'session.login', credentials });
+    await waitFor(actor, (s) => s.matches('loggedOut') && !!s.context.error);
+    expect(actor.getSnapshot().context.refusal).toEqual(refusal);
+  });
+
   it('restores a stored session as logged in', () => {
     const { actor } = harness({ restored: true });
     expect(actor.getSnapshot().matches('loggedIn')).toBe(true);

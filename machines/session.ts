@@ -19,6 +19,10 @@ export interface TokenResponse {
   oauth_id?: string;
   error_code?: number | string;
   error_description?: string;
+  /** The next sign-in of the account needs the captcha grant (docs/sign-in.md). */
+  captcha_required?: boolean;
+  /** Throttled (error_code 429): seconds before the address may sign in again. */
+  retry_after?: number;
 }
 
 export interface Tokens {
@@ -65,6 +69,8 @@ export interface SessionContext {
   choice: Choice;
   /** error_description of the last refused login. */
   error?: string;
+  /** The whole answer of the last refused login: its code, and whether a captcha is now needed. */
+  refusal?: TokenResponse;
   /** Seconds a token lives before the check refreshes it (site tokenTime). */
   tokenTime: number;
   now: () => number;
@@ -118,6 +124,7 @@ const stored = (response: TokenResponse, now: number) => ({
   tenantId: String(response.tenant_id ?? ''),
   user: userOf(response),
   error: undefined,
+  refusal: undefined,
 });
 
 const cleared = { tokens: undefined, user: undefined, tenantId: undefined, choice: {} };
@@ -178,7 +185,7 @@ export const sessionMachine = setup({
       },
     },
     loggingIn: {
-      entry: assign({ error: undefined }),
+      entry: assign({ error: undefined, refusal: undefined }),
       invoke: {
         src: 'login',
         input: ({ event }) => (event as Extract<SessionEvent, { type: 'session.login' }>).credentials,
@@ -196,7 +203,7 @@ export const sessionMachine = setup({
           },
           {
             target: 'loggedOut',
-            actions: assign({ error: ({ event }) => event.output.error_description ?? '' }),
+            actions: assign({ error: ({ event }) => event.output.error_description ?? '', refusal: ({ event }) => event.output }),
           },
         ],
         onError: { target: 'loggedOut', actions: assign({ error: ({ event }) => messageOf(event.error) }) },

@@ -2,12 +2,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type Alarms, startAlarms } from './alarms';
 import { RevocationList } from './auth/revocations';
 import { RightsService } from './auth/rights';
+import { SignInGuard } from './auth/sign-in-guard';
 import { ScopeService } from './auth/scopes';
 import { OAuth2Provider } from './auth/social';
 import { TokenService } from './auth/tokens';
@@ -24,6 +26,7 @@ import { type Broker, startBroker } from './ingest/broker';
 import { createIngest, type Ingest } from './ingest';
 import { LogWriter } from './logs';
 import { registerModules } from './modules';
+import { sharedStore } from './modules/blade-auth/throttle';
 import { type Platform, repositoryCache } from './platform';
 import { type Push, startPush } from './push';
 import { type Realtime, startRealtime } from './realtime';
@@ -56,7 +59,8 @@ export async function buildApp(config: Config): Promise<App> {
     logger: { level: config.logLevel },
     rewriteUrl: (req) => rewriteUrl(req.url),
     bodyLimit: 2 * 1024 * 1024,
-    trustProxy: true,
+    // X-Forwarded-For is believed only from the configured proxies (TRUST_PROXY); anyone else could forge it.
+    trustProxy: config.trustProxy.length ? config.trustProxy : false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   });
   const database = openDatabase(config);
@@ -79,6 +83,7 @@ export async function buildApp(config: Config): Promise<App> {
     revocations,
     logs,
     store,
+    signIn: new SignInGuard(database.db, config.signIn),
     social: new Map(config.socialProviders.map((p) => [p.source, new OAuth2Provider(p)])),
     repo: repositoryCache(deps),
     resources: [],
@@ -86,6 +91,8 @@ export async function buildApp(config: Config): Promise<App> {
 
   await app.register(cors, { origin: true, credentials: true });
   await app.register(formbody);
+  // Limits are applied where they are wanted (the sign-in routes, through app.createRateLimit), counted in the store.
+  await app.register(rateLimit, { global: false, store: sharedStore(store) });
   await app.register(multipart, { limits: { fileSize: config.uploadLimit, files: 10 } });
   installErrorHandler(app, logs);
   const routes: DeclaredRoute[] = [];

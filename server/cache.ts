@@ -1,15 +1,29 @@
 import { createClient } from 'redis';
 
-/** Short-lived shared values (captcha codes): in memory on one machine, in Redis when REDIS_URL is set. */
+/** A counter of a fixed window: hits so far and milliseconds until the window ends. */
+export interface Hits {
+  count: number;
+  ttlMs: number;
+}
+
+/**
+ * Short-lived shared values (captcha codes, sign-in throttle counters): in memory on one machine, in Redis when
+ * REDIS_URL is set, so several server processes share them.
+ */
 export interface KeyValueStore {
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
+  /** Reads without using the value up. */
+  peek(key: string): Promise<string | undefined>;
   /** Reads and deletes in one step, so a value can be used once. */
   take(key: string): Promise<string | undefined>;
+  /** Counts one hit of a key; the window starts at the first hit and lasts windowMs. */
+  hit(key: string, windowMs: number): Promise<Hits>;
   close(): Promise<void>;
 }
 
 export class MemoryStore implements KeyValueStore {
   private readonly entries = new Map<string, { value: string; expires: number }>();
+  private readonly counters = new Map<string, { count: number; expires: number }>();
 
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
     if (this.entries.size > 100_000) this.sweep();
@@ -22,22 +36,51 @@ export class MemoryStore implements KeyValueStore {
     return entry && entry.expires > Date.now() ? entry.value : undefined;
   }
 
+  async peek(key: string): Promise<string | undefined> {
+    const entry = this.entries.get(key);
+    return entry && entry.expires > Date.now() ? entry.value : undefined;
+  }
+
+  async hit(key: string, windowMs: number): Promise<Hits> {
+    const now = Date.now();
+    if (this.counters.size > 100_000) this.sweep();
+    let counter = this.counters.get(key);
+    if (!counter || counter.expires <= now) {
+      counter = { count: 0, expires: now + windowMs };
+      this.counters.set(key, counter);
+    }
+    counter.count += 1;
+    return { count: counter.count, ttlMs: counter.expires - now };
+  }
+
   private sweep(): void {
     const now = Date.now();
     for (const [key, entry] of this.entries) if (entry.expires <= now) this.entries.delete(key);
+    for (const [key, counter] of this.counters) if (counter.expires <= now) this.counters.delete(key);
   }
 
   async close(): Promise<void> {
     this.entries.clear();
+    this.counters.clear();
   }
 }
 
-/** The three commands the store uses; keeps the class free of the client's deep generic types. */
+/** The commands the store uses; keeps the class free of the client's deep generic types. */
 interface RedisCommands {
   set(key: string, value: string, options: { EX: number }): Promise<unknown>;
+  get(key: string): Promise<unknown>;
   getDel(key: string): Promise<unknown>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   quit(): Promise<unknown>;
 }
+
+/** INCR with the window's expiry set by the first hit, in one step so concurrent processes count alike. */
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {count, ttl}`;
 
 export class RedisStore implements KeyValueStore {
   private constructor(private readonly client: RedisCommands) {}
@@ -52,9 +95,19 @@ export class RedisStore implements KeyValueStore {
     await this.client.set(`vigil:${key}`, value, { EX: ttlSeconds });
   }
 
+  async peek(key: string): Promise<string | undefined> {
+    const value = await this.client.get(`vigil:${key}`);
+    return typeof value === 'string' ? value : undefined;
+  }
+
   async take(key: string): Promise<string | undefined> {
     const value = await this.client.getDel(`vigil:${key}`);
     return typeof value === 'string' ? value : undefined;
+  }
+
+  async hit(key: string, windowMs: number): Promise<Hits> {
+    const [count, ttl] = (await this.client.eval(HIT_SCRIPT, { keys: [`vigil:${key}`], arguments: [String(windowMs)] })) as [number, number];
+    return { count: Number(count), ttlMs: Number(ttl) };
   }
 
   async close(): Promise<void> {

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { DEFAULT_SIGN_IN_RULES, type SignInRules } from './auth/sign-in-rules';
 import type { OAuth2ProviderConfig } from './auth/social';
-import { allowedRanges } from './net/addresses';
+import { allowedRanges, parseCidr } from './net/addresses';
 import type { OutboundConfig } from './net/outbound';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -36,6 +37,13 @@ export interface Config {
   socialProviders: OAuth2ProviderConfig[];
   /** What the addresses tenants configure (push, third-party, webhooks, SMTP, SMS, S3) may reach (server/net/outbound.ts). */
   outbound: OutboundConfig;
+  /**
+   * TRUST_PROXY: the reverse proxies (addresses, CIDR ranges or proxy-addr's `loopback`, `linklocal`, `uniquelocal`)
+   * whose X-Forwarded-For is believed. Empty: the peer address is the client's, a forged header changes nothing.
+   */
+  trustProxy: string[];
+  /** Throttles, captcha and lock-out of sign-in (docs/sign-in.md); not from the environment, tests relax them. */
+  signIn: SignInRules;
 }
 
 type Env = Record<string, string | undefined>;
@@ -60,6 +68,17 @@ function outboundFrom(env: Env): OutboundConfig {
   const allow = (env.OUTBOUND_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   allowedRanges(allow);
   return { allowPrivate: flagFrom(env.OUTBOUND_ALLOW_PRIVATE, 'OUTBOUND_ALLOW_PRIVATE'), allow };
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** TRUST_PROXY, checked here so a typo stops the start instead of trusting nobody (or everybody). */
+function trustProxyFrom(env: Env): string[] {
+  const list = (env.TRUST_PROXY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of list) {
+    if (!PROXY_NAMES.has(entry) && !parseCidr(entry)) throw new Error(`TRUST_PROXY: "${entry}" is not an address, a CIDR range or loopback/linklocal/uniquelocal`);
+  }
+  return list;
 }
 
 /** The JWT secret comes from the environment, else from DATA_DIR/jwt-secret, else is generated there once. */
@@ -96,6 +115,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     uploadLimit: Number(env.UPLOAD_LIMIT ?? 20 * 1024 * 1024),
     socialProviders: env.SOCIAL_PROVIDERS ? (JSON.parse(env.SOCIAL_PROVIDERS) as OAuth2ProviderConfig[]) : [],
     outbound: outboundFrom(env),
+    trustProxy: trustProxyFrom(env),
+    signIn: DEFAULT_SIGN_IN_RULES,
     ...overrides,
   };
 }

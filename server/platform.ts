@@ -2,6 +2,7 @@ import type { Resource } from '../resources/define';
 import type { RightsService } from './auth/rights';
 import type { ScopeService } from './auth/scopes';
 import type { RevocationList } from './auth/revocations';
+import type { SignInGuard } from './auth/sign-in-guard';
 import type { SocialProvider } from './auth/social';
 import type { TokenService } from './auth/tokens';
 import type { KeyValueStore } from './cache';
@@ -26,6 +27,8 @@ export interface Platform {
   revocations: RevocationList;
   logs: LogWriter;
   store: KeyValueStore;
+  /** Failed passwords, captcha demands and per-address locks of sign-in (docs/sign-in.md). */
+  signIn: SignInGuard;
   social: ReadonlyMap<string, SocialProvider>;
   /** The scoped repository of a declared resource. */
   repo(resource: Resource): Repository;

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp, type App } from '../../server/app';
+import { DEFAULT_SIGN_IN_RULES } from '../../server/auth/sign-in-rules';
 import { loadConfig, type Config } from '../../server/config';
 import { createPgDatabase, type StoreKind } from './databases';
 
@@ -16,6 +17,12 @@ export interface TestServer {
 /** The outbound guard as a deployment has it by default: private and local addresses refused. */
 export const GUARDED: Pick<Config, 'outbound'> = { outbound: { allowPrivate: false, allow: [] } };
 
+/**
+ * Suites sign in from one address far more often than people do: the sign-in throttles are relaxed unless a suite
+ * passes `signIn` itself (tests/integration/core/sign-in.test.ts). Captcha and lock rules stay as deployed.
+ */
+export const RELAXED_SIGN_IN = { ...DEFAULT_SIGN_IN_RULES, perAddress: 1_000_000, perAccount: 1_000_000, captchaPerAddress: 1_000_000 };
+
 /** A real server on an ephemeral port with a new database (SQLite file or a fresh PostgreSQL database). */
 export async function startServer(
   store: StoreKind = 'sqlite',
@@ -29,7 +36,7 @@ export async function startServer(
     // The suites' push targets and third-party platforms are local servers: the outbound guard lets them through
     // (tests/integration/*/outbound.test.ts start servers with `outbound: GUARDED` to see it refuse).
     { LOG_LEVEL: 'silent', OUTBOUND_ALLOW_PRIVATE: '1' },
-    { dataDir, port: 0, mqttPort: 0, host: '127.0.0.1', databaseUrl: pgDb?.url, jwtSecret: 'test-secret-0123456789abcdef', consoleDir: join(dataDir, 'no-console'), ...overrides },
+    { dataDir, port: 0, mqttPort: 0, host: '127.0.0.1', databaseUrl: pgDb?.url, jwtSecret: 'test-secret-0123456789abcdef', consoleDir: join(dataDir, 'no-console'), signIn: RELAXED_SIGN_IN, ...overrides },
   );
   const app = await buildApp(config);
   await prepare?.(app);

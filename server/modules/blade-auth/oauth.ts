@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import svgCaptcha from 'svg-captcha';
-import { PLATFORM_TENANT } from '../../auth/principal';
+import type { Failure } from '../../auth/sign-in-guard';
 import { principalOf } from '../../auth/tokens';
 import { paramsOf, text } from '../../http/context';
 import { ok, unauthorized } from '../../http/envelope';
@@ -14,20 +14,20 @@ import {
   type Client,
   findUser,
   issueTokens,
+  LOGIN_CODES,
   LOGIN_MESSAGES,
   LoginError,
+  refusal,
   signPair,
   type Switch,
   type TokenResponse,
+  type UserRow,
 } from './login';
 import { needs } from '../../auth/rights';
+import { addressOf, header, tenantOf } from './request';
+import { signInThrottle } from './throttle';
 
 const CAPTCHA_TTL_SECONDS = 300;
-const header = (request: FastifyRequest, name: string) => {
-  const value = request.headers[name];
-  const first = Array.isArray(value) ? value[0] : value;
-  return first?.trim() || undefined;
-};
 
 /** The client of `Authorization: Basic base64(id:secret)`, checked against blade_client. */
 async function clientOf(platform: Platform, request: FastifyRequest): Promise<Client> {
@@ -52,27 +52,42 @@ async function clientOf(platform: Platform, request: FastifyRequest): Promise<Cl
 type Grant = (platform: Platform, client: Client, request: FastifyRequest, params: Record<string, unknown>) => Promise<TokenResponse>;
 
 const switchOf = (request: FastifyRequest): Switch => ({ deptId: header(request, 'dept-id'), roleId: header(request, 'role-id') });
-const tenantOf = (request: FastifyRequest, params: Record<string, unknown>) =>
-  text(params, 'tenantId') ?? header(request, 'tenant-id') ?? PLATFORM_TENANT;
+/** Every lock and captcha demand goes to the usual log, with account, tenant and address. */
+function logFailure(platform: Platform, tenantId: string, account: string, address: string) {
+  return (failure: Failure, user: UserRow | undefined) => {
+    const entry = { tenantId, createUser: user?.id, createBy: account, logLevel: 'warn', remoteIp: address };
+    if (failure.lockedNow) {
+      const until = formatDateTime(new Date(failure.lockedUntil));
+      platform.logs.write('blade_log_usual', { ...entry, logId: 'login-lock', logData: `${account} 在 ${address} 登录失败次数过多,该地址锁定至 ${until}` });
+    }
+    if (failure.captchaNow) {
+      platform.logs.write('blade_log_usual', { ...entry, logId: 'login-captcha', logData: `${account} 登录失败 ${failure.failures} 次,此后登录需要验证码` });
+    }
+  };
+}
 
-const passwordGrant: Grant = async (platform, client, request, params) => {
+async function signInWithPassword(platform: Platform, client: Client, request: FastifyRequest, params: Record<string, unknown>, captchaSolved: boolean) {
   const tenantId = tenantOf(request, params);
   const account = text(params, 'username') ?? '';
   const password = String(params.password ?? '');
   if (!account || !password) throw new LoginError(LOGIN_MESSAGES.badCredentials);
   await checkTenant(platform.db, tenantId);
-  const user = await authenticate(platform.db, tenantId, account, password);
+  const address = addressOf(request);
+  const attempt = { tenantId, account, address, password, captchaSolved };
+  const user = await authenticate(platform.db, platform.signIn, attempt, logFailure(platform, tenantId, account, address));
   const tokens = await issueTokens(platform, client, user, switchOf(request));
-  platform.logs.write('blade_log_usual', { tenantId, createUser: user.id, createBy: account, logLevel: 'info', logId: 'login', logData: `${account} 登录成功`, remoteIp: request.ip });
+  platform.logs.write('blade_log_usual', { tenantId, createUser: user.id, createBy: account, logLevel: 'info', logId: 'login', logData: `${account} 登录成功`, remoteIp: address });
   return tokens;
-};
+}
+
+const passwordGrant: Grant = (platform, client, request, params) => signInWithPassword(platform, client, request, params, false);
 
 const captchaGrant: Grant = async (platform, client, request, params) => {
   const key = header(request, 'captcha-key');
   const code = header(request, 'captcha-code');
   const expected = key ? await platform.store.take(`captcha:${key}`) : undefined;
-  if (!code || !expected || expected !== code.toLowerCase()) throw new LoginError(LOGIN_MESSAGES.badCaptcha);
-  return passwordGrant(platform, client, request, params);
+  if (!code || !expected || expected !== code.toLowerCase()) throw new LoginError(LOGIN_MESSAGES.badCaptcha, LOGIN_CODES.refused, true);
+  return signInWithPassword(platform, client, request, params, true);
 };
 
 /** Rotates both tokens; the old refresh token cannot be used again. Roles are re-read so grants take effect. */
@@ -155,16 +170,17 @@ async function token(platform: Platform, request: FastifyRequest, reply: Fastify
   } catch (error) {
     if (!(error instanceof LoginError)) throw error;
     // BladeX answers a refused sign-in with HTTP 200 and the error in the body; the console shows it (spec §8).
-    return reply.send({ error_code: error.errorCode, error_description: error.message });
+    return reply.send(refusal(error.errorCode, error.message, error.captchaRequired));
   }
 }
 
 export function registerOAuth(app: FastifyInstance, platform: Platform): void {
   const base = '/blade-auth/oauth';
-  app.post(`${base}/token`, needs.public, (request, reply) => token(platform, request, reply));
+  const throttle = signInThrottle(app, platform);
+  app.post(`${base}/token`, { ...needs.public, preHandler: throttle.token }, (request, reply) => token(platform, request, reply));
   app.post(`${base}/token/refresh`, needs.public, (request, reply) => token(platform, request, reply, 'refresh_token'));
 
-  app.get(`${base}/captcha`, needs.public, async () => {
+  app.get(`${base}/captcha`, { ...needs.public, preHandler: throttle.captcha }, async () => {
     const captcha = svgCaptcha.create({ size: 4, noise: 3, ignoreChars: '0oO1ilI', width: 120, height: 40 });
     const key = randomUUID();
     await platform.store.set(`captcha:${key}`, captcha.text.toLowerCase(), CAPTCHA_TTL_SECONDS);

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { platformFields, user } from '../../../resources/system/user';
 import { ESCALATION, EscalationGuard } from '../../auth/escalation';
 import { hashPassword } from '../../auth/passwords';
+import { accountKey } from '../../auth/sign-in-guard';
 import type { Db, Row } from '../../db/database';
 import { type CallContext, zodMessage } from '../../db/repository';
-import { contextOf, idsOf, text } from '../../http/context';
+import { contextOf, idsOf, paramsOf, text } from '../../http/context';
 import { badRequest, forbidden, invalidParam, missingParam, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
@@ -18,6 +19,24 @@ function byTenant(rows: Row[]): Map<string, string[]> {
   const groups = new Map<string, string[]>();
   for (const row of rows) groups.set(String(row.tenantId), [...(groups.get(String(row.tenantId)) ?? []), String(row.id)]);
   return groups;
+}
+
+/** Users with their sign-in locks: `failures`, `captchaRequired` and `locks` of `{address, failures, lockedUntil}`. */
+async function withLocks(platform: Platform, rows: Row[]): Promise<Row[]> {
+  const locks = await platform.signIn.locksOf(rows.map((r) => ({ tenantId: r.tenantId, account: r.account })));
+  return rows.map((row) => {
+    const found = locks.get(accountKey(row.tenantId, row.account));
+    return {
+      id: row.id,
+      tenantId: row.tenantId,
+      account: row.account,
+      name: row.name,
+      realName: row.realName,
+      failures: found?.failures ?? 0,
+      captchaRequired: found?.captchaRequired ?? false,
+      locks: (found?.locks ?? []).map((l) => ({ address: l.address, failures: l.failures, lockedUntil: formatDateTime(new Date(l.lockedUntil)) })),
+    };
+  });
 }
 
 /** What administrators do to accounts besides editing them: reset, roles, unlock, platform profile. */
@@ -70,15 +89,22 @@ export function registerUserAdministration(app: FastifyInstance, platform: Platf
     return ok(true);
   });
 
-  /** Lifts the sign-in lock-out (5 failed passwords) of the users' accounts. */
+  /** Lifts every sign-in lock and the captcha demand of the users' accounts (docs/sign-in.md). */
   app.post(`${base}/unlock`, needs('user_unlock'), async (request) => {
     const ctx = contextOf(request);
     const users = await targets(ctx, idsOf(argsOf(request), 'userIds'));
-    await db
-      .deleteFrom('blade_login_attempt')
-      .where((eb) => eb.or(users.map((u) => eb.and([eb('tenantId', '=', u.tenantId), eb('account', '=', u.account)]))))
-      .execute();
+    await platform.signIn.lift(users.map((u) => ({ tenantId: u.tenantId, account: u.account })));
+    for (const u of users) {
+      platform.logs.write('blade_log_usual', { tenantId: u.tenantId, createUser: ctx.principal.userId, createBy: ctx.principal.account, logLevel: 'info', logId: 'unlock', logData: `${ctx.principal.account} 解封账号 ${String(u.account)}`, remoteIp: request.ip });
+    }
     return ok(true);
+  });
+
+  /** The users the caller may see that are locked out from some address or need a captcha now, with their locks. */
+  app.get(`${base}/lock-list`, needs('user_unlock'), async (request) => {
+    const ctx = contextOf(request);
+    const page = await repo.page(ctx, paramsOf(request), [platform.signIn.lockedUsers()]);
+    return ok({ ...page, records: await withLocks(platform, page.records) });
   });
 
   app.post(`${base}/update-platform`, needs('user_platform'), async (request) => {

@@ -3,6 +3,7 @@ import { sql, type SqlBool } from 'kysely';
 import { user } from '../../../resources/system/user';
 import { ESCALATION, EscalationGuard } from '../../auth/escalation';
 import { hashPassword, passwordPolicyError } from '../../auth/passwords';
+import { accountKey } from '../../auth/sign-in-guard';
 import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
 import type { Condition, Query } from '../../http/conditions';
@@ -69,6 +70,15 @@ async function prepareUpdate(platform: Platform, ctx: CallContext, values: Row, 
   return changes;
 }
 
+/** `locked` (some address is locked out) and `captchaRequired`, for the 锁定 tag of the user list. */
+async function withLockFlags(platform: Platform, rows: Row[]): Promise<Row[]> {
+  const locks = await platform.signIn.locksOf(rows.map((r) => ({ tenantId: r.tenantId, account: r.account })));
+  return rows.map((row) => {
+    const found = locks.get(accountKey(row.tenantId, row.account));
+    return { ...row, locked: (found?.locks.length ?? 0) > 0, captchaRequired: found?.captchaRequired ?? false };
+  });
+}
+
 function userHooks(platform: Platform): CrudHooks {
   return {
     listQuery: (_ctx, query) => deptFilter(query),
@@ -77,7 +87,7 @@ function userHooks(platform: Platform): CrudHooks {
       if (ids.includes(ctx.principal.userId)) throw badRequest('不能删除本账号!');
       await new EscalationGuard(platform).assertCoversUsers(ctx.principal, await platform.repo(user).all(ctx, {}, [(eb) => eb('id', 'in', ids)]));
     },
-    decorate: (_ctx, rows) => decorateUsers(platform.db, rows),
+    decorate: async (_ctx, rows) => withLockFlags(platform, await decorateUsers(platform.db, rows)),
   };
 }
 

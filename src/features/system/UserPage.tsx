@@ -140,6 +140,7 @@ export default function UserPage() {
         platformAdmin,
         approve: (row, refresh) => void run(calls.submit({ id: row.id, status: 1 }), t`操作成功!`, refresh),
         platform: setPlatformOf,
+        unlock: (row, refresh) => void ask(t`确定将选择账号解封?`, 'unlock', String(row.id), refresh),
       }),
     [platformAdmin, t],
   );

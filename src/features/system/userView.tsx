@@ -1,5 +1,5 @@
 import { Tag } from '@blueprintjs/core';
-import type { I18n } from '@lingui/core';
+import { i18n, type I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans } from '@lingui/react/macro';
 import { user } from '../../../resources/system/user';
@@ -51,12 +51,26 @@ const password = (value: unknown, i18n: I18n) => (text(value) ? passwordProblem(
 /** Spec §5 phone messages for a phone that is given; the server accepts a user without one. */
 const phone = (value: unknown, i18n: I18n) => (text(value) ? phoneProblem(text(value), i18n) : undefined);
 
-const statusCell = (row: Row) =>
-  Number(row.status) === PENDING ? (
-    <Tag intent="warning" minimal className="vg-user-pending"><Trans>待审核</Trans></Tag>
-  ) : (
-    <Tag intent="success" minimal><Trans>正常</Trans></Tag>
-  );
+/** Some address is locked out of the account, or its sign-in needs a captcha (docs/sign-in.md): 账号解封 lifts both. */
+const isLocked = (row: Row) => row.locked === true || row.captchaRequired === true;
+
+const lockTag = (row: Row) =>
+  row.locked === true ? (
+    <Tag intent="danger" minimal className="vg-user-locked" title={i18n._(msg`登录失败次数过多,有地址被锁定`)}><Trans>锁定</Trans></Tag>
+  ) : row.captchaRequired === true ? (
+    <Tag intent="warning" minimal className="vg-user-captcha" title={i18n._(msg`登录失败次数过多,登录需要验证码`)}><Trans>需验证码</Trans></Tag>
+  ) : null;
+
+const statusCell = (row: Row) => (
+  <>
+    {Number(row.status) === PENDING ? (
+      <Tag intent="warning" minimal className="vg-user-pending"><Trans>待审核</Trans></Tag>
+    ) : (
+      <Tag intent="success" minimal><Trans>正常</Trans></Tag>
+    )}{' '}
+    {lockTag(row)}
+  </>
+);
 
 export interface UserViewOptions {
   /** The platform administrator sees users of every tenant: the list shows each user's tenant. */
@@ -65,12 +79,14 @@ export interface UserViewOptions {
   approve(row: Row, refresh: () => void): void;
   /** Opens the platform settings (user type and JSON extension) of a user. */
   platform(row: Row): void;
+  /** Lifts the sign-in locks of a locked user (POST unlock). */
+  unlock?(row: Row, refresh: () => void): void;
 }
 
 const addOnly = (mode: FormMode) => mode !== 'add';
 
 /** Spec §2 "User management": the list beside the dept tree, the user form and the per-row account actions. */
-export function userView({ platformAdmin, approve, platform }: UserViewOptions): CrudView<typeof user> {
+export function userView({ platformAdmin, approve, platform, unlock }: UserViewOptions): CrudView<typeof user> {
   return {
     resource: user,
     dialogWidth: 880,
@@ -92,6 +108,9 @@ export function userView({ platformAdmin, approve, platform }: UserViewOptions):
     rowActions: [
       { key: 'approve', label: msg`审核通过`, icon: 'tick-circle', permission: 'edit', visible: (row) => Number(row.status) === PENDING, run: (row, context) => approve(row, context.refresh) },
       { key: 'platform', label: msg`平台配置`, icon: 'cog', permission: 'platform', run: (row) => platform(row) },
+      ...(unlock
+        ? [{ key: 'unlock', label: msg`账号解封`, icon: 'unlock' as const, permission: 'unlock', visible: isLocked, run: (row: Row, context: { refresh(): void }) => unlock(row, context.refresh) }]
+        : []),
     ],
   };
 }

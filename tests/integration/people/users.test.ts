@@ -157,12 +157,13 @@ describe.each(await storeKinds())('users on %s', (store) => {
     expect((await postParams(admin, `${USER}/grant`, { userIds: user.id })).body.msg).toBe('缺少必要的请求参数: roleIds');
   });
 
-  it('locks an account after 5 wrong passwords until an administrator unlocks it', async () => {
+  it('asks for a captcha after 3 wrong passwords until an administrator unlocks the account', async () => {
     const user = await create('locked');
-    for (let i = 1; i <= 4; i++) expect((await loginAs('locked', 'Wrong@0000')).error_description).toBe('用户名或密码错误');
-    expect((await loginAs('locked', 'Wrong@0000')).error_description).toBe('用户登录失败次数过多');
-    expect((await loginAs('locked', 'Pass@1234')).error_description).toBe('用户登录失败次数过多');
+    for (let i = 1; i <= 3; i++) expect((await loginAs('locked', 'Wrong@0000')).error_description).toBe('用户名或密码错误');
+    expect(await loginAs('locked', 'Pass@1234')).toMatchObject({ error_code: 428, error_description: '请输入验证码', captcha_required: true });
+    expect(expectOk(await admin.get<Row>(`${USER}/detail`, { id: user.id }))).toMatchObject({ locked: false, captchaRequired: true });
     expectOk(await postParams(admin, `${USER}/unlock`, { userIds: user.id }));
+    expect(expectOk(await admin.get<Row>(`${USER}/detail`, { id: user.id }))).toMatchObject({ locked: false, captchaRequired: false });
     expect((await loginAs('locked', 'Pass@1234')).access_token).toBeTruthy();
   });
 

@@ -31,10 +31,7 @@ describe.each(await storeKinds())('third-party failures and isolation on %s', (s
   });
 
   const detail = (id: unknown) => fetchOk<Row>(pair.demo, 'thirdmonitorparam/detail', { id: String(id) });
-  const remoteFailures = async () =>
-    Number(
-      (await pair.remote.app.platform.db.selectFrom('blade_login_attempt').select('failures').where('tenantId', '=', '100001').where('account', '=', REMOTE_ACCOUNT).executeTakeFirst())?.failures ?? 0,
-    );
+  const remoteFailures = async () => (await pair.remote.app.platform.signIn.state({ tenantId: '100001', account: REMOTE_ACCOUNT, address: '127.0.0.1' })).failures;
 
   it('says a wrong password clearly, records it, and pauses the periodic pull so the remote account is not locked', async () => {
     const param = await postOk<Row>(pair.demo, 'thirdmonitorparam/submit', connection(pair.remote, { name: '密码错误', password: 'Wrong#Pass-1', intervalSeconds: 5, enabled: 1 }));

@@ -1,0 +1,250 @@
+import { randomInt } from 'node:crypto';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SIGN_IN_RULES, LOCK_MS } from '../../../server/auth/sign-in-rules';
+import { ApiClient, signedIn } from '../../support/client';
+import { storeKinds } from '../../support/databases';
+import { startServer, type TestServer } from '../../support/server';
+import { expectOk, type PageData, postParams, type Row } from '../people/support';
+
+const TOKEN = '/api/blade-auth/oauth/token';
+const CAPTCHA = '/api/blade-auth/oauth/captcha';
+const USER = '/api/blade-user';
+const PASSWORD = 'Pass@1234';
+/** The suites' servers trust the test process (127.0.0.1) as their reverse proxy, so X-Forwarded-For picks the address. */
+const BEHIND_PROXY = { signIn: DEFAULT_SIGN_IN_RULES, trustProxy: ['127.0.0.1'] };
+
+type Body = Record<string, unknown>;
+interface Captcha {
+  key: string;
+  code: string;
+}
+interface SignIn {
+  account: string;
+  password?: string;
+  tenantId?: string;
+  /** X-Forwarded-For */
+  from?: string;
+  captcha?: Captcha;
+}
+
+const forwarded = (from?: string): Record<string, string> => (from ? { 'x-forwarded-for': from } : {});
+
+async function signIn(url: string, { account, password = PASSWORD, tenantId = '000000', from, captcha }: SignIn) {
+  return new ApiClient(url, tenantId).request<Body>('POST', TOKEN, {
+    query: { tenantId, username: account, password, grant_type: captcha ? 'captcha' : 'password', scope: 'all', type: 'account' },
+    headers: { 'tenant-id': tenantId, ...forwarded(from), ...(captcha ? { 'captcha-key': captcha.key, 'captcha-code': captcha.code } : {}) },
+  });
+}
+
+/** A captcha as a person would solve it: the code is read from the server's store. */
+async function solvedCaptcha(server: TestServer, from?: string): Promise<Captcha> {
+  const reply = await new ApiClient(server.url).request<{ key: string }>('GET', CAPTCHA, { headers: forwarded(from) });
+  const code = await server.app.platform.store.peek(`captcha:${reply.body.key}`);
+  if (!code) throw new Error(`no captcha: ${JSON.stringify(reply.body)}`);
+  return { key: reply.body.key, code: code.toUpperCase() };
+}
+
+const BAD = { error_code: 400, error_description: '用户名或密码错误' };
+const NEEDS_CAPTCHA = { error_code: 428, error_description: '请输入验证码', captcha_required: true };
+const LOCKED = { error_code: 423, error_description: '用户登录失败次数过多', captcha_required: true };
+
+describe.each(await storeKinds())('sign-in abuse rules on %s', (store) => {
+  let server: TestServer;
+  let admin: ApiClient;
+  let me: Row;
+
+  beforeAll(async () => {
+    server = await startServer(store, BEHIND_PROXY);
+    admin = await signedIn(server.url);
+    me = expectOk(await admin.get<Row>(`${USER}/info`));
+  });
+  afterAll(() => server.stop());
+
+  const create = async (account: string) =>
+    expectOk(await admin.post<Row>(`${USER}/submit`, { account, password: PASSWORD, name: account, realName: account, deptId: me.deptId, postId: me.postId, roleId: me.roleId }));
+  const signInTo = (attempt: SignIn) => signIn(server.url, attempt).then((r) => r.body);
+  const lockList = async (api: ApiClient, query: Record<string, string> = {}) => expectOk(await api.get<PageData>(`${USER}/lock-list`, query));
+
+  it('throttles sign-in per source address: the 21st in a minute is refused, other addresses and refreshes go on', async () => {
+    const from = '203.0.113.21';
+    for (let i = 1; i <= DEFAULT_SIGN_IN_RULES.perAddress; i++) expect(await signInTo({ account: `ghost${i}`, from })).toEqual(BAD);
+    const throttled = await signIn(server.url, { account: 'ghost-last', from });
+    expect(throttled.status).toBe(200);
+    expect(throttled.body).toMatchObject({ error_code: 429, error_description: expect.stringMatching(/^登录过于频繁,请 \d+ 秒后再试$/), retry_after: expect.any(Number) });
+    // Even the right password waits: the address is throttled, not the account.
+    expect((await signInTo({ account: 'admin', password: 'admin', from })).error_code).toBe(429);
+    const other = await signInTo({ account: 'admin', password: 'admin', from: '203.0.113.22' });
+    expect(other.access_token).toBeTruthy();
+    const refresh = await new ApiClient(server.url).request<Body>('POST', TOKEN, {
+      query: { grant_type: 'refresh_token', refresh_token: String(other.refresh_token) },
+      headers: forwarded(from),
+    });
+    expect(refresh.body.access_token).toBeTruthy();
+  });
+
+  it('throttles captcha images per source address with a 429 envelope', async () => {
+    const from = '203.0.113.23';
+    const get = () => new ApiClient(server.url).request<Body>('GET', CAPTCHA, { headers: forwarded(from) });
+    for (let i = 1; i <= DEFAULT_SIGN_IN_RULES.captchaPerAddress; i++) expect((await get()).body.key).toBeTruthy();
+    const refused = await get();
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ code: 429, success: false, msg: expect.stringContaining('获取验证码过于频繁') });
+  });
+
+  it('throttles sign-in per account from any address; a right captcha still gets through', async () => {
+    await create('busy');
+    for (let i = 1; i <= DEFAULT_SIGN_IN_RULES.perAccount; i++) expect((await signInTo({ account: 'busy', from: `198.51.100.${i}` })).access_token).toBeTruthy();
+    expect(await signInTo({ account: 'busy', from: '198.51.100.99' })).toEqual({ error_code: 428, error_description: '该账号登录过于频繁,请输入验证码', captcha_required: true });
+    const captcha = await solvedCaptcha(server, '198.51.100.99');
+    expect((await signInTo({ account: 'busy', from: '198.51.100.99', captcha })).access_token).toBeTruthy();
+    await create('quiet');
+    expect((await signInTo({ account: 'quiet', from: '198.51.100.99' })).access_token).toBeTruthy();
+  });
+
+  it('asks for a captcha after 3 failed passwords, accepts a right one, and a success clears the failures', async () => {
+    await create('forgetful');
+    const from = '203.0.113.31';
+    expect(await signInTo({ account: 'forgetful', password: 'Wrong@1', from })).toEqual(BAD);
+    expect(await signInTo({ account: 'forgetful', password: 'Wrong@2', from: '203.0.113.32' })).toEqual(BAD);
+    expect(await signInTo({ account: 'forgetful', password: 'Wrong@3', from })).toEqual({ ...BAD, captcha_required: true });
+    // Any address now needs the captcha, and without one the password is not even looked at.
+    expect(await signInTo({ account: 'forgetful', from: '203.0.113.33' })).toEqual(NEEDS_CAPTCHA);
+    expect(await signInTo({ account: 'forgetful', from, captcha: { key: (await solvedCaptcha(server)).key, code: 'ZZZZ' } })).toEqual({
+      error_code: 400,
+      error_description: '验证码不正确',
+      captcha_required: true,
+    });
+    expect((await signInTo({ account: 'forgetful', from, captcha: await solvedCaptcha(server, from) })).access_token).toBeTruthy();
+    expect((await signInTo({ account: 'forgetful', from })).access_token).toBeTruthy();
+  });
+
+  it('locks only the guessing address out of the administrator, logs it, and the lock ends after 30 minutes', async () => {
+    const guesser = '203.0.113.66';
+    for (let i = 1; i <= 3; i++) await signInTo({ account: 'admin', password: `guess${i}`, from: guesser });
+    expect(await signInTo({ account: 'admin', password: 'guess4', from: guesser, captcha: await solvedCaptcha(server) })).toEqual({ ...BAD, captcha_required: true });
+    expect(await signInTo({ account: 'admin', password: 'guess5', from: guesser, captcha: await solvedCaptcha(server) })).toEqual(LOCKED);
+    // The guesser is out, even with the right password and captcha.
+    expect(await signInTo({ account: 'admin', password: 'admin', from: guesser, captcha: await solvedCaptcha(server) })).toEqual(LOCKED);
+    // The administrator elsewhere signs in: with a captcha, as the account has failures.
+    const elsewhere = '198.51.100.200';
+    expect(await signInTo({ account: 'admin', password: 'admin', from: elsewhere })).toEqual(NEEDS_CAPTCHA);
+    expect((await signInTo({ account: 'admin', password: 'admin', from: elsewhere, captcha: await solvedCaptcha(server) })).access_token).toBeTruthy();
+    expect((await signInTo({ account: 'admin', password: 'admin', from: elsewhere })).access_token).toBeTruthy();
+    expect(await signInTo({ account: 'admin', password: 'admin', from: guesser })).toEqual({ error_code: 423, error_description: '用户登录失败次数过多' });
+
+    await server.app.platform.logs.flush();
+    const logged = await server.app.platform.db.selectFrom('blade_log_usual').selectAll().where('logId', '=', 'login-lock').where('remoteIp', '=', guesser).execute();
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ tenantId: '000000', createBy: 'admin', logLevel: 'warn', logData: expect.stringContaining(`admin 在 ${guesser} 登录失败次数过多`) });
+
+    const guard = server.app.platform.signIn;
+    try {
+      guard.now = () => Date.now() + LOCK_MS + 1000;
+      expect((await signInTo({ account: 'admin', password: 'admin', from: guesser })).access_token).toBeTruthy();
+    } finally {
+      guard.now = Date.now;
+    }
+  });
+
+  it('counts parallel guesses exactly: every password looked at is a failure, the fifth locks the address', async () => {
+    await create('raced');
+    const from = '203.0.113.77';
+    const guard = server.app.platform.signIn;
+    const failed = guard.failed.bind(guard);
+    let looked = 0; // passwords looked at and found wrong
+    guard.failed = (attempt) => {
+      looked += 1;
+      return failed(attempt);
+    };
+    try {
+      await Promise.all(Array.from({ length: 10 }, (_, i) => signInTo({ account: 'raced', password: `Wrong@${i}`, from })));
+    } finally {
+      guard.failed = failed;
+    }
+    const state = await guard.state({ tenantId: '000000', account: 'raced', address: from });
+    expect(state.failures).toBe(looked);
+    expect(looked).toBeGreaterThanOrEqual(DEFAULT_SIGN_IN_RULES.captchaAfter);
+    expect(state.lockedUntil > 0).toBe(looked >= DEFAULT_SIGN_IN_RULES.lockAfter);
+  });
+
+  it('lists locks for the administrators who may see the user, and unlock lifts them all', async () => {
+    const user = await create('target');
+    // A forged first hop is ignored: only the address the trusted proxy saw counts.
+    const from = '10.9.9.9, 203.0.113.90';
+    for (let i = 1; i <= 3; i++) await signInTo({ account: 'target', password: `Wrong@${i}`, from });
+    for (let i = 4; i <= 5; i++) await signInTo({ account: 'target', password: `Wrong@${i}`, from, captcha: await solvedCaptcha(server) });
+
+    const listed = await lockList(admin, { account: 'target' });
+    expect(listed.total).toBe(1);
+    expect(listed.records[0]).toMatchObject({ id: user.id, tenantId: '000000', account: 'target', failures: 5, captchaRequired: true });
+    expect(listed.records[0].locks).toEqual([{ address: '203.0.113.90', failures: 5, lockedUntil: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) }]);
+    expect(expectOk(await admin.get<PageData>(`${USER}/page`, { account: 'target' })).records[0]).toMatchObject({ locked: true, captchaRequired: true });
+
+    // Another tenant's administrator does not see it.
+    const tenantAdmin = await signedIn(server.url, 'admin', 'admin', '100001');
+    expect((await lockList(tenantAdmin)).records.map((r) => r.account)).not.toContain('target');
+    expect((await postParams(tenantAdmin, `${USER}/unlock`, { userIds: user.id })).body.msg).toBe('数据不存在或无权操作');
+
+    expectOk(await postParams(admin, `${USER}/unlock`, { userIds: user.id }));
+    expect((await lockList(admin, { account: 'target' })).total).toBe(0);
+    expect((await signInTo({ account: 'target', from })).access_token).toBeTruthy();
+  });
+});
+
+describe('X-Forwarded-For without a trusted proxy', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer('sqlite', { signIn: DEFAULT_SIGN_IN_RULES });
+  });
+  afterAll(() => server.stop());
+
+  it('is ignored: forged addresses all count as the peer address, in locks and in the throttle', async () => {
+    for (let i = 1; i <= 3; i++) {
+      expect((await signIn(server.url, { account: 'nobody', password: `x${i}`, from: `203.0.113.${i}` })).body.error_code).toBe(400);
+    }
+    const state = await server.app.platform.signIn.state({ tenantId: '000000', account: 'nobody', address: '127.0.0.1' });
+    expect(state).toMatchObject({ failures: 3, captchaRequired: true });
+    for (let i = 4; i <= DEFAULT_SIGN_IN_RULES.perAddress; i++) {
+      expect((await signIn(server.url, { account: `ghost${i}`, from: `203.0.113.${i}` })).body.error_code).toBe(400);
+    }
+    expect((await signIn(server.url, { account: 'admin', password: 'admin', from: '198.51.100.1' })).body.error_code).toBe(429);
+  });
+});
+
+async function redisReachable(url: string): Promise<boolean> {
+  const client = createClient({ url, socket: { connectTimeout: 1000, reconnectStrategy: false } });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.ping();
+    return true;
+  } catch {
+    console.warn(`Redis is not reachable at ${url}: the shared-throttle test is skipped.`);
+    return false;
+  } finally {
+    await client.quit().catch(() => undefined);
+  }
+}
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+describe.runIf(await redisReachable(REDIS_URL))('sign-in throttle shared through Redis', () => {
+  let servers: TestServer[];
+  beforeAll(async () => {
+    servers = [await startServer('sqlite', { ...BEHIND_PROXY, redisUrl: REDIS_URL }), await startServer('sqlite', { ...BEHIND_PROXY, redisUrl: REDIS_URL })];
+  });
+  afterAll(async () => {
+    for (const server of servers ?? []) await server.stop();
+  });
+
+  it('counts an address over every process', async () => {
+    // A fresh address per run: the counters of an earlier run may still be in Redis.
+    const from = `203.0.${randomInt(1, 255)}.${randomInt(1, 255)}`;
+    for (let i = 1; i <= DEFAULT_SIGN_IN_RULES.perAddress; i++) {
+      expect((await signIn(servers[i % 2].url, { account: `ghost${i}`, from })).body.error_code).toBe(400);
+    }
+    expect((await signIn(servers[0].url, { account: 'ghost', from })).body.error_code).toBe(429);
+    expect((await signIn(servers[1].url, { account: 'ghost', from })).body.error_code).toBe(429);
+  });
+});
