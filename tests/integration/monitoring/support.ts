@@ -43,7 +43,10 @@ export async function submit(api: ApiClient, resource: string, body: Record<stri
   return expectOk(await api.post<Row>(`${X}/${resource}/submit`, body));
 }
 
-/** A plain staff user (role alias `staff`, not an administrator) of a tenant, signed in. */
+/**
+ * A plain staff user (role alias `staff`, not an administrator) of a tenant, signed in. Its role is granted what the
+ * tenant's administrator role is, so the suites see what data and project scopes leave it, not what rights refuse.
+ */
 export async function staffUser(server: TestServer, tenantId: string, account: string): Promise<{ userId: string; client: ApiClient }> {
   const db = server.app.platform.db;
   const now = formatDateTime();
@@ -51,6 +54,8 @@ export async function staffUser(server: TestServer, tenantId: string, account: s
   const roleId = nextId();
   const userId = nextId();
   await db.insertInto('blade_role').values({ ...base, id: roleId, parentId: '0', roleName: `角色 ${account}`, roleAlias: 'staff', sort: 9 }).execute();
+  const menus = await db.selectFrom('blade_role_menu').select('menuId').where('roleId', '=', seedId(`role:${tenantId}:administrator`)).execute();
+  await db.insertInto('blade_role_menu').values(menus.map((m) => ({ id: nextId(), roleId, menuId: m.menuId }))).execute();
   await db
     .insertInto('blade_user')
     .values({ ...base, id: userId, account, password: await hashPassword('Staff@123'), name: account, realName: account, roleId, deptId: seedId(`dept:${tenantId}:root`), userType: 1 })

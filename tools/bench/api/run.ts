@@ -15,7 +15,8 @@ import { describeMachine } from '../support/machine';
 /**
  * List-call throughput and latency with 100k rows in one resource (blade-system/param of tenant 100001, listed by
  * that tenant's administrator), on SQLite
- * and on PostgreSQL when reachable: a fixed 500 requests/s run (the target: p99 under 20 ms) and an open run.
+ * and on PostgreSQL when reachable: a fixed 500 requests/s run (the target: p99 under 20 ms) and an open run; then
+ * detail calls by id, which cost little beyond the authentication and authorisation gates.
  * Usage: npm run bench:api [-- --rows 100000 --seconds 20]
  */
 const args = new Map(process.argv.slice(2).map((arg, i, all) => [arg, all[i + 1]]));
@@ -23,10 +24,14 @@ const ROWS = Number(args.get('--rows') ?? 100_000);
 const SECONDS = Number(args.get('--seconds') ?? 20);
 const TENANT = '100001';
 
+/** Ids of some loaded rows, for the detail calls. */
+const sampleIds: string[] = [];
+
 async function fill(dataDir: string, databaseUrl?: string): Promise<void> {
   const { db, close } = openDatabase({ dataDir, databaseUrl });
   await migrateToLatest(db);
   await seed(db);
+  sampleIds.length = 0;
   const now = formatDateTime();
   for (let i = 0; i < ROWS; i += 1000) {
     const rows = Array.from({ length: Math.min(1000, ROWS - i) }, (_, j) => ({
@@ -41,6 +46,7 @@ async function fill(dataDir: string, databaseUrl?: string): Promise<void> {
       isDeleted: 0,
     }));
     await db.insertInto('blade_param').values(rows).execute();
+    sampleIds.push(rows[0].id);
   }
   // A live database has statistics and a visibility map; a freshly bulk-loaded one not yet (PostgreSQL's
   // autovacuum would otherwise do it in the middle of the first measured run).
@@ -80,6 +86,10 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
     report('list, pages 1-100, open loop', await run());
     report('list, pages 1-100, at 500 req/s, again', await run(500));
     report('list filtered by paramKey, 500 req/s', await run(500, () => `/api/blade-system/param/list?paramKey_equal=bench.key.${Math.floor(Math.random() * ROWS)}`));
+    // A call that does almost nothing but pass the gates (token, rights, scopes): what the gates cost shows here.
+    const detail = () => `/api/blade-system/param/detail?id=${sampleIds[Math.floor(Math.random() * sampleIds.length)]}`;
+    report('detail by id, at 500 req/s', await run(500, detail));
+    report('detail by id, open loop', await run(undefined, detail));
   } finally {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
