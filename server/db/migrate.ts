@@ -12,6 +12,7 @@ import * as push from './migrations/0009_push';
 import * as third from './migrations/0010_third';
 import * as rollups from './migrations/0011_rollups';
 import * as seriesOrder from './migrations/0012_series_order';
+import * as seedSteps from './migrations/0013_seed_steps';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010_third': third,
   '0011_rollups': rollups,
   '0012_series_order': seriesOrder,
+  '0013_seed_steps': seedSteps,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
