@@ -105,15 +105,16 @@ async function withStore<T>(store: TestStore, run: (db: Db) => Promise<T>): Prom
 const exportButton: SeedStep = {
   name: '0099_notice_export',
   async run(db) {
+    const notice = await db.selectFrom('blade_menu').select('id').where('code', '=', 'notice').executeTakeFirstOrThrow();
     const menus = await insertMissing(db, 'blade_menu', ['code'], [
-      { id: seedId('menu:notice_export'), parentId: menuId('notice'), code: 'notice_export', name: '导出', alias: 'export', path: '/desk/notice/export', sort: 5, category: 2, action: 1, isOpen: 1 },
+      { id: seedId('menu:notice_export'), parentId: notice.id, code: 'notice_export', name: '导出', alias: 'export', path: '/desk/notice/export', sort: 5, category: 2, action: 1, isOpen: 1 },
     ]);
     const holders = await db
       .selectFrom('blade_role_menu')
       .innerJoin('blade_role', 'blade_role.id', 'blade_role_menu.roleId')
       .select('blade_role.id')
       .where('blade_role.roleAlias', '=', ADMINISTRATOR)
-      .where('blade_role_menu.menuId', '=', menuId('notice'))
+      .where('blade_role_menu.menuId', '=', notice.id)
       .execute();
     const button = menus.get('notice_export') as string;
     await insertMissing(db, 'blade_role_menu', ['roleId', 'menuId'], holders.map((r) => ({ id: nextId(), roleId: String(r.id), menuId: button })), false);
