@@ -111,9 +111,14 @@ export async function buildApp(config: Config): Promise<App> {
   if (config.mqttUrl) await ingest.connectExternal(config.mqttUrl);
   await third.puller.start();
 
+  // Before the HTTP server closes (it waits for every connection): browsers and devices are told to go elsewhere, the
+  // broker's data in flight commits while ingestion still runs.
+  app.addHook('preClose', async () => {
+    realtime.disconnectAll();
+    await broker?.close();
+  });
   app.addHook('onClose', async () => {
     await third.puller.stop();
-    await broker?.close();
     await ingest.stop();
     await alarms.stop();
     await push.stop();

@@ -1,26 +1,43 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
 
+/** The whole shutdown's bound: past it the process exits anyway, so a restart never finds its ports still taken. */
+const SHUTDOWN_LIMIT_MS = 10_000;
+
 /** Composition root: config -> database -> HTTP (more parts join as they are built). */
 async function main(): Promise<void> {
   const config = loadConfig();
   const { app, broker, close } = await buildApp(config);
   await app.listen({ port: config.port, host: config.host });
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
   const store = config.databaseUrl ? 'PostgreSQL' : `SQLite (${config.dataDir}/vigil.sqlite)`;
-  console.log(`\nVigil is running: http://${shown}:${config.port}/  (store: ${store})`);
+  console.log(`\nVigil is running: http://${shown}:${port}/  (store: ${store})`);
   console.log(broker ? `MQTT broker on port ${broker.port}` : `MQTT: external broker ${config.mqttUrl}`);
   console.log('Sign in with tenant 000000, account admin, password admin\n');
   let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
+  const stop = (signal: string) => {
+    if (stopping) {
+      app.log.warn(`${signal} again: exiting without finishing the shutdown`);
+      process.exit(1);
+    }
     stopping = true;
     app.log.info(`${signal}: shutting down`);
-    await close();
-    process.exit(0);
+    setTimeout(() => {
+      app.log.error(`shutdown took longer than ${SHUTDOWN_LIMIT_MS / 1000} s: exiting without finishing it`);
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 main().catch((error: unknown) => {

@@ -13,6 +13,7 @@ import * as third from './migrations/0010_third';
 import * as rollups from './migrations/0011_rollups';
 import * as seriesOrder from './migrations/0012_series_order';
 import * as loginAttempts from './migrations/0013_login_attempts';
+import * as seedSteps from './migrations/0014_seed_steps';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011_rollups': rollups,
   '0012_series_order': seriesOrder,
   '0013_login_attempts': loginAttempts,
+  '0014_seed_steps': seedSteps,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { verifyPassword } from '../auth/passwords';
 import type { Platform } from '../platform';
@@ -23,7 +23,50 @@ export interface Broker {
   port: number;
   /** Who a connected client is. */
   identityOf(client: Client): Identity | undefined;
-  close(): Promise<void>;
+  /**
+   * Stops listening, refuses new data, lets data in flight commit (QoS 1 acknowledged) for up to `drainMs`, then
+   * disconnects every client so devices reconnect to another process. Bounded; safe to call more than once.
+   */
+  close(drainMs?: number): Promise<void>;
+}
+
+/** How long data in flight may take to commit at shutdown; past it, unacknowledged messages are resent by devices. */
+export const BROKER_DRAIN_MS = 3_000;
+/** How long closing connections may take before their sockets are destroyed. */
+const DISCONNECT_MS = 2_000;
+
+/** Counts promises in flight and resolves `idle` once none is left or the time is up. */
+class InFlight {
+  private count = 0;
+  private readonly waiters = new Set<() => void>();
+
+  track<T>(work: Promise<T>): Promise<T> {
+    this.count += 1;
+    return work.finally(() => {
+      this.count -= 1;
+      if (this.count === 0) for (const wake of this.waiters) wake();
+    });
+  }
+
+  async idle(ms: number): Promise<void> {
+    if (this.count === 0) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
+    });
+  }
+}
+
+/** Resolves when `work` does or after `ms`, whichever comes first. */
+async function within(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 interface UserRow {
@@ -100,6 +143,8 @@ class AccessStore {
 export async function startBroker(platform: Platform, hooks: BrokerHooks, port: number, host = '0.0.0.0'): Promise<Broker> {
   const store = new AccessStore(platform);
   const identities = new WeakMap<Client, Identity>();
+  const inFlight = new InFlight();
+  let closing = false;
   const refuse = (tenantId: string, text: string) =>
     platform.logs.write('blade_log_usual', { tenantId, logLevel: 'warn', logId: 'mqtt', logData: text });
 
@@ -138,9 +183,12 @@ export async function startBroker(platform: Platform, hooks: BrokerHooks, port: 
             refuse(who.tenantId, `MQTT 发布被拒绝: ${who.username} -> ${packet.topic}`);
             return done(new Error('publish not allowed'));
           }
-          // aedes acknowledges QoS 1 after this callback: data is acknowledged only once it is stored.
-          if (hooks.isData(packet.topic)) await hooks.data(packet.topic, packet.payload as Buffer);
-          done(null);
+          if (!hooks.isData(packet.topic)) return done(null);
+          // Refused while closing: unacknowledged, the device sends it again to the process it reconnects to.
+          if (closing) return done(new Error('broker closing'));
+          // aedes acknowledges QoS 1 in this callback: data is acknowledged only once it is stored. The drain at close
+          // counts until the acknowledgement is written.
+          await inFlight.track(hooks.data(packet.topic, packet.payload as Buffer).then(() => done(null)));
         })
         .catch((error: Error) => done(error));
     },
@@ -176,18 +224,32 @@ export async function startBroker(platform: Platform, hooks: BrokerHooks, port: 
   });
 
   const server: Server = createServer(aedes.handle);
+  // Sockets that have not completed CONNECT are no aedes client yet: tracked here so closing ends them too.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
   const address = server.address();
+  let closed: Promise<void> | undefined;
+  const close = async (drainMs: number) => {
+    closing = true;
+    const unlistened = new Promise<void>((resolve) => server.close(() => resolve()));
+    await inFlight.idle(drainMs);
+    // The last acknowledgements are corked until the next tick (mqtt-packet): let them out before the sockets go.
+    await new Promise((resolve) => setImmediate(resolve));
+    await within(new Promise<void>((resolve) => aedes.close(() => resolve())), DISCONNECT_MS);
+    for (const socket of sockets) socket.destroy();
+    await unlistened;
+  };
   return {
     aedes,
     port: typeof address === 'object' && address ? address.port : port,
     identityOf: (client) => identities.get(client),
-    close: () =>
-      new Promise<void>((resolve) => {
-        aedes.close(() => server.close(() => resolve()));
-      }),
+    close: (drainMs = BROKER_DRAIN_MS) => (closed ??= close(drainMs)),
   };
 }

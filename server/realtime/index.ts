@@ -16,6 +16,12 @@ export interface Realtime {
   io: Server;
   toUser(userId: string, event: string, payload: unknown): void;
   toTenant(tenantId: string, event: string, payload: unknown): void;
+  /**
+   * Closes every browser's connection at the transport: socket.io-client then reconnects on its own (to another
+   * process), which it would not after a socket.io disconnect. Their upgraded connections would otherwise hold the HTTP
+   * server open until they time out.
+   */
+  disconnectAll(): void;
   close(): Promise<void>;
 }
 
@@ -59,6 +65,7 @@ export async function startRealtime(app: FastifyInstance, platform: Platform): P
     io,
     toUser: (userId, event, payload) => io.to(userRoom(userId)).emit(event, payload),
     toTenant: (tenantId, event, payload) => io.to(tenantRoom(tenantId)).emit(event, payload),
+    disconnectAll: () => io.engine.close(),
     close: async () => {
       detachDebug();
       await io.close();

@@ -6,12 +6,24 @@ import { DEFAULT_SIGN_IN_RULES } from '../../server/auth/sign-in-rules';
 import { loadConfig, type Config } from '../../server/config';
 import { createPgDatabase, type StoreKind } from './databases';
 
+/** Where a test server keeps its data: a data dir and, on PostgreSQL, a database. */
+export interface TestStore {
+  kind: StoreKind;
+  dataDir: string;
+  databaseUrl?: string;
+  /** Removes the data dir and drops the database. */
+  remove(): Promise<void>;
+}
+
 export interface TestServer {
   url: string;
   app: App;
   store: StoreKind;
   dataDir: string;
-  stop(): Promise<void>;
+  /** The data dir and database, for a later server to start on (startServer's `reuse`). */
+  storage: TestStore;
+  /** Closes the server and removes its store, unless `keepStore` (a restart test starts another server on it). */
+  stop(options?: { keepStore?: boolean }): Promise<void>;
 }
 
 /** The outbound guard as a deployment has it by default: private and local addresses refused. */
@@ -23,20 +35,38 @@ export const GUARDED: Pick<Config, 'outbound'> = { outbound: { allowPrivate: fal
  */
 export const RELAXED_SIGN_IN = { ...DEFAULT_SIGN_IN_RULES, perAddress: 1_000_000, perAccount: 1_000_000, captchaPerAddress: 1_000_000 };
 
-/** A real server on an ephemeral port with a new database (SQLite file or a fresh PostgreSQL database). */
+async function newStore(kind: StoreKind): Promise<TestStore> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
+  const pgDb = kind === 'postgres' ? await createPgDatabase() : undefined;
+  return {
+    kind,
+    dataDir,
+    databaseUrl: pgDb?.url,
+    remove: async () => {
+      await pgDb?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A real server on an ephemeral port with a new database (SQLite file or a fresh PostgreSQL database), or on the
+ * store of a server stopped with `keepStore` (`reuse`), as a restarted deployment would be.
+ */
 export async function startServer(
   store: StoreKind = 'sqlite',
   overrides: Partial<Config> = {},
   /** Runs before the server listens, e.g. to add a route a test needs. */
   prepare?: (app: App) => void | Promise<void>,
+  reuse?: TestStore,
 ): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
-  const pgDb = store === 'postgres' ? await createPgDatabase() : undefined;
+  const storage = reuse ?? (await newStore(store));
+  const { dataDir, databaseUrl } = storage;
   const config = loadConfig(
     // The suites' push targets and third-party platforms are local servers: the outbound guard lets them through
     // (tests/integration/*/outbound.test.ts start servers with `outbound: GUARDED` to see it refuse).
     { LOG_LEVEL: 'silent', OUTBOUND_ALLOW_PRIVATE: '1' },
-    { dataDir, port: 0, mqttPort: 0, host: '127.0.0.1', databaseUrl: pgDb?.url, jwtSecret: 'test-secret-0123456789abcdef', consoleDir: join(dataDir, 'no-console'), signIn: RELAXED_SIGN_IN, ...overrides },
+    { dataDir, port: 0, mqttPort: 0, host: '127.0.0.1', databaseUrl, jwtSecret: 'test-secret-0123456789abcdef', consoleDir: join(dataDir, 'no-console'), signIn: RELAXED_SIGN_IN, ...overrides },
   );
   const app = await buildApp(config);
   await prepare?.(app);
@@ -46,12 +76,12 @@ export async function startServer(
   return {
     url: `http://127.0.0.1:${port}`,
     app,
-    store,
+    store: storage.kind,
     dataDir,
-    stop: async () => {
+    storage,
+    stop: async (options = {}) => {
       await app.close();
-      await pgDb?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.keepStore) await storage.remove();
     },
   };
 }

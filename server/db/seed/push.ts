@@ -1,14 +1,14 @@
 import { REFERENCE_IDS } from '../../../resources/iot/examples';
 import { PUSH_TYPE } from '../../../resources/iot/push';
 import type { Db } from '../database';
-import type { Ensure } from './monitoring';
+import { insertRows } from './write';
 
 /**
- * The platform tenant's reference push target (docs/push.md): disabled and bound to nothing, so that the example
+ * Seed step 0003_push_reference: the platform tenant's reference push target (docs/push.md): disabled and bound to nothing, so that the example
  * bodies of bindings and mappings name a target that exists on a fresh database. It never sends anything.
  */
-export async function seedPush(db: Db, ensure: Ensure): Promise<void> {
-  await ensure(db, 'wit_mqtt_param', [
+export async function seedPush(db: Db): Promise<void> {
+  await insertRows(db, 'wit_mqtt_param', [
     {
       id: REFERENCE_IDS.pushTarget,
       tenantId: '000000',

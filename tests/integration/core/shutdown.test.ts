@@ -1,0 +1,184 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import mqtt from 'mqtt';
+import { io } from 'socket.io-client';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_DEVICE_PASSWORD } from '../../../server/db/seed/monitoring';
+import { signedIn } from '../../support/client';
+import { createPgDatabase, storeKinds } from '../../support/databases';
+import { startServer, type TestServer } from '../../support/server';
+
+/**
+ * SIGTERM ends the real server process while browsers and devices are connected: both are disconnected (to reconnect
+ * to another process), the process exits within its bound and a new process starts on the same ports and data.
+ */
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+/** The server's own hard limit is 10 s; a clean shutdown with two clients takes a fraction of it. */
+const EXIT_BOUND_MS = 8_000;
+/** Two process starts (tsx compiles the server, the first start seeds): slow on a busy 2-core machine. */
+const TEST_TIMEOUT_MS = 150_000;
+
+async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  probe.close();
+  await once(probe, 'close');
+  return port;
+}
+
+interface ServerProcess {
+  child: ChildProcess;
+  output: string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** `node --import tsx server/main.ts`, resolved once it prints that it is running. */
+async function startProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const { DATABASE_URL: _db, MQTT_URL: _mqtt, REDIS_URL: _redis, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output.push(chunk.toString());
+      if (output.join('').includes('Vigil is running')) resolve();
+    });
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    void exited.then(({ code }) => reject(new Error(`the server exited (${code}) before it was running:\n${output.join('')}`)));
+  });
+  return { child, output, exited };
+}
+
+/** Sends SIGTERM and waits for the exit, failing past `bound` ms; returns the exit and how long it took. */
+async function terminate(server: ServerProcess, bound = EXIT_BOUND_MS) {
+  const started = Date.now();
+  server.child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no exit within ${bound} ms:\n${server.output.join('')}`)), bound);
+  });
+  try {
+    const exit = await Promise.race([server.exited, late]);
+    return { ...exit, ms: Date.now() - started };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe.each(await storeKinds())('SIGTERM with clients connected (%s)', (kind) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-shutdown-'));
+  const cleanups: Array<() => unknown> = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('disconnects socket.io and MQTT clients, exits in bounds, and a new process starts on the same ports', async () => {
+    const pg = kind === 'postgres' ? await createPgDatabase() : undefined;
+    if (pg) cleanups.push(() => pg.drop());
+    const [port, mqttPort] = [await freePort(), await freePort()];
+    const env = {
+      PORT: String(port), MQTT_PORT: String(mqttPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info',
+      JWT_SECRET: 'test-secret-0123456789abcdef', CONSOLE_DIR: join(dataDir, 'no-console'), ...(pg ? { DATABASE_URL: pg.url } : {}),
+    };
+    const first = await startProcess(env);
+    cleanups.push(() => first.child.kill('SIGKILL'));
+    const url = `http://127.0.0.1:${port}`;
+
+    const api = await signedIn(url);
+    const socket = io(url, { auth: { token: api.token }, transports: ['websocket'], reconnection: false });
+    cleanups.push(() => socket.close());
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    const socketClosed = new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
+
+    const device = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { clientId: 'QJ-TH-01', username: 'QJ-TH-01', password: DEMO_DEVICE_PASSWORD, reconnectPeriod: 0 });
+    cleanups.push(() => device.end(true));
+    await device.publishAsync('vigil/100001/device/QJ-TH-01/data', JSON.stringify({ ts: Date.now(), values: { temperature: 21.5, humidity: 60 } }), { qos: 1 });
+    const deviceClosed = new Promise<void>((resolve) => device.once('close', () => resolve()));
+
+    const exit = await terminate(first);
+    expect(exit, first.output.join('')).toMatchObject({ code: 0, signal: null });
+    expect(exit.ms).toBeLessThan(EXIT_BOUND_MS);
+    expect(first.output.join('')).toContain('SIGTERM: shutting down');
+    // a server-side transport close: socket.io-client reconnects on its own (unlike after "io server disconnect")
+    expect(await socketClosed).toBe('transport close');
+    await deviceClosed;
+
+    const second = await startProcess(env);
+    cleanups.push(() => second.child.kill('SIGKILL'));
+    await signedIn(url);
+    const again = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { clientId: 'QJ-TH-01', username: 'QJ-TH-01', password: DEMO_DEVICE_PASSWORD, reconnectPeriod: 0 });
+    cleanups.push(() => again.end(true));
+    expect(await terminate(second)).toMatchObject({ code: 0, signal: null });
+  }, TEST_TIMEOUT_MS);
+});
+
+describe('the broker closing with data in flight', () => {
+  let server: TestServer;
+  afterAll(() => server?.stop());
+
+  /** Holds every data message at the ingest hook until released; resolves `arrived` when one is held. */
+  function holdData(target: TestServer) {
+    const hooks = target.app.ingest.hooks;
+    const store = hooks.data;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let arrive!: () => void;
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    hooks.data = async (topic, payload) => {
+      arrive();
+      await gate;
+      return store(topic, payload);
+    };
+    return { arrived, release };
+  }
+
+  const connectDevice = (port: number) =>
+    mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: 'QJ-TH-01', username: 'QJ-TH-01', password: DEMO_DEVICE_PASSWORD, reconnectPeriod: 0 });
+  const publish = (device: mqtt.MqttClient) =>
+    device.publishAsync('vigil/100001/device/QJ-TH-01/data', JSON.stringify({ ts: Date.now(), values: { temperature: 20 } }), { qos: 1 });
+
+  it('acknowledges a message that commits within the drain, then disconnects and stops listening', async () => {
+    server = await startServer('sqlite');
+    const broker = server.app.broker;
+    if (!broker) throw new Error('no embedded broker');
+    const { arrived, release } = holdData(server);
+    const device = await connectDevice(broker.port);
+    const closed = new Promise<void>((resolve) => device.once('close', () => resolve()));
+    const acked = publish(device);
+    await arrived;
+    const closing = broker.close(10_000);
+    release();
+    await acked; // the acknowledgement went out before the connection closed
+    await Promise.all([closing, closed]);
+    // the listener is gone: a new connection is refused
+    const probe = connect(broker.port, '127.0.0.1');
+    const [error] = (await once(probe, 'error')) as [NodeJS.ErrnoException];
+    expect(error.code).toBe('ECONNREFUSED');
+  });
+
+  it('drops a message that does not commit within the drain: unacknowledged, the device sends it again elsewhere', async () => {
+    await server.stop();
+    server = await startServer('sqlite');
+    const broker = server.app.broker;
+    if (!broker) throw new Error('no embedded broker');
+    const { arrived, release } = holdData(server);
+    const device = await connectDevice(broker.port);
+    const closed = new Promise<void>((resolve) => device.once('close', () => resolve()));
+    let acked = false;
+    publish(device).then(() => (acked = true), () => undefined);
+    await arrived;
+    const started = Date.now();
+    await Promise.all([broker.close(200), closed]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(acked).toBe(false);
+    release();
+  });
+});
