@@ -1,5 +1,6 @@
 import type { Db } from './database';
 import { seedMonitoring } from './seed/monitoring';
+import { seedOperator } from './seed/operator';
 import { seedPush } from './seed/push';
 import { runSeedSteps } from './seed/runner';
 import { seedSystem } from './seed/system';
@@ -17,6 +18,7 @@ export const SEED_STEPS: readonly SeedStep[] = [
   { name: '0001_system', run: seedSystem },
   { name: '0002_monitoring', run: seedMonitoring },
   { name: '0003_push_reference', run: seedPush },
+  { name: '0004_demo_operator', run: seedOperator },
 ];
 
 /** What stores seeded before steps were recorded hold already: recorded as run on them, never run. */

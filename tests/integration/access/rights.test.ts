@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Right } from '../../../server/auth/rights';
+import { OPERATOR_ACCOUNT, OPERATOR_PASSWORD, OPERATOR_MENUS } from '../../../server/db/seed/operator';
 import { nextId } from '../../../server/ids';
 import { formatDateTime } from '../../../server/time';
 import { type ApiClient, signedIn } from '../../support/client';
@@ -84,6 +85,11 @@ describe.each(await storeKinds())('the route walk on %s', (store) => {
     expect(kinds.get('public')).toBeLessThanOrEqual(6);
   });
 
+  it('the demo duty operator sees the menus and buttons its role was seeded with, no more', async () => {
+    const client = await signedIn(server.url, OPERATOR_ACCOUNT, OPERATOR_PASSWORD, DEMO);
+    expect([...(await consoleCodes(client))].sort()).toEqual([...OPERATOR_MENUS].sort());
+  });
+
   it.each([PLATFORM, DEMO])('a user of tenant %s whose role grants nothing reaches only self and public routes', async (tenantId) => {
     const client = await powerless(server, tenantId);
     const codes = await consoleCodes(client);
@@ -95,10 +101,11 @@ describe.each(await storeKinds())('the route walk on %s', (store) => {
   });
 
   it.each([
-    ['the demo tenant administrator', DEMO],
-    ['the platform administrator', PLATFORM],
-  ])('%s reaches exactly the routes of the menus and buttons its console shows', async (_who, tenantId) => {
-    const client = await signedIn(server.url, 'admin', 'admin', tenantId);
+    ['the demo duty operator', DEMO, OPERATOR_ACCOUNT, OPERATOR_PASSWORD],
+    ['the demo tenant administrator', DEMO, 'admin', 'admin'],
+    ['the platform administrator', PLATFORM, 'admin', 'admin'],
+  ])('%s reaches exactly the routes of the menus and buttons its console shows', async (_who, tenantId, account, password) => {
+    const client = await signedIn(server.url, account, password, tenantId);
     const codes = await consoleCodes(client);
     const { wrong, failed } = await walk(server, client, codes);
     expect(wrong).toEqual([]);
