@@ -102,6 +102,16 @@ export class RightsService {
     return String(row.roleId ?? '').split(',').filter(Boolean);
   }
 
+  /** The principal with its token's roles narrowed to those it still holds, or undefined when its account is not enabled. */
+  async current(principal: Principal): Promise<Principal | undefined> {
+    const roles = await this.currentRoles(principal);
+    if (!roles) return undefined;
+    if (roles.length === principal.roleIds.length) return principal;
+    // Names follow their ids, as the token pairs them.
+    const keep = principal.roleIds.map((id) => roles.includes(id));
+    return { ...principal, roleIds: principal.roleIds.filter((_, i) => keep[i]), roleNames: principal.roleNames.filter((_, i) => keep[i]) };
+  }
+
   /** What these roles of this tenant hold. */
   of(tenantId: string, roleIds: readonly string[]): Promise<Holdings> {
     const key = `${tenantId}|${[...roleIds].sort().join(',')}`;

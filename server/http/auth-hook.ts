@@ -20,13 +20,6 @@ function tokenOf(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-/** The token's roles narrowed to those the user still holds (names follow their ids, as the token pairs them). */
-function narrowed(principal: Principal, roles: readonly string[]): Principal {
-  if (roles.length === principal.roleIds.length) return principal;
-  const keep = principal.roleIds.map((id) => roles.includes(id));
-  return { ...principal, roleIds: principal.roleIds.filter((_, i) => keep[i]), roleNames: principal.roleNames.filter((_, i) => keep[i]) };
-}
-
 /**
  * Refuses to register an API route that does not declare the right it needs (server/auth/rights.ts), so a new module
  * cannot forget it.
@@ -77,12 +70,11 @@ export function installAuth(app: FastifyInstance, platform: Platform): void {
       else throw unauthorized();
       return;
     }
-    const roles = await platform.rights.currentRoles(principal);
-    if (!roles) {
+    const caller = await platform.rights.current(principal);
+    if (!caller) {
       if (open) return;
       throw unauthorized();
     }
-    const caller = narrowed(principal, roles);
     if (!(await platform.rights.allows(caller, right))) throw forbidden();
     if ((right.kind === 'menu' || right.kind === 'lookup') && !(await platform.scopes.apiAllowed(caller, pathOf(request)))) throw forbidden();
     request.principal = caller;

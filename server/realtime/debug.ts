@@ -1,3 +1,4 @@
+import { menuRight } from '../auth/rights';
 import type { Server, Socket } from 'socket.io';
 import { device, gateway } from '../../resources/iot/device';
 import type { Row } from '../db/database';
@@ -218,6 +219,9 @@ const targetOf = (request: SubscribeRequest): { kind: DebugKind; id: string } | 
  * Wires the debug events into the socket.io server: subscriptions per socket, the pipeline's `message` and
  * `presence` events pushed to the rooms of the devices and gateways they concern. Returns the detach function.
  */
+/** The button that opens each kind's debug console. */
+const DEBUG_RIGHTS = { device: 'device_list_debug', gateway: 'gateway_debug' } as const;
+
 export function attachDebug(io: Server, platform: Platform, principalOf: (socket: Socket) => CallContext['principal'], clustered: boolean): () => void {
   /** Device -> its gateway, for pushing a device's own messages to the gateway's watchers too. */
   const gatewayOfDevice = new Map<string, string | null>();
@@ -284,7 +288,10 @@ export function attachDebug(io: Server, platform: Platform, principalOf: (socket
         if (!wanted) return reply({ ok: false, msg: '缺少必要的请求参数: deviceId 或 gatewayId' });
         const rooms = [...socket.rooms].filter((r) => r.startsWith('debug:'));
         if (rooms.length >= MAX_SUBSCRIPTIONS && !socket.rooms.has(debugRoom(wanted.kind, wanted.id))) return reply({ ok: false, msg: `同时调试的设备不能超过${MAX_SUBSCRIPTIONS}个` });
-        const target = await resolveTarget(platform, ctx, wanted.kind, wanted.id);
+        // The same right as the debug calls over HTTP (docs/authorisation.md), with the roles the user holds now.
+        const caller = await platform.rights.current(ctx.principal);
+        if (!caller || !(await platform.rights.allows(caller, menuRight(DEBUG_RIGHTS[wanted.kind])))) return reply({ ok: false, msg: '无权调试' });
+        const target = await resolveTarget(platform, { principal: caller }, wanted.kind, wanted.id);
         if (!target) return reply({ ok: false, msg: wanted.kind === 'device' ? '设备不存在或无权查看' : '网关不存在或无权查看' });
         // Join first, then read: a message committed meanwhile arrives twice at worst (the console drops repeats by id).
         await socket.join(debugRoom(target.kind, target.id));

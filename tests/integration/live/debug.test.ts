@@ -1,6 +1,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATOR_ACCOUNT, OPERATOR_PASSWORD } from '../../../server/db/seed/operator';
 import type { DebugMessage, DebugPresence, SubscribeAnswer } from '../../../server/realtime/debug';
 import { type ApiClient, signedIn } from '../../support/client';
 import { storeKinds } from '../../support/databases';
@@ -127,6 +128,20 @@ describe.each(await storeKinds())('live debug on %s', (store) => {
     await waitFor(() => gatewayWatch.messages.find((m) => m.code === 'QJ-TILT-01' && m.readings.some((r) => r.ts === ts + 1)));
     await direct.endAsync();
     await gateway.endAsync();
+  });
+
+  it('subscribes only users holding the 调试 button, as the debug calls over HTTP', async () => {
+    const deviceId = await idOf('wit_device', 'QJ-RAIN-01');
+    const operator = await signedIn(server.url, OPERATOR_ACCOUNT, OPERATOR_PASSWORD, '100001');
+    expect((await (await watch(operator.token ?? '')).subscribe({ deviceId })).ok).toBe(true);
+    const viewer = await staffUser(server, '100001', 'debug_viewer');
+    const { roleId } = await db().selectFrom('blade_user').select('roleId').where('id', '=', viewer.userId).executeTakeFirstOrThrow();
+    const menus = await db().selectFrom('blade_menu').select('id').where('code', 'in', ['device', 'device_list', 'gateway']).execute();
+    expectOk(await tenant.post('/api/blade-system/role/grant', { roleIds: [roleId], menuIds: menus.map((m) => m.id) }));
+    const watcher = await watch(viewer.client.token ?? '');
+    expect(await watcher.subscribe({ deviceId })).toEqual({ ok: false, msg: '无权调试' });
+    expect(await watcher.subscribe({ gatewayId: await idOf('wit_gateway', 'QJ-GW-01') })).toEqual({ ok: false, msg: '无权调试' });
+    expect((await viewer.client.get(`${X}/device/getDeviceDebug`, { deviceId })).status).toBe(403);
   });
 
   it('refuses another tenant and unknown ids, and sends them nothing', async () => {
