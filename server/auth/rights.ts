@@ -183,14 +183,16 @@ export class RightsService {
 }
 
 /**
- * Whether `caller` may act on somebody holding `target` (edit, reset, remove, assign): the target's menus, buttons
- * and API scopes are all the caller's too, an administrator is managed only by administrators, and the platform
- * tenant's administrators only by the platform administrator.
+ * Whether `caller` may act on somebody holding `target` (edit, reset, remove, assign), both of one tenant: the
+ * target's menus, buttons and API scopes are all the caller's too, an administrator is managed only by administrators,
+ * and the platform tenant's administrators only by the platform administrator.
  */
 export function covers(caller: Holdings, target: Holdings): boolean {
   if (caller.platform) return true;
   if (target.platform) return false;
-  if (target.administrator && !caller.administrator) return false;
+  // A tenant's administrator may grant its whole package and any scope: it manages everyone of its tenant.
+  if (caller.administrator) return true;
+  if (target.administrator) return false;
   for (const code of target.codes) if (!caller.codes.has(code)) return false;
   for (const scope of target.apiScopes) if (!caller.apiScopes.has(scope)) return false;
   return true;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedId } from '../../../server/db/seed/ids';
 import { nextId } from '../../../server/ids';
 import { ApiClient, signedIn } from '../../support/client';
 import { storeKinds } from '../../support/databases';
@@ -62,7 +63,7 @@ describe.each(await storeKinds())('roles and top menus on %s', (store) => {
     refused(await tenantAdmin.get('/api/blade-system/role/tree-by-id', { roleId: adminRoleId(PLATFORM) }), 400, '角色不存在');
 
     const all = data(await tenantAdmin.get<Role[]>('/api/blade-system/role/select'));
-    expect(all.map((r) => r.id).sort()).toEqual([adminRoleId(DEMO), inspector.id, trainee.id].sort());
+    expect(all.map((r) => r.id).sort()).toEqual([adminRoleId(DEMO), seedId(`role:${DEMO}:operator`), inspector.id, trainee.id].sort());
     const userId = await insertUser(server, { tenantId: DEMO, account: 'select_probe', password: 'Pass@1234', roleIds: [trainee.id] });
     expect(data(await tenantAdmin.get<Role[]>('/api/blade-system/role/select', { userId })).map((r) => r.id)).toEqual([trainee.id]);
     refused(await admin.get('/api/blade-system/role/select', { userId: '42' }), 400, '用户不存在');

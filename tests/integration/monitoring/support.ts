@@ -1,10 +1,8 @@
 import { expect } from 'vitest';
-import { hashPassword } from '../../../server/auth/passwords';
 import { seedId } from '../../../server/db/seed/ids';
-import { nextId } from '../../../server/ids';
-import { formatDateTime } from '../../../server/time';
-import { type ApiClient, type Envelope, type Reply, signedIn } from '../../support/client';
+import type { ApiClient, Envelope, Reply } from '../../support/client';
 import type { TestServer } from '../../support/server';
+import { createStaff, type Staff } from '../../support/staff';
 
 /** Fixtures and checks of the monitoring suites. */
 
@@ -43,22 +41,5 @@ export async function submit(api: ApiClient, resource: string, body: Record<stri
   return expectOk(await api.post<Row>(`${X}/${resource}/submit`, body));
 }
 
-/**
- * A plain staff user (role alias `staff`, not an administrator) of a tenant, signed in. Its role is granted what the
- * tenant's administrator role is, so the suites see what data and project scopes leave it, not what rights refuse.
- */
-export async function staffUser(server: TestServer, tenantId: string, account: string): Promise<{ userId: string; client: ApiClient }> {
-  const db = server.app.platform.db;
-  const now = formatDateTime();
-  const base = { createTime: now, updateTime: now, status: 1, isDeleted: 0, tenantId };
-  const roleId = nextId();
-  const userId = nextId();
-  await db.insertInto('blade_role').values({ ...base, id: roleId, parentId: '0', roleName: `角色 ${account}`, roleAlias: 'staff', sort: 9 }).execute();
-  const menus = await db.selectFrom('blade_role_menu').select('menuId').where('roleId', '=', seedId(`role:${tenantId}:administrator`)).execute();
-  await db.insertInto('blade_role_menu').values(menus.map((m) => ({ id: nextId(), roleId, menuId: m.menuId }))).execute();
-  await db
-    .insertInto('blade_user')
-    .values({ ...base, id: userId, account, password: await hashPassword('Staff@123'), name: account, realName: account, roleId, deptId: seedId(`dept:${tenantId}:root`), userType: 1 })
-    .execute();
-  return { userId, client: await signedIn(server.url, account, 'Staff@123', tenantId) };
-}
+/** A plain staff user of a tenant in its root department, signed in (tests/support/staff.ts). */
+export const staffUser = (server: TestServer, tenantId: string, account: string): Promise<Staff> => createStaff(server, tenantId, account);
