@@ -1,3 +1,4 @@
+import { needs } from '../../../server/auth/rights';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, signedIn } from '../../support/client';
 import { storeKinds } from '../../support/databases';
@@ -10,7 +11,7 @@ describe.each(await storeKinds())('bad input on %s', (store) => {
   let api: ApiClient;
   beforeAll(async () => {
     server = await startServer(store, {}, ({ app }) => {
-      app.get('/blade-test/boom', async () => {
+      app.get('/blade-test/boom', needs.self, async () => {
         throw new Error('secret internals at /work/main/server');
       });
     });
