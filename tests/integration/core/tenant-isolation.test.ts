@@ -51,6 +51,23 @@ describe.each(await storeKinds())('tenant isolation on %s', (store) => {
     }
   });
 
+  it('never moves a row to another tenant or another author by update', async () => {
+    let walked = 0;
+    for (const resource of resources.filter((r) => r.tenancy === 'tenant' && !r.readOnly)) {
+      // The examples name the platform tenant's rows; those that save for tenant 100001 as they are get walked.
+      const created = await other.post<{ id: string }>(`${base(resource)}/submit`, resource.example);
+      if (created.body.code !== 200) continue;
+      const id = created.body.data.id;
+      const before = (await owner.get<Record<string, unknown>>(`${base(resource)}/detail`, { id })).body.data;
+      const moved = await other.post(`${base(resource)}/submit`, { ...resource.example, id, tenantId: '000000', createUser: '1', createDept: '1', createTime: '2000-01-01 00:00:00', isDeleted: 1 });
+      expect(moved.status, `${resource.key} update: ${JSON.stringify(moved.body)}`).toBeLessThan(500);
+      const after = (await owner.get<Record<string, unknown>>(`${base(resource)}/detail`, { id })).body.data;
+      expect(after, resource.key).toMatchObject({ tenantId: '100001', createUser: before.createUser, createDept: before.createDept, createTime: before.createTime, isDeleted: 0 });
+      walked += 1;
+    }
+    expect(walked).toBeGreaterThan(10);
+  });
+
   it('keeps read-only tenant rows (logs) in their tenant', async () => {
     await server.app.platform.logs.flush();
     for (const resource of resources.filter((r) => r.tenancy === 'tenant' && r.readOnly)) {
