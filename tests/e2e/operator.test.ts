@@ -32,9 +32,14 @@ describe('the demo duty operator in the console', () => {
     expect(await page.locator('.vg-batch-delete').count()).toBe(0);
     expect(await page.locator('.vg-action-edit').count()).toBe(0);
     expect(await page.locator('.vg-action-delete').count()).toBe(0);
+    // The table renders the columns in view only: bring the action column in.
+    await page.locator('.vg-crud-main .bp6-table-quadrant-main .bp6-table-quadrant-scroll-container').evaluate((el) => {
+      el.scrollLeft = el.scrollWidth;
+    });
+    await page.locator('.vg-action-debug').first().waitFor();
+    await page.locator('.vg-action-chart').first().waitFor();
     expect(await page.locator('.vg-action-command').count()).toBe(0);
-    await page.locator('.vg-action-debug').first().waitFor({ state: 'attached' });
-    await page.locator('.vg-action-chart').first().waitFor({ state: 'attached' });
+    expect(await page.locator('.vg-action-init').count()).toBe(0);
 
     // What it is shown, the server accepts: the list, the debug console (HTTP and socket.io), the history chart, alarms.
     const refused: string[] = [];
@@ -50,10 +55,5 @@ describe('the demo duty operator in the console', () => {
     await page.goto('/xinde/alarm');
     await page.locator('.vg-crud-main').waitFor();
     expect(refused).toEqual([]);
-  });
-
-  it('is sent to 403 by the console when it opens a screen its role does not hold', async () => {
-    await c.page.goto('/system/user');
-    await expect.poll(() => c.page.url()).toMatch(/\/(403|404)$/);
   });
 });
