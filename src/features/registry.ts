@@ -8,6 +8,8 @@ export interface Screen {
   path: string;
   title: MessageDescriptor;
   component: LazyExoticComponent<ComponentType>;
+  /** A screen opened from another screen's buttons, not from the menu: the menu path it belongs to. */
+  from?: string;
 }
 
 /**
@@ -53,9 +55,9 @@ export const SCREENS: readonly Screen[] = [
   { path: '/xinde/tenantproject', title: msg`租户项目推送`, component: lazyPage(() => import('./push/TenantProjectPage')) },
   { path: '/xinde/apisendlog', title: msg`推送日志`, component: lazyPage(() => import('./push/ApiSendLogPage')) },
   // Opened from the device and gateway lists' 调试 / 历史曲线 buttons with `?id=`; without it they offer a picker.
-  { path: '/xinde/device/debug', title: msg`设备调试`, component: lazyPage(() => import('./device/DebugConsole')) },
-  { path: '/xinde/device/history', title: msg`历史曲线`, component: lazyPage(() => import('./device/HistoryChart')) },
-  { path: '/xinde/gateway/debug', title: msg`网关调试`, component: lazyPage(() => import('./device/GatewayDebugPage')) },
+  { path: '/xinde/device/debug', title: msg`设备调试`, component: lazyPage(() => import('./device/DebugConsole')), from: '/xinde/device' },
+  { path: '/xinde/device/history', title: msg`历史曲线`, component: lazyPage(() => import('./device/HistoryChart')), from: '/xinde/device' },
+  { path: '/xinde/gateway/debug', title: msg`网关调试`, component: lazyPage(() => import('./device/GatewayDebugPage')), from: '/xinde/gateway' },
   // Device catalogue, monitoring model and device data (docs/data-model.md).
   { path: '/xinde/devicetype', title: msg`设备类型`, component: lazyPage(() => import('./catalogue/DeviceTypePage')) },
   { path: '/xinde/devicemodel', title: msg`设备型号`, component: lazyPage(() => import('./catalogue/DeviceModelPage')) },
@@ -88,3 +90,12 @@ const byPath = new Map(SCREENS.map((screen) => [screen.path, screen]));
 
 export const screenFor = (path: string): Screen | undefined => byPath.get(path);
 export const hasScreen = (path: string): boolean => byPath.has(path);
+
+/**
+ * Whether the user's menu leaves open this screen (directly, or the menu its buttons belong to): a screen typed into
+ * the address bar that the user's menus do not hold shows 403, as the server would refuse its data.
+ */
+export function screenHeld(path: string, leafPaths: ReadonlySet<string>): boolean {
+  const screen = byPath.get(path);
+  return !screen || leafPaths.has(screen.path) || (screen.from !== undefined && leafPaths.has(screen.from));
+}

@@ -8,10 +8,16 @@ import { Sidebar } from './Sidebar';
 import { TabBar } from './TabBar';
 import { TopBar } from './TopBar';
 import { useMenus } from './useMenus';
+import { useLocation } from 'wouter';
+import { screenKeyOf } from '../../app/menu';
+import ErrorPage from '../errors/ErrorPage';
+import { screenHeld } from '../registry';
 
 /** The console layout: sidebar, top bar, tab bar and the page. */
 export default function Layout({ children }: { children: ReactNode }) {
-  const { menus, leaves, tops, topMenuId, selectTop } = useMenus();
+  const { menus, leaves, held, tops, topMenuId, selectTop } = useMenus();
+  const [path] = useLocation();
+  const refused = held !== undefined && !screenHeld(screenKeyOf(path), held);
   const [askSwitch] = useState(() => site.switchMode && getStore<boolean>('chooseRole') === true);
   useEffect(() => removeStore('chooseRole'), []);
   return (
@@ -21,7 +27,7 @@ export default function Layout({ children }: { children: ReactNode }) {
         <div className="vg-main">
           <TopBar leaves={leaves} tops={tops} topMenuId={topMenuId} onTopMenu={selectTop} askSwitch={askSwitch} />
           <TabBar />
-          <main className="vg-content">{children}</main>
+          <main className="vg-content">{refused ? <ErrorPage code="403" /> : children}</main>
         </div>
       </div>
       <RegisterDialog />

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { type MenuRow, menuButtons, menuRoutes, type TopMenu, topMenus } from '../../api/system';
-import { leavesOf, permissionsOf, visibleMenus } from '../../app/menu';
+import { leavesOf, permissionsOf, screenKeyOf, visibleMenus } from '../../app/menu';
 import { setPermissions } from '../../app/permissions';
 import { sessionActor } from '../../app/shell';
 import { hasScreen } from '../registry';
@@ -12,10 +12,17 @@ export function useMenus() {
   const [tree, setTree] = useState<MenuRow[]>([]);
   const [tops, setTops] = useState<TopMenu[]>([]);
   const [topMenuId, setTopMenuId] = useState<string>();
+  /** The whole tree (no top menu chosen) has arrived: the leaves say which screens the user holds. */
+  const [complete, setComplete] = useState(false);
 
   const load = useCallback((top?: string) => {
     setTopMenuId(top);
-    void menuRoutes(top).then(setTree, () => setTree([]));
+    setComplete(false);
+    const arrived = (rows: MenuRow[]) => {
+      setTree(rows);
+      setComplete(top === undefined);
+    };
+    void menuRoutes(top).then(arrived, () => arrived([]));
   }, []);
 
   // Reload when the identity changes (login, switch dept/role), not when a token refresh rebuilds the user object.
@@ -32,5 +39,6 @@ export function useMenus() {
   const roles = useMemo(() => [...roleName.split(','), ...roleId.split(',')].filter(Boolean), [roleName, roleId]);
   const menus = useMemo(() => visibleMenus(tree, { roles, hasScreen }), [tree, roles]);
   const leaves = useMemo(() => leavesOf(menus), [menus]);
-  return { menus, leaves, tops, topMenuId, selectTop: load };
+  const held = useMemo(() => (complete ? new Set(leaves.map(({ menu }) => screenKeyOf(menu.path))) : undefined), [complete, leaves]);
+  return { menus, leaves, held, tops, topMenuId, selectTop: load };
 }
