@@ -37,7 +37,7 @@ const nowMs = () => Date.now();
 
 /** Unexpected failures of the alarm workers go to the error log; they never reach ingestion. */
 export function logAlarmError(platform: Platform, error: unknown): void {
-  platform.logs.write('blade_log_error', { exceptionName: 'alarm', message: error instanceof Error ? error.message : String(error), stackTrace: error instanceof Error ? error.stack : undefined });
+  platform.logs.error('alarm', error);
 }
 
 export class Notifier {

@@ -78,6 +78,8 @@ async function transaction(batch, asUpsert) {
     }
     await client.query('commit');
   } catch (error) {
+    // The batch's own error is the one reported; a rollback fails only on a broken connection, whose transaction
+    // PostgreSQL rolls back itself.
     await client.query('rollback').catch(() => undefined);
     throw error;
   } finally {
