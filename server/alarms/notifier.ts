@@ -4,7 +4,8 @@ import { nextId } from '../ids';
 import type { Platform } from '../platform';
 import type { Realtime } from '../realtime';
 import { formatDateTime } from '../time';
-import { type AlarmMessage, alarmHref, Channels, PermanentFailure, type Person } from './channels';
+import type { AlarmMessage } from '../../resources/wire/alarms';
+import { alarmHref, Channels, PermanentFailure, type Person } from './channels';
 import { silenceEnd } from './silence';
 
 /**
