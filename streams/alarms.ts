@@ -70,7 +70,11 @@ export function alarmTransport(socket: AlarmSocket, scheduler: SchedulerLike = a
     socket.on('connect_error', listener);
     return () => socket.off('connect_error', listener);
   });
-  const retries$ = refused$.pipe(switchMap(() => timer(REFUSED_RETRY_MS, scheduler).pipe(switchMap(() => (socket.connect(), EMPTY)))));
+  const reconnect = () => {
+    socket.connect();
+    return EMPTY;
+  };
+  const retries$ = refused$.pipe(switchMap(() => timer(REFUSED_RETRY_MS, scheduler).pipe(switchMap(reconnect))));
   const connected$ = new Observable<boolean>((subscriber) => {
     const up = () => subscriber.next(true);
     const down = () => subscriber.next(false);

@@ -112,6 +112,6 @@ parentPort.on('message', (message) => {
   }
   store(message.writes).then(
     () => parentPort.postMessage({ id: message.id }),
-    (error) => parentPort.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error), code: error && error.code }),
+    (error) => parentPort.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error), code: error?.code }),
   );
 });

@@ -201,8 +201,7 @@ export class TurnTakingSqliteDialect implements Dialect {
     return new SqliteAdapter();
   }
 
-  // Kysely's Dialect signature takes Kysely<any>.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: Kysely's Dialect signature takes Kysely<any>
   createIntrospector(db: Kysely<any>): SqliteIntrospector {
     return new SqliteIntrospector(db);
   }

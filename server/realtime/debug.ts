@@ -55,11 +55,6 @@ export async function resolveTarget(platform: Platform, ctx: CallContext, kind: 
   };
 }
 
-/** The readings of a message that concern the target. */
-function readingsFor(target: DebugTarget, readings: DeviceMessage['readings']): DeviceMessage['readings'] {
-  return target.kind === 'device' ? readings.filter((r) => r.deviceId === target.id) : readings;
-}
-
 export interface MessageQuery {
   /** Messages received at or after this time (epoch ms), oldest first. */
   since?: number;
