@@ -1,6 +1,7 @@
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { describe, expect, it, vi } from 'vitest';
-import { bellBadge, type LiveAlarm, NOTICE_REFRESH_MS, type Notice, type NoticeCentreInput, noticeCentreMachine, type NoticeSummary } from './noticeCentre';
+import { liveAlarm } from '../tests/support/alarms';
+import { bellBadge, NOTICE_REFRESH_MS, type Notice, type NoticeCentreInput, noticeCentreMachine, type NoticeSummary } from './noticeCentre';
 
 const notice = (id: string): Notice => ({ id, title: `n${id}` });
 const summary = (alarms: number, stations: number, extra: Partial<NoticeSummary> = {}): NoticeSummary => ({
@@ -9,7 +10,7 @@ const summary = (alarms: number, stations: number, extra: Partial<NoticeSummary>
   stationNotices: Array.from({ length: stations }, (_, i) => notice(`s${i}`)),
   ...extra,
 });
-const alarm = (id: string, level = 1): LiveAlarm => ({ alarmId: id, alarmLevel: level, title: `alarm ${id}`, href: `/xinde/alarm?id=${id}`, revision: 1, round: 0 });
+const alarm = (id: string, level = 1) => liveAlarm(id, { alarmLevel: level });
 
 /** The machine with a load answering the queued summaries one after another (the last one repeats). */
 function harness(answers: NoticeSummary[], input: NoticeCentreInput = {}) {

@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
+import type { LiveAlarm } from '../resources/wire/alarms';
 
 /** One entry of the notice centre (spec §3 "Notice"): an unhandled alarm or an unread station notice. */
 export interface Notice {
@@ -22,21 +23,6 @@ export interface NoticeSummary {
   stationNotices: Notice[];
   /** 1: the user hears the console alarm sound. */
   sound?: number;
-}
-
-/** What the live `alarm` socket event says (server/alarms/channels.ts AlarmMessage, + noticeId). */
-export interface LiveAlarm {
-  alarmId: string;
-  alarmLevel: number;
-  levelName?: string;
-  alarmState?: number;
-  title: string;
-  content?: string;
-  time?: string;
-  revision?: number;
-  round?: number;
-  href: string;
-  ts?: number | null;
 }
 
 export type NoticeTab = 'alarm' | 'station';

@@ -1,4 +1,4 @@
-import { assign, fromEventObservable, fromPromise, setup } from 'xstate';
+import { assign, enqueueActions, fromEventObservable, fromPromise, setup } from 'xstate';
 import { NEVER, type Observable } from 'rxjs';
 
 /** The raw body of POST /api/blade-auth/oauth/token (no envelope); a refusal carries error_description. */
@@ -155,6 +155,14 @@ export const sessionMachine = setup({
     clearLock: () => {},
     enterConsole: () => {},
     toLogin: () => {},
+    /** Every way out of the session ends alike: state cleared, tokens forgotten, tabs and lock dropped, to /login. */
+    signOut: enqueueActions(({ enqueue }) => {
+      enqueue.assign(cleared);
+      enqueue('forget');
+      enqueue('clearTabs');
+      enqueue('clearLock');
+      enqueue('toLogin');
+    }),
   },
   guards: {
     accepted: (_, response: TokenResponse) => isAccepted(response),
@@ -181,7 +189,7 @@ export const sessionMachine = setup({
       on: {
         'session.login': 'loggingIn',
         // A token cookie without a stored session (spec §2): nothing to revoke, only the cookies and local state to drop.
-        'session.federatedLogout': { actions: [assign(cleared), 'forget', 'clearTabs', 'clearLock', 'toLogin'] },
+        'session.federatedLogout': { actions: 'signOut' },
       },
     },
     loggingIn: {
@@ -214,11 +222,8 @@ export const sessionMachine = setup({
       invoke: { src: 'ticks' },
       on: {
         'session.logout': 'loggingOut',
-        'session.federatedLogout': { target: 'loggedOut', actions: [assign(cleared), 'forget', 'clearTabs', 'clearLock', 'toLogin'] },
-        'session.unauthorized': {
-          target: 'loggedOut',
-          actions: [assign(cleared), 'forget', 'clearTabs', 'clearLock', 'toLogin'],
-        },
+        'session.federatedLogout': { target: 'loggedOut', actions: 'signOut' },
+        'session.unauthorized': { target: 'loggedOut', actions: 'signOut' },
       },
       states: {
         idle: {
@@ -245,7 +250,7 @@ export const sessionMachine = setup({
                 actions: [assign(({ context, event }) => stored(event.output, context.now())), 'persist'],
               },
               // A refused refresh (revoked or expired refresh token) ends the session.
-              { target: '#session.loggedOut', actions: [assign(cleared), 'forget', 'clearTabs', 'clearLock', 'toLogin'] },
+              { target: '#session.loggedOut', actions: 'signOut' },
             ],
             // Network trouble: release the lock and let the next tick try again.
             onError: 'idle',
@@ -256,8 +261,8 @@ export const sessionMachine = setup({
     loggingOut: {
       invoke: {
         src: 'logout',
-        onDone: { target: 'loggedOut', actions: [assign(cleared), 'forget', 'clearTabs', 'clearLock', 'toLogin'] },
-        onError: { target: 'loggedOut', actions: [assign(cleared), 'forget', 'clearTabs', 'clearLock', 'toLogin'] },
+        onDone: { target: 'loggedOut', actions: 'signOut' },
+        onError: { target: 'loggedOut', actions: 'signOut' },
       },
     },
   },

@@ -46,6 +46,16 @@ export class LogWriter {
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
   }
 
+  /** An unexpected failure of a background worker (`source`: ingest, push, alarm), with what it was doing. */
+  error(source: string, error: unknown, context?: string): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.write('blade_log_error', {
+      exceptionName: source,
+      message: context ? `${context}: ${message}` : message,
+      stackTrace: error instanceof Error ? error.stack : undefined,
+    });
+  }
+
   /** Writes everything buffered so far; resolves when it is stored. */
   flush(): Promise<void> {
     clearTimeout(this.timer);

@@ -1,12 +1,5 @@
 /** Dates travel and are stored as `yyyy-MM-dd HH:mm:ss` in the server's time zone (TZ), as the contract says. */
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
-export function formatDateTime(date: Date = new Date()): string {
-  return (
-    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ` +
-    `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`
-  );
-}
+export { formatDateTime } from '../resources/datetime';
 
 export const DATETIME_PATTERN = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/;
 

@@ -1,10 +1,10 @@
 import { NEVER } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import type { LiveAlarm } from '../machines/noticeCentre';
+import { liveAlarm } from '../tests/support/alarms';
 import { type AlarmSocket, type AlarmStreamEvent, alarmEvents, alarmTransport, REFUSED_RETRY_MS } from './alarms';
 
-const alarm = (id: string, revision = 1, round = 0): LiveAlarm => ({ alarmId: id, alarmLevel: 1, title: id, href: `/xinde/alarm?id=${id}`, revision, round });
+const alarm = (id: string, revision = 1, round = 0) => liveAlarm(id, { title: id, revision, round });
 const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 describe('alarmEvents', () => {

@@ -1,6 +1,6 @@
 import { fromSocketEvent, type SocketEvents } from './socket';
 import { distinctUntilChanged, filter, map, merge, Observable, type SchedulerLike, asyncScheduler, skip, timer, switchMap, EMPTY, defer } from 'rxjs';
-import type { LiveAlarm } from '../machines/noticeCentre';
+import { ALARM_EVENT, type LiveAlarm } from '../resources/wire/alarms';
 
 /**
  * The live alarm stream of the console (docs/alarms.md "Channels"): the server emits `alarm` to the user's room
@@ -70,7 +70,11 @@ export function alarmTransport(socket: AlarmSocket, scheduler: SchedulerLike = a
     socket.on('connect_error', listener);
     return () => socket.off('connect_error', listener);
   });
-  const retries$ = refused$.pipe(switchMap(() => timer(REFUSED_RETRY_MS, scheduler).pipe(switchMap(() => (socket.connect(), EMPTY)))));
+  const reconnect = () => {
+    socket.connect();
+    return EMPTY;
+  };
+  const retries$ = refused$.pipe(switchMap(() => timer(REFUSED_RETRY_MS, scheduler).pipe(switchMap(reconnect))));
   const connected$ = new Observable<boolean>((subscriber) => {
     const up = () => subscriber.next(true);
     const down = () => subscriber.next(false);
@@ -84,5 +88,5 @@ export function alarmTransport(socket: AlarmSocket, scheduler: SchedulerLike = a
       socket.off('disconnect', down);
     };
   });
-  return { connected$, alarms$: fromSocketEvent<LiveAlarm>(socket, 'alarm') };
+  return { connected$, alarms$: fromSocketEvent<LiveAlarm>(socket, ALARM_EVENT) };
 }

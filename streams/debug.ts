@@ -1,4 +1,4 @@
-import type { DebugKind, DebugMessage, DebugPresence } from '../server/realtime/debug';
+import { DEBUG_EVENTS, type DebugKind, type DebugMessage, type DebugPresence, type SubscribeAnswer, type SubscribeRequest } from '../resources/wire/debug';
 import { fromSocketEvent, type SocketEvents } from './socket';
 import {
   animationFrameScheduler,
@@ -17,27 +17,12 @@ import {
 
 /** The live debug stream of a device or gateway (docs/live-and-history.md), as the console consumes it. */
 
-// The wire types are the server's own (type-only: nothing of the server reaches the bundle).
-export type { DebugKind, DebugMessage, DebugPresence } from '../server/realtime/debug';
-export type DebugReading = DebugMessage['readings'][number];
+// The wire types, shared with the server.
+export type { DebugKind, DebugMessage, DebugPresence, DebugReading, SubscribeAnswer, SubscribeRequest } from '../resources/wire/debug';
 
 export interface DebugTarget {
   kind: DebugKind;
   id: string;
-}
-
-export interface SubscribeAnswer {
-  ok: boolean;
-  msg?: string;
-  online?: boolean;
-  replayed?: number;
-  truncated?: boolean;
-}
-
-export interface SubscribeRequest {
-  deviceId?: string;
-  gatewayId?: string;
-  since?: number;
 }
 
 /** What the stream needs of a socket: its connection state, the two pushed events, and the subscribe call. */
@@ -189,11 +174,11 @@ export function socketTransport(socket: SocketLike, ackTimeoutMs = 10_000): Debu
         socket.off('disconnect', down);
       };
     }),
-    messages$: fromSocketEvent<DebugMessage>(socket, 'debug.message'),
-    presence$: fromSocketEvent<DebugPresence>(socket, 'debug.presence'),
+    messages$: fromSocketEvent<DebugMessage>(socket, DEBUG_EVENTS.message),
+    presence$: fromSocketEvent<DebugPresence>(socket, DEBUG_EVENTS.presence),
     subscribe: (request) =>
       new Observable<SubscribeAnswer>((subscriber) => {
-        socket.timeout(ackTimeoutMs).emit('debug.subscribe', request, (error, answer) => {
+        socket.timeout(ackTimeoutMs).emit(DEBUG_EVENTS.subscribe, request, (error, answer) => {
           if (error) subscriber.error(error);
           else {
             subscriber.next(answer);

@@ -40,7 +40,7 @@ export const mqttAcl = defineResource({
   tenancy: 'tenant',
   fields: z.object({
     username: z.string().trim().max(64).nullish(),
-    topic: z.string({ error: '请输入主题' }).trim().min(1, '请输入主题').max(255).refine((t) => !/[\u0000]/.test(t), '主题不合法'),
+    topic: z.string({ error: '请输入主题' }).trim().min(1, '请输入主题').max(255).refine((t) => !t.includes('\u0000'), '主题不合法'),
     action: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: '请选择操作' }),
     allow: int().min(0).max(1),
     sort: int().optional(),

@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Channel } from '../../resources/iot/alarm';
+import { ALARM_EVENT, type AlarmMessage, type LiveAlarm } from '../../resources/wire/alarms';
 import { ENABLED } from '../../resources/resource/oss';
 import type { Db, Row } from '../db/database';
 import { publishNotice } from '../modules/blade-desk';
@@ -22,32 +23,6 @@ export interface Person {
   webhookUrl?: string;
   /** Channels the person accepts; undefined: every channel they have an address for. */
   accepts?: ReadonlySet<string>;
-}
-
-/** What every channel says about an alarm change; also the payload of the socket `alarm` event. */
-export interface AlarmMessage {
-  alarmId: string;
-  tenantId: string;
-  projectId: string | null;
-  deviceId: string;
-  deviceCode: string | null;
-  pointKey: string | null;
-  alarmLevel: number;
-  levelName: string;
-  alarmType: number;
-  alarmState: number;
-  title: string;
-  content: string;
-  value: number | null;
-  limitValue: number | null;
-  unit: string | null;
-  /** Epoch ms of the reading that caused the change (the console measures alarm latency from it). */
-  ts: number | null;
-  time: string;
-  revision: number;
-  /** 0 the change itself, 1… reminders. */
-  round: number;
-  href: string;
 }
 
 export interface Sent {
@@ -113,7 +88,8 @@ export class Channels {
       content: `<p>${escapeHtml(message.content)}</p><p><a href="#${message.href}">查看告警</a></p>`,
       userIds: [person.userId],
     });
-    this.realtime.toUser(person.userId, 'alarm', { ...message, noticeId });
+    const live: LiveAlarm = { ...message, noticeId };
+    this.realtime.toUser(person.userId, ALARM_EVENT, live);
     return { target: `user:${person.userId}`, detail: `通知 ${noticeId}` };
   }
 

@@ -4,7 +4,8 @@ import { nextId } from '../ids';
 import type { Platform } from '../platform';
 import type { Realtime } from '../realtime';
 import { formatDateTime } from '../time';
-import { type AlarmMessage, alarmHref, Channels, PermanentFailure, type Person } from './channels';
+import type { AlarmMessage } from '../../resources/wire/alarms';
+import { alarmHref, Channels, PermanentFailure, type Person } from './channels';
 import { silenceEnd } from './silence';
 
 /**
@@ -37,7 +38,7 @@ const nowMs = () => Date.now();
 
 /** Unexpected failures of the alarm workers go to the error log; they never reach ingestion. */
 export function logAlarmError(platform: Platform, error: unknown): void {
-  platform.logs.write('blade_log_error', { exceptionName: 'alarm', message: error instanceof Error ? error.message : String(error), stackTrace: error instanceof Error ? error.stack : undefined });
+  platform.logs.error('alarm', error);
 }
 
 export class Notifier {

@@ -35,6 +35,7 @@ export class RuleBook {
     if (!rules) {
       rules = this.load(tenantId);
       this.tenants.set(tenantId, rules);
+      // The caller gets the failure; here it only leaves the cache, so the next lookup reads again.
       rules.catch(() => this.tenants.delete(tenantId));
     }
     return (await rules).get(seriesKey(deviceId, pointKey));

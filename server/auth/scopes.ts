@@ -39,7 +39,7 @@ type Filter = (eb: ExpressionBuilder<Schema, string>) => Expression<SqlBool>;
 /** `/blade-user/**`, `/blade-user/page` or a prefix; matched against paths without the /api prefix. */
 function patternOf(path: string): RegExp {
   const clean = path.trim().replace(/^\/api(?=\/)/, '');
-  const escaped = clean.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*');
+  const escaped = clean.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replaceAll('\u0000', '.*');
   return new RegExp(`^${escaped}$`);
 }
 

@@ -3,7 +3,7 @@ import SQLite from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer } from './checkpointer';
-import { Lock, SqliteDialect } from './sqlite-driver';
+import { Lock, TurnTakingSqliteDialect } from './sqlite-driver';
 
 /**
  * Rows are plain records: the generic CRUD layer reads tables named in resource declarations at run time, so a
@@ -85,7 +85,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   // Keeps the query planner's statistics current (SQLite's advice: on open and before close).
   sqlite.pragma('optimize = 0x10002');
   const writeLock = new Lock();
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect(sqlite, writeLock), plugins });
+  const db = new Kysely<Schema>({ dialect: new TurnTakingSqliteDialect(sqlite, writeLock), plugins });
   const checkpointer = startCheckpointer(file, (message) => process.emitWarning(`SQLite WAL checkpoint: ${message}`));
   const close = async () => {
     await checkpointer.stop();

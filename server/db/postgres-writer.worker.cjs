@@ -78,6 +78,8 @@ async function transaction(batch, asUpsert) {
     }
     await client.query('commit');
   } catch (error) {
+    // The batch's own error is the one reported; a rollback fails only on a broken connection, whose transaction
+    // PostgreSQL rolls back itself.
     await client.query('rollback').catch(() => undefined);
     throw error;
   } finally {
@@ -110,6 +112,6 @@ parentPort.on('message', (message) => {
   }
   store(message.writes).then(
     () => parentPort.postMessage({ id: message.id }),
-    (error) => parentPort.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error), code: error && error.code }),
+    (error) => parentPort.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error), code: error?.code }),
   );
 });

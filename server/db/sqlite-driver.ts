@@ -135,7 +135,7 @@ function run<R>(statement: SQLite.Statement, parameters: readonly unknown[]): Qu
   return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
 }
 
-class SqliteDriver implements Driver {
+class TurnTakingSqliteDriver implements Driver {
   private readonly connectionLock = new Lock();
   private readonly connection: SqliteConnection;
 
@@ -182,15 +182,15 @@ class SqliteDriver implements Driver {
 
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** Kysely's SQLite dialect on our driver (above); the rest is Kysely's own. */
-export class SqliteDialect implements Dialect {
+/** Kysely's SQLite dialect on our turn-taking driver (above); named apart from Kysely's own `SqliteDialect`, which it replaces. */
+export class TurnTakingSqliteDialect implements Dialect {
   constructor(
     private readonly sqlite: SQLite.Database,
     private readonly writeLock: Lock,
   ) {}
 
   createDriver(): Driver {
-    return new SqliteDriver(this.sqlite, this.writeLock);
+    return new TurnTakingSqliteDriver(this.sqlite, this.writeLock);
   }
 
   createQueryCompiler(): QueryCompiler {
@@ -201,8 +201,7 @@ export class SqliteDialect implements Dialect {
     return new SqliteAdapter();
   }
 
-  // Kysely's Dialect signature takes Kysely<any>.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: Kysely's Dialect signature takes Kysely<any>
   createIntrospector(db: Kysely<any>): SqliteIntrospector {
     return new SqliteIntrospector(db);
   }

@@ -37,6 +37,6 @@ parentPort.on('message', (message) => {
     runAll(message.writes);
     parentPort.postMessage({ id: message.id });
   } catch (error) {
-    parentPort.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error), code: error && error.code });
+    parentPort.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error), code: error?.code });
   }
 });

@@ -17,6 +17,9 @@ export interface WriterTable {
   key?: readonly string[];
 }
 
+/** How long a closing thread gets to finish its batch and close its connections before it is terminated. */
+const CLOSE_MS = 5000;
+
 interface Reply {
   id: number;
   error?: string;
@@ -35,11 +38,15 @@ export class WriterThread {
   private nextId = 0;
   private readonly waiting = new Map<number, { resolve(): void; reject(error: Error): void }>();
 
-  /** `script` is the worker's file; `settings` go to it as its workerData, with the tables. */
+  /**
+   * `script` is the worker's file; `settings` go to it as its workerData, with the tables. `onError` hears of a crash
+   * of the thread, which otherwise reaches only the batches it held (none when it was idle).
+   */
   constructor(
     private readonly script: string,
     private readonly tables: readonly WriterTable[],
     private readonly settings: Record<string, unknown>,
+    private readonly onError: (error: unknown, context: string) => void,
   ) {}
 
   /**
@@ -67,7 +74,8 @@ export class WriterThread {
     this.worker = undefined;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.postMessage({ close: true });
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    const late = await Promise.race([exited, new Promise<true>((resolve) => setTimeout(() => resolve(true), CLOSE_MS))]);
+    if (late) this.onError(new Error(`no exit within ${CLOSE_MS / 1000} s: terminated`), `closing ${this.script}`);
     await worker.terminate();
   }
 
@@ -81,7 +89,10 @@ export class WriterThread {
       if (error === undefined) waiter?.resolve();
       else waiter?.reject(Object.assign(new Error(error), { code }));
     });
-    worker.on('error', (error) => this.failAll(error));
+    worker.on('error', (error) => {
+      this.onError(error, `writer thread ${this.script}`);
+      this.failAll(error);
+    });
     worker.on('exit', () => {
       if (this.worker === worker) this.worker = undefined;
       this.failAll(new Error('writer thread exited'));

@@ -39,6 +39,7 @@ function numbers(json: unknown): Record<string, number> {
     const parsed = JSON.parse(json) as Record<string, unknown>;
     return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, number] => typeof e[1] === 'number'));
   } catch {
+    // Saving validates it (resources/iot/device.ts); a value stored around the API counts as none.
     return {};
   }
 }
@@ -83,6 +84,7 @@ export class Directory {
     if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
     const value = load();
     map.set(key, { at: Date.now(), value });
+    // The caller gets the failure; here it only leaves the cache, so the next lookup reads again.
     value.catch(() => map.delete(key));
     return value;
   }

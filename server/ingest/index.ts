@@ -31,11 +31,11 @@ export interface Ingest {
 
 export function createIngest(platform: Platform): Ingest {
   const directory = new Directory(platform.db, platform.events);
-  const writer = new SeriesWriter(platform.native);
-  const latest = new LatestValues(platform.db);
+  const log = (error: unknown, context?: string) => platform.logs.error('ingest', error, context);
+  const writer = new SeriesWriter(platform.native, log);
+  const latest = new LatestValues(platform.db, log);
   const presence = new Presence(platform, directory);
   const pipeline = new Ingestion(platform, directory, writer, latest, presence);
-  const log = (error: unknown) => platform.logs.write('blade_log_error', { exceptionName: 'ingest', message: error instanceof Error ? error.message : String(error), stackTrace: error instanceof Error ? error.stack : undefined });
   const rollups = new Rollups(platform, log);
   latest.start();
   presence.start();
@@ -47,7 +47,7 @@ export function createIngest(platform: Platform): Ingest {
     data: (topic, payload) => pipeline.accept(topic, payload),
     connection: (who, online, reason, clientIp) => {
       const kind = who.clientType === MQTT_CLIENT_TYPE.device ? 'device' : who.clientType === MQTT_CLIENT_TYPE.gateway ? 'gateway' : undefined;
-      if (kind) void presence.connection(who.clientId, kind, online, reason, clientIp).catch(log);
+      if (kind) void presence.connection(who.clientId, kind, online, reason, clientIp).catch((error) => log(error, `presence of ${who.clientId}`));
     },
   };
 
@@ -65,7 +65,7 @@ export function createIngest(platform: Platform): Ingest {
       // deployment share the subscription, so each message is ingested once, by one of them.
       const { mqttClientId, mqttShareGroup } = platform.config;
       external = await mqtt.connectAsync(url, { clientId: `${mqttClientId}-ingest`, clean: false });
-      external.on('message', (topic, payload) => void pipeline.accept(topic, payload).catch(log));
+      external.on('message', (topic, payload) => void pipeline.accept(topic, payload).catch((error) => log(error, `message on ${topic}`)));
       await external.subscribeAsync(mqttShareGroup ? `$share/${mqttShareGroup}/${DATA_TOPICS}` : DATA_TOPICS, { qos: 1 });
     },
     async stop() {

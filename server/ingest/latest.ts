@@ -15,10 +15,13 @@ export class LatestValues {
   private readonly dirty = new Map<string, number>();
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly onError: (error: unknown, context: string) => void,
+  ) {}
 
   start(intervalMs = 2000): void {
-    this.timer = setInterval(() => void this.persist().catch(() => undefined), intervalMs);
+    this.timer = setInterval(() => void this.persist().catch((error) => this.onError(error, 'latest values write-back')), intervalMs);
     this.timer.unref();
   }
 

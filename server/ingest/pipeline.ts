@@ -155,7 +155,11 @@ export class Ingestion {
 
   private announce(outcome: Outcome, message: DeviceMessage): void {
     for (const r of outcome.stored) this.latest.update(r.deviceId, r.pointKey, r.ts, r.value, message.receivedAt);
-    for (const device of outcome.seen) void this.presence.seen(device.id, device.tenantId, device.code, device.gatewayId, message.receivedAt).catch(() => undefined);
+    for (const device of outcome.seen) {
+      void this.presence
+        .seen(device.id, device.tenantId, device.code, device.gatewayId, message.receivedAt)
+        .catch((error) => this.platform.logs.error('ingest', error, `presence of device ${device.code}`));
+    }
     const { events } = this.platform;
     if (outcome.stored.length) events.emit('readings', outcome.stored);
     events.emit('message', message);

@@ -37,7 +37,7 @@ export class Presence {
   ) {}
 
   start(sweepMs = 5000): void {
-    this.timer = setInterval(() => void this.sweep().catch(() => undefined), sweepMs);
+    this.timer = setInterval(() => void this.sweep().catch((error) => this.platform.logs.error('ingest', error, 'presence sweep')), sweepMs);
     this.timer.unref();
   }
 

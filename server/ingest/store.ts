@@ -82,7 +82,7 @@ interface Committer {
  * Both stores commit from a worker thread with its own connection(s) (server/db/writer-thread.ts): the main thread
  * parses the next messages meanwhile.
  */
-function committer(native: NativeDb): Committer {
+function committer(native: NativeDb, onError: (error: unknown, context: string) => void): Committer {
   const require = createRequire(import.meta.url);
   if (native.dialect === 'sqlite') {
     // One row per statement: 100-row statements (and 16 KB pages) measured faster in short runs and 15-20% slower
@@ -91,7 +91,7 @@ function committer(native: NativeDb): Committer {
       file: native.sqlite.name,
       driver: require.resolve('better-sqlite3'),
       pragmas: SQLITE_CONNECTION_PRAGMAS,
-    }).start();
+    }, onError).start();
     return {
       // The thread takes the process's turn to write, as Kysely's writes do; Kysely's reads go on meanwhile.
       commit: (series, raws) => native.writeLock.run(() => thread.run(writesOf(series, raws))),
@@ -109,7 +109,7 @@ function committer(native: NativeDb): Committer {
     connections,
     pg: require.resolve('pg'),
     copy: require.resolve('pg-copy-streams'),
-  }).start();
+  }, onError).start();
   return { commit: (series, raws) => thread.run(writesOf(series, raws)), concurrency: connections, close: () => thread.close() };
 }
 
@@ -132,8 +132,10 @@ export class SeriesWriter {
   private timer?: NodeJS.Timeout;
   private readonly committer: Committer;
 
+  /** `onError` hears of failures of the writer thread itself (a failed commit fails its writes instead). */
   constructor(
     native: NativeDb,
+    onError: (error: unknown, context: string) => void,
     private readonly maxDelayMs = 10,
     /**
      * A batch starts once this many rows wait and a commit slot is free. Small batches answer sooner; a device waits
@@ -142,7 +144,7 @@ export class SeriesWriter {
      */
     private readonly maxRows = 4_000,
   ) {
-    this.committer = committer(native);
+    this.committer = committer(native, onError);
   }
 
   /** `raw` is the message the rows came in; readings pulled from elsewhere have none. */

@@ -1,3 +1,5 @@
+import type { DebugReading } from '../../resources/wire/debug';
+
 /** What the ingestion pipeline hands on after a batch of readings is durably stored (docs/ingest.md). */
 export interface StoredReading {
   tenantId: string;
@@ -14,16 +16,8 @@ export interface StoredReading {
   raw: number;
 }
 
-/** A device went online or offline (connect, disconnect, last will, or silence past its timeout). */
-export interface PresenceChange {
-  tenantId: string;
-  kind: 'device' | 'gateway';
-  id: string;
-  code: string;
-  online: boolean;
-  reason: 'connect' | 'disconnect' | 'will' | 'timeout';
-  at: number;
-}
+// Presence changes travel to the debug consoles as they are.
+export type { PresenceChange } from '../../resources/wire/debug';
 
 /** A message as the debug consoles show it: what arrived, and what the pipeline made of it. */
 export interface DeviceMessage {
@@ -38,7 +32,7 @@ export interface DeviceMessage {
   topic: string;
   payload: string;
   receivedAt: number;
-  readings: Array<{ deviceId: string; code: string; ts: number; values: Record<string, { raw: number; value: number }> }>;
+  readings: DebugReading[];
   /** Why (part of) the message was not stored. */
   error: string | null;
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../platform';
 import { type DeviceLink, registerCommands } from './wit-xinde/commands';
-import { registerDeviceLog } from './wit-xinde/devicelog';
+import { registerDeviceLog } from './wit-xinde/devicelog/routes';
 import { registerStrategies } from './wit-xinde/strategies';
 import { registerOAuth } from './blade-auth/oauth';
 import { registerDesk } from './blade-desk';

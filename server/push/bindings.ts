@@ -51,6 +51,7 @@ export class BindingBook {
     if (!found) {
       found = loadProject(this.db, projectId);
       this.projects.set(projectId, found);
+      // The caller gets the failure; here it only leaves the cache, so the next lookup reads again.
       found.catch(() => this.projects.delete(projectId));
     }
     return found;

@@ -189,7 +189,7 @@ export class Forwarder implements LaneHost {
   }
 
   fail(error: unknown): void {
-    this.platform.logs.write('blade_log_error', { exceptionName: 'push', message: error instanceof Error ? error.message : String(error), stackTrace: error instanceof Error ? error.stack : undefined });
+    this.platform.logs.error('push', error);
   }
 
   // --- Manual pushes and tests -------------------------------------------------------------------------------------

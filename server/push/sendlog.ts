@@ -112,7 +112,7 @@ export class SendLog {
           .execute();
       }
     } catch (error) {
-      this.platform.logs.write('blade_log_error', { exceptionName: 'push', message: `推送日志写入失败: ${error instanceof Error ? error.message : String(error)}` });
+      this.platform.logs.error('push', error, '推送日志写入失败');
     }
     if (rows.length) events.emit('changed', 'wit_api_send_log');
   }

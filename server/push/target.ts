@@ -35,6 +35,7 @@ function headersOf(value: unknown): Record<string, string> {
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
     return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
   } catch {
+    // Saving validates them (headersProblem); headers stored around the API count as none.
     return {};
   }
 }

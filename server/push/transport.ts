@@ -117,6 +117,7 @@ class MqttLink {
     });
   }
 
+  // The link is dropped either way; a close that fails leaves nothing to retry.
   close(): Promise<void> {
     return this.client.endAsync(true).then(
       () => undefined,
@@ -159,9 +160,11 @@ async function post(target: Target, message: Outgoing, stop: AbortSignal, guard:
   }
   const status = response.status;
   if (status >= 200 && status < 300) {
+    // The answer of a success is not read; failing to discard it changes nothing.
     await response.body?.cancel().catch(() => undefined);
     return status;
   }
+  // The answer only adds detail to the error below; an unreadable one leaves the status alone.
   const answer = (await response.text().catch(() => '')).slice(0, ANSWER_CHARS);
   if (status >= 300 && status < 400) throw new DeliveryError(`推送地址返回重定向 (HTTP ${status}),不跟随重定向`, false, status);
   const retry = status >= 500 || status === 408 || status === 429;
@@ -243,6 +246,7 @@ export async function probe(target: Target, message: Outgoing, guard: OutboundGu
     await withTimeout(client.publishAsync(message.topic, message.body, { qos: target.qos }), target.timeout, `等待 PUBACK 超时 (${target.timeout} ms)`);
     return undefined;
   } finally {
+    // The test's outcome is decided; a failed close of its throwaway client changes nothing.
     await client.endAsync(true).catch(() => undefined);
   }
 }

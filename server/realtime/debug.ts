@@ -1,10 +1,11 @@
 import { menuRight } from '../auth/rights';
 import type { Server, Socket } from 'socket.io';
 import { device, gateway } from '../../resources/iot/device';
+import { DEBUG_EVENTS, type DebugKind, type DebugMessage, type DebugPresence, type PresenceChange, type SubscribeAnswer, type SubscribeRequest } from '../../resources/wire/debug';
 import type { Row } from '../db/database';
 import type { CallContext } from '../db/repository';
 import { parseDevicePayload, parseGatewayPayload, type Reading } from '../ingest/payload';
-import type { DeviceMessage, PresenceChange } from '../ingest/types';
+import type { DeviceMessage } from '../ingest/types';
 import type { Platform } from '../platform';
 import { formatDateTime } from '../time';
 
@@ -14,18 +15,9 @@ import { formatDateTime } from '../time';
  * re-subscribes with the last `receivedAt` it saw and the server replays what it missed from wit_collect_data.
  */
 
-export const DEBUG_EVENTS = {
-  subscribe: 'debug.subscribe',
-  unsubscribe: 'debug.unsubscribe',
-  message: 'debug.message',
-  presence: 'debug.presence',
-} as const;
-
 /** At most this many messages are replayed on one subscription; `truncated` tells the console. */
 export const MAX_REPLAY = 1000;
 const MAX_SUBSCRIPTIONS = 20;
-
-export type DebugKind = 'device' | 'gateway';
 
 /** What a console may watch, resolved through the scoped repositories (tenant and project scope). */
 export interface DebugTarget {
@@ -39,28 +31,6 @@ export interface DebugTarget {
   gatewayId: string | null;
   /** A gateway's devices (id and code). */
   devices: Array<{ id: string; code: string }>;
-}
-
-/** One message as a debug console shows it. */
-export interface DebugMessage {
-  id: string;
-  /** The subscription it belongs to. */
-  kind: DebugKind;
-  targetId: string;
-  code: string;
-  topic: string;
-  payload: string;
-  receivedAt: number;
-  receivedTime: string;
-  /** The readings of the target (a device sees only its own readings in a gateway's message). */
-  readings: DeviceMessage['readings'];
-  error: string | null;
-}
-
-export interface DebugPresence {
-  kind: DebugKind;
-  targetId: string;
-  change: PresenceChange;
 }
 
 export const debugRoom = (kind: DebugKind, id: string) => `debug:${kind}:${id}`;
@@ -83,11 +53,6 @@ export async function resolveTarget(platform: Platform, ctx: CallContext, kind: 
     gatewayId: kind === 'device' && row.gatewayId && row.gatewayId !== '0' ? String(row.gatewayId) : null,
     devices,
   };
-}
-
-/** The readings of a message that concern the target. */
-function readingsFor(target: DebugTarget, readings: DeviceMessage['readings']): DeviceMessage['readings'] {
-  return target.kind === 'device' ? readings.filter((r) => r.deviceId === target.id) : readings;
 }
 
 export interface MessageQuery {
@@ -190,26 +155,10 @@ function toDebug(target: { kind: DebugKind; id: string }, message: DeviceMessage
   };
 }
 
-interface SubscribeRequest {
-  deviceId?: unknown;
-  gatewayId?: unknown;
-  since?: unknown;
-}
+/** A subscribe request as it arrives: unchecked. */
+type UncheckedRequest = { [K in keyof SubscribeRequest]?: unknown };
 
-export interface SubscribeAnswer {
-  ok: boolean;
-  msg?: string;
-  kind?: DebugKind;
-  targetId?: string;
-  code?: string;
-  name?: string;
-  online?: boolean;
-  replayed?: number;
-  /** More than MAX_REPLAY messages were missed: the oldest were left out. */
-  truncated?: boolean;
-}
-
-const targetOf = (request: SubscribeRequest): { kind: DebugKind; id: string } | undefined => {
+const targetOf = (request: UncheckedRequest): { kind: DebugKind; id: string } | undefined => {
   if (request.deviceId !== undefined && request.deviceId !== null && request.deviceId !== '') return { kind: 'device', id: String(request.deviceId) };
   if (request.gatewayId !== undefined && request.gatewayId !== null && request.gatewayId !== '') return { kind: 'gateway', id: String(request.gatewayId) };
   return undefined;
@@ -281,7 +230,7 @@ export function attachDebug(io: Server, platform: Platform, principalOf: (socket
   io.on('connection', (socket) => {
     const ctx: CallContext = { principal: principalOf(socket) };
 
-    socket.on(DEBUG_EVENTS.subscribe, async (request: SubscribeRequest, ack?: (answer: SubscribeAnswer) => void) => {
+    socket.on(DEBUG_EVENTS.subscribe, async (request: UncheckedRequest, ack?: (answer: SubscribeAnswer) => void) => {
       const reply = typeof ack === 'function' ? ack : () => undefined;
       try {
         const wanted = targetOf(request ?? {});
@@ -310,7 +259,7 @@ export function attachDebug(io: Server, platform: Platform, principalOf: (socket
       }
     });
 
-    socket.on(DEBUG_EVENTS.unsubscribe, async (request: SubscribeRequest, ack?: (answer: SubscribeAnswer) => void) => {
+    socket.on(DEBUG_EVENTS.unsubscribe, async (request: UncheckedRequest, ack?: (answer: SubscribeAnswer) => void) => {
       const wanted = targetOf(request ?? {});
       if (wanted) await socket.leave(debugRoom(wanted.kind, wanted.id));
       if (typeof ack === 'function') ack({ ok: true });

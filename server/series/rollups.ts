@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { type Cell, cellOfRow, cellsOfPoints, mergeInto } from './cells';
-import type { Store } from './sampling';
+import type { Store } from './store';
 
 /**
  * Rollups of the time series (docs/live-and-history.md "Rollups"). Triggers on wit_device_log mark each hour of a

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
-import type { Platform } from '../platform';
 import { type Cell, cellOfRow, mergeInto } from './cells';
 import { HOUR_MS, rollupStep, staleSpans } from './rollups';
+import type { Store } from './store';
 
 /**
  * Reading the time series for charts (docs/live-and-history.md): a range holding more points than the chart has
@@ -32,9 +32,6 @@ export interface SeriesRange {
   /** Epoch ms, inclusive. */
   end: number;
 }
-
-/** The database and its dialect (the platform, or an open Database in the benchmark). */
-export type Store = Pick<Platform, 'db' | 'dialect'>;
 
 /** More separate stretches of points than this, or more than this share of the range, and all of it is read raw. */
 const MAX_RAW_STRETCHES = 24;

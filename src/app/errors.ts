@@ -2,7 +2,7 @@ import type { ErrorInfo } from 'react';
 import type { ErrorLogEntry } from '../../machines/errorLog';
 import { RequestError } from '../api/http';
 import { errorLogActor } from './shell';
-import { formatDateTime } from './time';
+import { formatDateTime } from '../../resources/datetime';
 
 export function entryOf(error: unknown, type: string, info = ''): ErrorLogEntry {
   const e = error instanceof Error ? error : new Error(String(error));

@@ -8,7 +8,7 @@ const listeners = new Set<() => void>();
 export function setPermissions(next: Record<string, true>): void {
   permissions = next;
   setStore('permission', next);
-  listeners.forEach((listener) => listener());
+  for (const listener of listeners) listener();
 }
 
 export const hasPermission = (code: string): boolean => permissions[code] === true;

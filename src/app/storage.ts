@@ -44,6 +44,7 @@ function readCookie(name: string): string | undefined {
 }
 
 function writeCookie(name: string, value: string | undefined): void {
+  // biome-ignore lint/suspicious/noDocumentCookie: synchronous on purpose (cookieStore is async and not in every supported browser)
   document.cookie = value === undefined ? `${name}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT` : `${name}=${encodeURIComponent(value)}; path=/; SameSite=Lax`;
 }
 

@@ -139,6 +139,7 @@ describe('CrudPage', () => {
 
   it('filters by parameters set beside the list, from page 1 again', async () => {
     let pick: (key: string) => void = () => undefined;
+    // biome-ignore lint/correctness/noComponentHookFactories: the test drives the component through the `pick` it closes over
     function WithAside() {
       const [params, setParams] = useState<Record<string, string>>({});
       pick = (key) => setParams({ paramKey: key });

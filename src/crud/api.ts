@@ -1,6 +1,12 @@
 import type { Resource } from '../../resources/define';
 import { type Envelope, http } from '../api/client';
-import type { TreeOption } from './types';
+
+/** A node of a tree select as the server sends it (BladeX TreeNode: title shown, id kept). */
+export interface TreeOption {
+  id: string;
+  title: string;
+  children?: TreeOption[];
+}
 
 /** A row as the server sends it: ids are strings, the rest depends on the resource. */
 export type Row = Record<string, unknown> & { id: string };

@@ -2,14 +2,9 @@ import type { IconName } from '@blueprintjs/icons';
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import type { ReactNode } from 'react';
 import type { Resource } from '../../resources/define';
-import type { Row } from './api';
+import type { Row, TreeOption } from './api';
 
-/** A node of a tree select (BladeX TreeNode: title shown, id kept). */
-export interface TreeOption {
-  id: string;
-  title: string;
-  children?: TreeOption[];
-}
+export type { TreeOption };
 
 /**
  * Where a tree select's nodes come from: a GET path answering a tree, or a function (closures over a parent row;

@@ -11,7 +11,9 @@ let pending: Pending | undefined;
 /** Each question mounts a fresh alert, so its portal comes last in the body: above a dialog that asked it. */
 let asked = 0;
 const listeners = new Set<() => void>();
-const emit = () => listeners.forEach((listener) => listener());
+const emit = () => {
+  for (const listener of listeners) listener();
+};
 
 /** Asks a yes/no question (确定/取消); resolves true on confirm. Rendered by <ConfirmHost/>. */
 export function confirm(message: string): Promise<boolean> {

@@ -77,7 +77,7 @@ describe('login, guard and 401', () => {
     const admin = await signedIn(c.server.url);
     const saved = await admin.post('/api/blade-system/tenant/submit', { tenantName: '主机租户', domain: 'localhost', backgroundUrl: '/img/bg/logo.svg' });
     expect(saved.body.code).toBe(200);
-    await c.page.goto(c.server.url.replace('127.0.0.1', 'localhost') + '/login');
+    await c.page.goto(`${c.server.url.replace('127.0.0.1', 'localhost')}/login`);
     await c.page.locator('#username').waitFor();
     await expect.poll(() => c.page.locator('.vg-login').getAttribute('style')).toContain('/img/bg/logo.svg');
     expect(await c.page.locator('#tenantId').count()).toBe(0);

@@ -22,7 +22,10 @@ function menuRows(): { menus: Row[]; platformIds: Set<string> } {
       const isPlatform = platform || PLATFORM_MENU_CODES.has(item.code);
       if (isPlatform) platformIds.add(id);
       menus.push({ id, parentId, code: item.code, name: item.name, alias: 'menu', path: item.path, source: item.source ?? null, sort: index + 1, category: 1, action: 0, isOpen: 1 });
-      if (item.children) return walk(item.children, id, isPlatform);
+      if (item.children) {
+        walk(item.children, id, isPlatform);
+        return;
+      }
       const buttons = [...(item.readOnly ? [] : STANDARD_BUTTONS), ...(item.buttons ?? []).map(([code, name]) => [code, name, 2] as const)];
       buttons.forEach(([suffix, name, action], i) => {
         const buttonId = seedId(`menu:${item.code}_${suffix}`);
@@ -40,9 +43,9 @@ function dictionaryRows(): Row[] {
   DICTIONARIES.forEach(([code, name, entries], index) => {
     const parentId = seedId(`dict:${code}`);
     rows.push({ id: parentId, parentId: '0', code, dictKey: '-1', dictValue: name, sort: index + 1, isSealed: 0 });
-    entries.forEach(([key, value], i) =>
-      rows.push({ id: seedId(`dict:${code}:${key}`), parentId, code, dictKey: key, dictValue: value, sort: i + 1, isSealed: 0 }),
-    );
+    entries.forEach(([key, value], i) => {
+      rows.push({ id: seedId(`dict:${code}:${key}`), parentId, code, dictKey: key, dictValue: value, sort: i + 1, isSealed: 0 });
+    });
   });
   return rows;
 }

@@ -3,7 +3,7 @@ import { notice } from '../../../resources/desk/notice';
 import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
 import type { Condition } from '../../http/conditions';
-import { bodyOf, contextOf, idsOf, paramsOf, text } from '../../http/context';
+import { contextOf, idsOf, paramsOf, text } from '../../http/context';
 import { type CrudHooks, crudRights, saveHandler } from '../../http/crud';
 import { badRequest, invalidParam, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';

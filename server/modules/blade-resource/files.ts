@@ -102,7 +102,7 @@ export function registerFiles(app: FastifyInstance, platform: Platform): void {
   const putFile = async (request: FastifyRequest) => {
     const ctx = contextOf(request);
     const file = await request.file();
-    if (!file || file.fieldname !== 'file') throw badRequest('请选择要上传的文件');
+    if (file?.fieldname !== 'file') throw badRequest('请选择要上传的文件');
     const originalName = displayName(file.filename);
     const extension = extensionOf(originalName);
     const name = newObjectName(ctx.principal.tenantId, extension);

@@ -20,6 +20,7 @@ const today = (d = new Date()) => `${d.getFullYear()}${pad(d.getMonth() + 1)}${p
 
 /** The client's file name without any directory part, for display only. */
 export function displayName(filename: string | undefined): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it strips
   const name = basename(String(filename ?? '').replace(/\\/g, '/')).replace(/[\u0000-\u001f]/g, '').trim();
   return (name || 'file').slice(0, 255);
 }

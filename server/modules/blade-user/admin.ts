@@ -3,7 +3,7 @@ import { platformFields, user } from '../../../resources/system/user';
 import { ESCALATION, EscalationGuard } from '../../auth/escalation';
 import { hashPassword } from '../../auth/passwords';
 import { accountKey } from '../../auth/sign-in-guard';
-import type { Db, Row } from '../../db/database';
+import type { Row } from '../../db/database';
 import { type CallContext, zodMessage } from '../../db/repository';
 import { contextOf, idsOf, paramsOf, text } from '../../http/context';
 import { badRequest, forbidden, invalidParam, missingParam, ok } from '../../http/envelope';

@@ -71,7 +71,7 @@ class Devices {
     const group = found.get('groupId') ?? (await this.kept(ctx, deviceGroup, out, existing, 'groupId'));
     if (group && group.projectId !== projectId) throw badRequest('设备分组不属于该项目');
     const gw = found.get('gatewayId') ?? (await this.kept(ctx, gateway, out, existing, 'gatewayId'));
-    if (gw && gw.projectId && gw.projectId !== projectId) throw badRequest('网关不属于该项目');
+    if (gw?.projectId && gw.projectId !== projectId) throw badRequest('网关不属于该项目');
     return out;
   }
 

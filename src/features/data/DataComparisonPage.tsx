@@ -30,7 +30,7 @@ function ChartDialog({ row, onClose }: { row: Row; onClose(): void }) {
     comparisonChart(row.id).then(setChart, () => setFailed(true));
   }, [row.id]);
   const option = useMemo(() => (chart ? historyOption(chart, { start: chart.start, end: chart.end }) : undefined), [chart]);
-  const empty = chart && chart.series.every((s) => s.data.length === 0);
+  const empty = chart?.series.every((s) => s.data.length === 0);
   return (
     <Dialog isOpen title={t`对比曲线: ${String(row.name)} (${String(row.batchNumber)})`} onClose={onClose} style={{ width: 1100, maxWidth: '95vw' }} className="vg-comparison-chart">
       <DialogBody>

@@ -4,7 +4,7 @@ import { defineResource } from '../../../resources/define';
 import { dataComparison } from '../../../resources/iot/comparison';
 import { collectCalculationLog, collectStrategy, deviceLogUpdateLog, viewCollect } from '../../../resources/iot/data';
 import { decimal, id, text } from '../../../resources/fields';
-import { formatDateTime } from '../../app/time';
+import { formatDateTime } from '../../../resources/datetime';
 import type { Row } from '../../crud/api';
 import type { CrudView, TreeOption } from '../../crud/types';
 import { type Envelope, http } from '../../api/client';

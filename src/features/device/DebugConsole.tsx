@@ -3,6 +3,7 @@ import { useLingui } from '@lingui/react/macro';
 import { useEffect, useMemo, useState } from 'react';
 import { io } from 'socket.io-client';
 import { useSearch } from 'wouter';
+import { formatDateTime } from '../../../resources/datetime';
 import { type DebugKind, type DebugMessage, type DebugState, debugEvents, initialDebugState, reduceDebug, socketTransport } from '../../../streams/debug';
 import { navigate } from '../../app/navigation';
 import { tokenCookies } from '../../app/storage';
@@ -119,11 +120,7 @@ function withLiveValues(devices: readonly DeviceState[], messages: readonly Debu
   });
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-function formatTime(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-}
+const formatTime = (ms: number): string => formatDateTime(new Date(ms));
 
 function LatestValues({ device, showName }: { device: DeviceState; showName: boolean }) {
   const { t } = useLingui();

@@ -1,6 +1,7 @@
 import { Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Radio, RadioGroup, Spinner } from '@blueprintjs/core';
 import { useLingui } from '@lingui/react/macro';
 import { useEffect, useMemo, useState } from 'react';
+import { formatDateTime } from '../../../resources/datetime';
 import { type Envelope, http } from '../../api/client';
 import type { Row } from '../../crud/api';
 import { CheckTree } from '../../crud/CheckTree';
@@ -19,12 +20,8 @@ interface PushReply {
 
 type Mode = 'range' | 'latest';
 
-const pad = (n: number) => String(n).padStart(2, '0');
 /** A datetime-local value (yyyy-MM-ddTHH:mm:ss) of an instant, in local time. */
-const localValue = (ms: number) => {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-};
+const localValue = (ms: number) => formatDateTime(new Date(ms)).replace(' ', 'T');
 /** The contract's date format from a datetime-local value. */
 const wireValue = (local: string) => {
   const text = local.replace('T', ' ');

@@ -42,6 +42,7 @@ export function ErrorLogDialog({ isOpen, onClose }: { isOpen: boolean; onClose: 
             </thead>
             <tbody>
               {logs.map((log, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: entries have no id and the rows hold no state
                 <tr key={`${log.time}-${index}`}>
                   <td>{log.type}</td>
                   <td style={{ wordBreak: 'break-all' }}>{log.url}</td>

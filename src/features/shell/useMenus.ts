@@ -26,7 +26,7 @@ export function useMenus() {
   }, []);
 
   // Reload when the identity changes (login, switch dept/role), not when a token refresh rebuilds the user object.
-  const identity = user && user.userId && Number(user.userId) >= 0 ? `${user.tenantId}:${user.userId}:${user.roleId}:${user.deptId}` : '';
+  const identity = user?.userId && Number(user.userId) >= 0 ? `${user.tenantId}:${user.userId}:${user.roleId}:${user.deptId}` : '';
   useEffect(() => {
     if (!identity) return;
     load(undefined);

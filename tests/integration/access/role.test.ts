@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedId } from '../../../server/db/seed/ids';
 import { nextId } from '../../../server/ids';
-import { ApiClient, signedIn } from '../../support/client';
+import { type ApiClient, signedIn } from '../../support/client';
 import { storeKinds } from '../../support/databases';
 import { startServer, type TestServer } from '../../support/server';
 import { adminRoleId, data, DEMO, flatten, insertUser, menuId, PLATFORM, refused, type Tree } from './support';

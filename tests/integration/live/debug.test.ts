@@ -2,7 +2,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_ACCOUNT, OPERATOR_PASSWORD } from '../../../server/db/seed/operator';
-import type { DebugMessage, DebugPresence, SubscribeAnswer } from '../../../server/realtime/debug';
+import type { DebugMessage, DebugPresence, SubscribeAnswer } from '../../../resources/wire/debug';
 import { type ApiClient, signedIn } from '../../support/client';
 import { storeKinds } from '../../support/databases';
 import { startServer, type TestServer } from '../../support/server';

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { nextId } from '../../../server/ids';
 import { formatDateTime } from '../../../server/time';
-import { type ApiClient, type Envelope, type Reply } from '../../support/client';
+import type { ApiClient, Envelope, Reply } from '../../support/client';
 import type { TestServer } from '../../support/server';
 
 /** Fixtures and checks shared by the people suites (users, departments, posts, registration). */

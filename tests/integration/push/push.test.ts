@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDateTime } from '../../../resources/datetime';
 import { REFERENCE_IDS } from '../../../resources/iot/examples';
 import type { StoredReading } from '../../../server/ingest/types';
 import { type ApiClient, type Envelope, type Reply, signedIn } from '../../support/client';
@@ -20,11 +21,7 @@ const TOKEN = 'Bearer-Token-Push-123';
 const SECRET = 'Sign#Secret-Push-456';
 const SECRETS = [OWNER_PASSWORD, TOKEN, SECRET];
 const DAY = 86_400_000;
-const stamp = (ms: number) => {
-  const d = new Date(ms);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
-};
+const stamp = (ms: number) => formatDateTime(new Date(ms));
 
 describe.each(await storeKinds())('onward data push on %s', (store) => {
   let server: TestServer;

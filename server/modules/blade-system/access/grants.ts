@@ -1,5 +1,5 @@
 import { ADMINISTRATOR, isPlatformAdmin, PLATFORM_TENANT, type Principal } from '../../../auth/principal';
-import { SCOPE_API, SCOPE_DATA } from '../../../auth/scopes';
+import type { SCOPE_API, SCOPE_DATA } from '../../../auth/scopes';
 import type { Db, Row } from '../../../db/database';
 import { withAncestors } from '../../../http/trees';
 
