@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { devicePoint, gatewayState } from '../../../resources/iot/device';
+import { device, devicePoint, gatewayState } from '../../../resources/iot/device';
 import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
 import { contextOf, paramsOf, text } from '../../http/context';
@@ -114,7 +114,7 @@ export function registerDebug(app: FastifyInstance, platform: Platform): void {
     const { ctx, target } = await targetOf(request, 'gateway');
     const serverTime = Date.now();
     const devices = target.devices.length
-      ? await platform.db.selectFrom('wit_device').selectAll().where('id', 'in', target.devices.map((d) => d.id)).where('isDeleted', '=', 0).orderBy('code').execute()
+      ? await platform.repo(device).all(ctx, { ascs: 'code' }, [(eb) => eb('id', 'in', target.devices.map((d) => d.id))])
       : [];
     return ok({
       serverTime,

@@ -1,0 +1,77 @@
+/**
+ * Queries on tenant-owned tables that do not go through the scoped repository (server/db/repository.ts), per file:
+ * the visible exceptions to "one place applies tenant isolation" (docs/authorisation.md "The rows").
+ * tests/unit/raw-queries.test.ts counts them in the code and fails when a file holds more (a new one: go through
+ * `platform.repo(resource)`, or list it here with its reason) or fewer (shrink the list).
+ */
+
+const BACKGROUND = 'runs without a caller (ingestion, alarms, push, presence, pulls): the tenant comes from the device or row it works on';
+const IDENTITY = "identity and rights: reads users, roles and grants by id or account, before or beside the caller's scope";
+const PLATFORM = 'moves or purges rows across tenants, as the platform administrator';
+/** Debt, not a reason: module calls that filter by tenant by hand. Move them onto the scoped repository. */
+const TO_CONVERT = 'to move onto the scoped repository: a hand-applied tenant filter';
+
+export type RawQueryReason = typeof BACKGROUND | typeof IDENTITY | typeof PLATFORM | typeof TO_CONVERT;
+
+/** File -> [how many raw queries on tenant tables it holds, why]. */
+export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQueryReason]>> = {
+  'server/alarms/channels.ts': [2, BACKGROUND],
+  'server/alarms/engine.ts': [6, BACKGROUND],
+  'server/alarms/notifier.ts': [16, BACKGROUND],
+  'server/alarms/rules.ts': [6, BACKGROUND],
+  'server/auth/escalation.ts': [1, IDENTITY],
+  'server/auth/rights.ts': [2, IDENTITY],
+  'server/auth/sign-in-guard.ts': [7, IDENTITY],
+  'server/ingest/broker.ts': [2, BACKGROUND],
+  'server/ingest/directory.ts': [6, BACKGROUND],
+  'server/ingest/latest.ts': [1, BACKGROUND],
+  'server/ingest/presence.ts': [4, BACKGROUND],
+  'server/logs.ts': [1, BACKGROUND],
+  'server/modules/blade-auth/login.ts': [2, IDENTITY],
+  'server/modules/blade-desk/notices.ts': [7, TO_CONVERT],
+  'server/modules/blade-log/index.ts': [1, TO_CONVERT],
+  'server/modules/blade-resource/configs.ts': [2, TO_CONVERT],
+  'server/modules/blade-resource/files.ts': [2, TO_CONVERT],
+  'server/modules/blade-system/access/grants.ts': [1, IDENTITY],
+  'server/modules/blade-system/access/menu.ts': [1, TO_CONVERT],
+  'server/modules/blade-system/access/provision.ts': [2, IDENTITY],
+  'server/modules/blade-system/access/purge.ts': [2, PLATFORM],
+  'server/modules/blade-system/access/quota.ts': [1, IDENTITY],
+  'server/modules/blade-system/access/role.ts': [4, TO_CONVERT],
+  'server/modules/blade-system/access/tenant.ts': [1, PLATFORM],
+  'server/modules/blade-system/organisation.ts': [4, TO_CONVERT],
+  'server/modules/blade-system/settings/dictionary.ts': [2, TO_CONVERT],
+  'server/modules/blade-user/admin.ts': [2, TO_CONVERT],
+  'server/modules/blade-user/names.ts': [1, IDENTITY],
+  'server/modules/blade-user/register.ts': [1, IDENTITY],
+  'server/modules/blade-user/self.ts': [1, IDENTITY],
+  'server/modules/blade-user/tenancy.ts': [1, IDENTITY],
+  'server/modules/wit-xinde/alarms.ts': [7, TO_CONVERT],
+  'server/modules/wit-xinde/catalogue.ts': [3, TO_CONVERT],
+  'server/modules/wit-xinde/commands.ts': [8, TO_CONVERT],
+  'server/modules/wit-xinde/common.ts': [3, TO_CONVERT],
+  'server/modules/wit-xinde/devicelog/recalculation.ts': [4, TO_CONVERT],
+  'server/modules/wit-xinde/devicelog/routes.ts': [1, TO_CONVERT],
+  'server/modules/wit-xinde/devicelog/settlement.ts': [1, TO_CONVERT],
+  'server/modules/wit-xinde/devicelog/values.ts': [1, TO_CONVERT],
+  'server/modules/wit-xinde/devices.ts': [9, TO_CONVERT],
+  'server/modules/wit-xinde/history.ts': [1, TO_CONVERT],
+  'server/modules/wit-xinde/monitoring.ts': [3, TO_CONVERT],
+  'server/modules/wit-xinde/point-sheet.ts': [3, TO_CONVERT],
+  'server/modules/wit-xinde/project-move.ts': [4, PLATFORM],
+  'server/modules/wit-xinde/project-rows.ts': [5, TO_CONVERT],
+  'server/modules/wit-xinde/projects.ts': [17, TO_CONVERT],
+  'server/modules/wit-xinde/push-calls.ts': [3, TO_CONVERT],
+  'server/modules/wit-xinde/push.ts': [4, TO_CONVERT],
+  'server/modules/wit-xinde/strategies.ts': [6, TO_CONVERT],
+  'server/modules/wit-xinde/third.ts': [2, TO_CONVERT],
+  'server/push/bindings.ts': [5, BACKGROUND],
+  'server/push/history.ts': [1, BACKGROUND],
+  'server/push/sendlog.ts': [2, BACKGROUND],
+  'server/realtime/debug.ts': [3, BACKGROUND],
+  'server/series/purge.ts': [2, PLATFORM],
+  'server/series/sampling.ts': [1, BACKGROUND],
+  'server/third/bindings.ts': [14, TO_CONVERT],
+  'server/third/puller.ts': [10, BACKGROUND],
+  'server/third/sync.ts': [24, TO_CONVERT],
+};
