@@ -164,22 +164,30 @@ export class RightsService {
 
   /** The package's menus with their ancestors, or undefined when the tenant has no package. */
   private async packageMenus(tenantId: string, menus: readonly MenuEntry[]): Promise<Set<string> | undefined> {
-    const row = await this.db
-      .selectFrom('blade_tenant as t')
-      .innerJoin('blade_tenant_package as p', 'p.id', 't.packageId')
-      .select('p.menuId')
-      .where('t.tenantId', '=', tenantId)
-      .where('t.isDeleted', '=', 0)
-      .where('p.isDeleted', '=', 0)
-      .executeTakeFirst();
-    if (!row) return undefined;
+    const ids = await packageMenuIds(this.db, tenantId);
+    if (!ids) return undefined;
     const parentOf = new Map(menus.map((m) => [m.id, m.parentId]));
     const out = new Set<string>();
-    for (const id of String(row.menuId ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const id of ids) {
       for (let at: string | undefined = id; at && at !== '0' && !out.has(at); at = parentOf.get(at)) out.add(at);
     }
     return out;
   }
+
+}
+
+/** The menu ids of a tenant's package, or undefined when the tenant has none (the platform tenant never has one). */
+export async function packageMenuIds(db: Db, tenantId: string): Promise<Set<string> | undefined> {
+  if (tenantId === PLATFORM_TENANT) return undefined;
+  const row = await db
+    .selectFrom('blade_tenant as t')
+    .innerJoin('blade_tenant_package as p', 'p.id', 't.packageId')
+    .select('p.menuId')
+    .where('t.tenantId', '=', tenantId)
+    .where('t.isDeleted', '=', 0)
+    .where('p.isDeleted', '=', 0)
+    .executeTakeFirst();
+  return row ? new Set(String(row.menuId ?? '').split(',').map((s) => s.trim()).filter(Boolean)) : undefined;
 }
 
 /**

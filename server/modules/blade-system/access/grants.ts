@@ -1,4 +1,5 @@
-import { ADMINISTRATOR, isPlatformAdmin, PLATFORM_TENANT, type Principal } from '../../../auth/principal';
+import { ADMINISTRATOR, isPlatformAdmin, type Principal } from '../../../auth/principal';
+import { packageMenuIds } from '../../../auth/rights';
 import type { SCOPE_API, SCOPE_DATA } from '../../../auth/scopes';
 import type { Db, Row } from '../../../db/database';
 import { withAncestors } from '../../../http/trees';
@@ -79,20 +80,6 @@ export async function roleScopeIds(db: Db, roleIds: readonly string[], category:
     .where('scopeCategory', '=', category)
     .execute();
   return [...new Set(rows.map((r) => String(r.scopeId)))];
-}
-
-/** The menu ids of a tenant's package, or undefined when the tenant has none (the platform tenant never has one). */
-export async function packageMenuIds(db: Db, tenantId: string): Promise<Set<string> | undefined> {
-  if (tenantId === PLATFORM_TENANT) return undefined;
-  const row = await db
-    .selectFrom('blade_tenant as t')
-    .innerJoin('blade_tenant_package as p', 'p.id', 't.packageId')
-    .select('p.menuId')
-    .where('t.tenantId', '=', tenantId)
-    .where('t.isDeleted', '=', 0)
-    .where('p.isDeleted', '=', 0)
-    .executeTakeFirst();
-  return row ? new Set(idArray(row.menuId)) : undefined;
 }
 
 /** The menus and buttons a caller may use: all for the platform administrator, else its roles' grants within its package. */

@@ -4,7 +4,8 @@ import { DEFAULT_INIT_PASSWORD, INIT_PASSWORD_PARAM, PLATFORM_MENU_CODES } from 
 import { badRequest } from '../../../http/envelope';
 import { nextId } from '../../../ids';
 import { formatDateTime } from '../../../time';
-import { insertChunked, MenuSet, packageMenuIds } from './grants';
+import { packageMenuIds } from '../../../auth/rights';
+import { insertChunked, MenuSet } from './grants';
 import { subtree } from '../../../http/trees';
 
 /** Tables a new tenant gets rows in; their caches hear about it once the transaction is committed. */
