@@ -1,9 +1,8 @@
 import { MQTT_CLIENT_TYPE } from '../../resources/iot/mqtt';
 import type { Db, Row } from '../db/database';
 import { forbidden } from '../http/envelope';
-import type { Platform } from '../platform';
 import { ADMINISTRATOR, PLATFORM_TENANT, type Principal } from './principal';
-import { covers, type Holdings } from './rights';
+import { covers, type Holdings, type RightsService } from './rights';
 
 /**
  * The rules no grant lifts (docs/authorisation.md "No escalation"): nobody hands out a role, menu or scope they do not
@@ -29,7 +28,7 @@ async function liveRoles(db: Db, tenantId: string, ids: readonly string[]): Prom
 }
 
 export class EscalationGuard {
-  constructor(private readonly platform: Platform) {}
+  constructor(private readonly platform: { db: Db; rights: RightsService }) {}
 
   private caller(principal: Principal): Promise<Holdings> {
     return this.platform.rights.ofPrincipal(principal);
