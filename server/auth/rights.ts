@@ -38,12 +38,9 @@ needs.guest = { config: { right: GUEST } };
 needs.self = { config: { right: SELF } };
 needs.lookup = { config: { right: LOOKUP } };
 
-export const describeRight = (right: Right): string => (right.kind === 'menu' ? right.codes.join('|') : right.kind);
-
 /** What a set of roles of one tenant may do: menu and button codes (within the tenant's package), API scopes. */
 export interface Holdings {
   codes: ReadonlySet<string>;
-  menuIds: ReadonlySet<string>;
   dataScopes: ReadonlySet<string>;
   apiScopes: ReadonlySet<string>;
   /** One of the roles is the tenant's administrator role. */
@@ -154,7 +151,7 @@ export class RightsService {
     const codes = new Set(menus.filter((m) => menuIds.has(m.id)).map((m) => m.code));
     const scopes = live.length ? await this.db.selectFrom('blade_role_scope').select(['scopeId', 'scopeCategory']).where('roleId', 'in', live).execute() : [];
     const scopeIds = (category: number) => new Set(scopes.filter((s) => Number(s.scopeCategory) === category).map((s) => String(s.scopeId)));
-    return { codes, menuIds, dataScopes: scopeIds(SCOPE_DATA), apiScopes: scopeIds(SCOPE_API), administrator, platform };
+    return { codes, dataScopes: scopeIds(SCOPE_DATA), apiScopes: scopeIds(SCOPE_API), administrator, platform };
   }
 
   private async menus(): Promise<MenuEntry[]> {
@@ -173,7 +170,6 @@ export class RightsService {
     }
     return out;
   }
-
 }
 
 /** The menu ids of a tenant's package, or undefined when the tenant has none (the platform tenant never has one). */

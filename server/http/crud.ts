@@ -35,9 +35,9 @@ export interface CrudHooks {
   decorate?(ctx: CallContext, rows: Row[]): Promise<Row[]> | Row[];
 }
 
-/** Saves through the hooks: the one write path of generic submit/save/update and of modules reusing it. */
 const hasId = (body: Record<string, unknown>) => !(body.id === undefined || body.id === null || body.id === '');
 
+/** Saves through the hooks: the one write path of generic submit/save/update and of modules reusing it. */
 export async function saveWithHooks(repo: Repository, ctx: CallContext, body: Record<string, unknown>, hooks: CrudHooks = {}): Promise<Row> {
   const id = hasId(body) ? String(body.id) : undefined;
   const existing = id ? await repo.byId(ctx, id) : undefined;
