@@ -141,11 +141,11 @@ export class Repository {
     return rows.map((r) => this.present(r));
   }
 
-  async detail(ctx: CallContext, query: Query): Promise<Row | undefined> {
+  async detail(ctx: CallContext, query: Query, extra: Condition[] = []): Promise<Row | undefined> {
     const conditions = filtersOf(this.resource, this.deps.dialect, equalityQuery(query));
     if (conditions.length === 0) return undefined;
     let qb = await this.selecting(ctx);
-    for (const condition of conditions) qb = qb.where(condition);
+    for (const condition of [...conditions, ...extra]) qb = qb.where(condition);
     const row = await qb.selectAll().limit(1).executeTakeFirst();
     return row ? this.present(row) : undefined;
   }

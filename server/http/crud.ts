@@ -31,6 +31,14 @@ export interface CrudHooks {
    */
   writeRight?(body: Record<string, unknown>, editing: boolean): string | undefined;
   writeButtons?: readonly string[];
+  /** Rights other than the menu's, per kind of route: the notice dialog reads as `self`. */
+  rights?: Partial<Record<'read' | 'write' | 'remove', RouteRight>>;
+  /** More conditions on detail calls (the rows the caller may open). */
+  detailConditions?(ctx: CallContext): Condition[];
+  /** Runs after a detail read with its parameters (opening a notice marks it read). */
+  afterDetail?(ctx: CallContext, row: Row, params: Query): Promise<void> | void;
+  /** The ids a remove names, when not `ids` (a region is named by its id or its code). */
+  removeIds?(ctx: CallContext, params: Query): Promise<string[]>;
   /** Shapes each listed row (adds names, flags). */
   decorate?(ctx: CallContext, rows: Row[]): Promise<Row[]> | Row[];
 }
@@ -80,11 +88,14 @@ export function crudRights(resource: Resource, hooks: CrudHooks = {}) {
   const { menu } = resource;
   return {
     read: needs(menu),
-    pick: needs.lookup,
     write: needs(`${menu}_add`, `${menu}_edit`, ...(hooks.writeButtons ?? [])),
     remove: needs(`${menu}_delete`),
+    ...hooks.rights,
+    pick: needs.lookup,
   };
 }
+
+type RouteRight = ReturnType<typeof needs>;
 
 /**
  * The generic routes of a declared resource (spec §7 "Generic resource pattern"): list, detail, submit, save,
@@ -118,7 +129,9 @@ export function registerCrud(app: FastifyInstance, platform: Platform, resource:
 
   app.get(`${base}/detail`, rights.read, async (request) => {
     const ctx = contextOf(request);
-    const row = await repo.detail(ctx, paramsOf(request));
+    const params = paramsOf(request);
+    const row = await repo.detail(ctx, params, hooks.detailConditions?.(ctx));
+    if (row) await hooks.afterDetail?.(ctx, row, params);
     return ok(row ? (await decorate(ctx, [row]))[0] : null);
   });
 
@@ -127,7 +140,7 @@ export function registerCrud(app: FastifyInstance, platform: Platform, resource:
   for (const mode of ['submit', 'save', 'update'] as const) app.post(`${base}/${mode}`, rights.write, saveHandler(platform, resource, hooks, mode));
   app.post(`${base}/remove`, rights.remove, async (request) => {
     const ctx = contextOf(request);
-    const ids = idsOf(paramsOf(request));
+    const ids = hooks.removeIds ? await hooks.removeIds(ctx, paramsOf(request)) : idsOf(paramsOf(request));
     await hooks.beforeRemove?.(ctx, ids);
     const removed = await repo.remove(ctx, ids);
     if (removed === 0) throw badRequest('数据不存在或无权操作');

@@ -1,27 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notice } from '../../../resources/desk/notice';
+import { needs } from '../../auth/rights';
 import type { Row } from '../../db/database';
-import type { CallContext } from '../../db/repository';
-import type { Condition } from '../../http/conditions';
 import { contextOf, idsOf, paramsOf, text } from '../../http/context';
-import { type CrudHooks, crudRights, saveHandler } from '../../http/crud';
+import { registerCrud } from '../../http/crud';
 import { badRequest, invalidParam, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { decorateNotices, markRead, readState, sanitizeContent, visibleTo } from './notices';
-import { needs } from '../../auth/rights';
 
 /** The most notices one batchSetRead marks. */
 const MAX_BATCH = 1000;
-
-const hooks: CrudHooks = {
-  beforeSave(_ctx, values, existing) {
-    const out: Row = { ...values };
-    if (typeof values.content === 'string') out.content = sanitizeContent(values.content);
-    if (!existing && !values.releaseTime) out.releaseTime = formatDateTime();
-    return out;
-  },
-};
 
 /** Ids named by setRead/batchSetRead: `id`/`ids` params, `{id}`, `{noticeId}`, `{notices: [...]}`, or a JSON array of notices or ids. */
 function noticeIdsOf(request: FastifyRequest): string[] {
@@ -50,41 +39,35 @@ function noticeIdsOf(request: FastifyRequest): string[] {
 
 /**
  * blade-desk/notice (spec §2 "Notice list dialog", §7 "Notices"): CRUD for the tenant's notices, and the list,
- * detail and read marks of the notice dialog, all per caller (readFlag, addressees).
+ * detail and read marks of the notice dialog, all per caller (readFlag, addressees). Everybody reads their notices
+ * (the top bar's dialog); writing them is the 通知公告 menu's.
  */
 export function registerNotice(app: FastifyInstance, platform: Platform): void {
   const repo = platform.repo(notice);
-  platform.resources.push(notice);
   const base = '/blade-desk/notice';
 
-  /** The caller's view: visible notices, optionally only read (readFlag=1) or unread (readFlag=0) ones. */
-  const view = (ctx: CallContext, params: Row): Condition[] => {
-    const conditions = [visibleTo(ctx.principal)];
-    const flag = text(params, 'readFlag');
-    if (flag === '0' || flag === '1') conditions.push(readState(ctx.principal, flag === '1'));
-    return conditions;
-  };
-
-  const page = async (request: FastifyRequest) => {
-    const ctx = contextOf(request);
-    const params = paramsOf(request);
-    const result = await repo.page(ctx, params, view(ctx, params));
-    return ok({ ...result, records: await decorateNotices(platform, ctx, result.records) });
-  };
-  app.get(`${base}/list`, needs.self, page);
-  app.get(`${base}/page`, needs.self, page);
-
-  /** isView=true marks the notice read for the caller (opening it in the dialog). */
-  app.get(`${base}/detail`, needs.self, async (request) => {
-    const ctx = contextOf(request);
-    const params = paramsOf(request);
-    const id = text(params, 'id');
-    if (!id) return ok(null);
-    const [row] = await repo.all(ctx, {}, [(eb) => eb('id', '=', id), visibleTo(ctx.principal)], 1);
-    if (!row) return ok(null);
-    const isView = text(params, 'isView');
-    if (isView === 'true' || isView === '1') await markRead(platform, ctx.principal.userId, [id]);
-    return ok((await decorateNotices(platform, ctx, [row]))[0]);
+  registerCrud(app, platform, notice, {
+    rights: { read: needs.self },
+    /** The caller's view: visible notices, optionally only read (readFlag=1) or unread (readFlag=0) ones. */
+    listQuery(ctx, query) {
+      const extra = [visibleTo(ctx.principal)];
+      const flag = text(query, 'readFlag');
+      if (flag === '0' || flag === '1') extra.push(readState(ctx.principal, flag === '1'));
+      return { query, extra };
+    },
+    detailConditions: (ctx) => [visibleTo(ctx.principal)],
+    /** isView=true marks the notice read for the caller (opening it in the dialog). */
+    async afterDetail(ctx, row, params) {
+      const isView = text(params, 'isView');
+      if (isView === 'true' || isView === '1') await markRead(platform, ctx.principal.userId, [String(row.id)]);
+    },
+    beforeSave(_ctx, values, existing) {
+      const out: Row = { ...values };
+      if (typeof values.content === 'string') out.content = sanitizeContent(values.content);
+      if (!existing && !values.releaseTime) out.releaseTime = formatDateTime();
+      return out;
+    },
+    decorate: (ctx, rows) => decorateNotices(platform, ctx, rows),
   });
 
   const markVisible = async (request: FastifyRequest, single: boolean) => {
@@ -99,11 +82,4 @@ export function registerNotice(app: FastifyInstance, platform: Platform): void {
   };
   app.post(`${base}/setRead`, needs.self, (request) => markVisible(request, true));
   app.post(`${base}/batchSetRead`, needs.self, (request) => markVisible(request, false));
-
-  app.post(`${base}/submit`, crudRights(notice).write, saveHandler(platform, notice, hooks));
-  app.post(`${base}/remove`, crudRights(notice).remove, async (request) => {
-    const removed = await repo.remove(contextOf(request), idsOf(paramsOf(request)));
-    if (removed === 0) throw badRequest('数据不存在或无权操作');
-    return ok(true);
-  });
 }

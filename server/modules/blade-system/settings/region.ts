@@ -3,8 +3,8 @@ import { REGION_ROOT, region } from '../../../../resources/system/region';
 import type { Row } from '../../../db/database';
 import type { CallContext, Repository } from '../../../db/repository';
 import type { Condition } from '../../../http/conditions';
-import { bodyOf, contextOf, idsOf, paramsOf, text } from '../../../http/context';
-import { type CrudHooks, saveWithHooks } from '../../../http/crud';
+import { contextOf, idsOf, paramsOf, text } from '../../../http/context';
+import { type CrudHooks, registerCrud } from '../../../http/crud';
 import { isPlatformAdmin } from '../../../auth/principal';
 import { badRequest, forbidden, ok } from '../../../http/envelope';
 import type { Platform } from '../../../platform';
@@ -58,6 +58,16 @@ function regionHooks(repo: Repository): CrudHooks {
       return { ...values, code, parentCode, ...placedBelow(parent, code, String(merged.name)) };
     },
 
+    /** `id` (BladeX sends the region code there) or `ids`; each may be a row id or a region code. */
+    async removeIds(ctx, params) {
+      const keys = idsOf(params, params.id !== undefined ? 'id' : 'ids');
+      const rows = await repo.all(ctx, {}, [(eb) => eb.or([eb('id', 'in', keys), eb('code', 'in', keys)])]);
+      return rows.map((r) => String(r.id));
+    },
+    async beforeRemove(ctx, ids) {
+      const rows = ids.length ? await repo.all(ctx, {}, [(eb) => eb('id', 'in', ids)]) : [];
+      if (await hasChildren(repo, ctx, rows.map((r) => String(r.code)), ids)) throw badRequest('请先删除子节点');
+    },
     /** A renamed region's name reaches the rows below it. */
     async afterSave(_ctx, row) {
       const prefix = LEVELS[Number(row.regionLevel) - 1];
@@ -84,8 +94,7 @@ const lazyNode = (row: Row, children: boolean): Row => ({
 
 export function registerRegion(app: FastifyInstance, platform: Platform): void {
   const repo = platform.repo(region);
-  const hooks = regionHooks(repo);
-  platform.resources.push(region);
+  registerCrud(app, platform, region, regionHooks(repo));
   const base = '/blade-system/region';
 
   /** The rows under one parent code, each told whether it has children of its own. */
@@ -99,9 +108,6 @@ export function registerRegion(app: FastifyInstance, platform: Platform): void {
     return rows.map((row) => ({ row, children: parents.has(String(row.code)) }));
   }
 
-  app.get(`${base}/list`, needs('region'), async (request) => ok(await repo.page(contextOf(request), paramsOf(request))));
-  app.get(`${base}/detail`, needs('region'), async (request) => ok((await repo.detail(contextOf(request), paramsOf(request))) ?? null));
-
   app.get(`${base}/lazy-list`, needs('region'), async (request) => {
     const items = await level(contextOf(request), text(paramsOf(request), 'parentCode') ?? REGION_ROOT);
     return ok(items.map(({ row, children }) => ({ ...row, hasChildren: children })));
@@ -110,21 +116,5 @@ export function registerRegion(app: FastifyInstance, platform: Platform): void {
   app.get(`${base}/lazy-tree`, needs.lookup, async (request) => {
     const items = await level(contextOf(request), text(paramsOf(request), 'parentCode') ?? REGION_ROOT);
     return ok(items.map(({ row, children }) => lazyNode(row, children)));
-  });
-
-  app.post(`${base}/submit`, needs('region_add', 'region_edit'), async (request) => ok(await saveWithHooks(repo, contextOf(request), bodyOf(request), hooks)));
-
-  /** `id` (BladeX sends the region code there) or `ids`; each may be a row id or a region code. */
-  app.post(`${base}/remove`, needs('region_delete'), async (request) => {
-    const ctx = contextOf(request);
-    if (!isPlatformAdmin(ctx.principal)) throw forbidden();
-    const params = paramsOf(request);
-    const keys = idsOf(params, params.id !== undefined ? 'id' : 'ids');
-    const rows = await repo.all(ctx, {}, [(eb) => eb.or([eb('id', 'in', keys), eb('code', 'in', keys)])]);
-    if (rows.length === 0) throw badRequest('数据不存在或无权操作');
-    const ids = rows.map((r) => String(r.id));
-    if (await hasChildren(repo, ctx, rows.map((r) => String(r.code)), ids)) throw badRequest('请先删除子节点');
-    await repo.remove(ctx, ids);
-    return ok(true);
   });
 }
