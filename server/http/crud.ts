@@ -37,6 +37,8 @@ export interface CrudHooks {
   detailConditions?(ctx: CallContext): Condition[];
   /** Runs after a detail read with its parameters (opening a notice marks it read). */
   afterDetail?(ctx: CallContext, row: Row, params: Query): Promise<void> | void;
+  /** Inserts a new row when that is more than storing it (a tenant is provisioned with its administrator). */
+  insert?(ctx: CallContext, body: Record<string, unknown>): Promise<Row>;
   /** The ids a remove names, when not `ids` (a region is named by its id or its code). */
   removeIds?(ctx: CallContext, params: Query): Promise<string[]>;
   /** Shapes each listed row (adds names, flags). */
@@ -72,6 +74,7 @@ export function saveHandler(platform: Platform, resource: Resource, hooks: CrudH
     const ctx = contextOf(request);
     const own = hooks.writeRight?.(body, editing);
     await assertRight(platform, ctx.principal, own ?? `${resource.menu}_${editing ? 'edit' : 'add'}`);
+    if (!editing && hooks.insert) return ok(await hooks.insert(ctx, body));
     return ok(await saveWithHooks(platform.repo(resource), ctx, body, hooks));
   };
 }

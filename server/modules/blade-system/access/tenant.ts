@@ -6,7 +6,7 @@ import type { Db, Row } from '../../../db/database';
 import type { CallContext } from '../../../db/repository';
 import { filtersOf, pagingOf } from '../../../http/conditions';
 import { bodyOf, contextOf, idsOf, paramsOf, requiredText, text } from '../../../http/context';
-import { type CrudHooks, saveWithHooks } from '../../../http/crud';
+import { registerCrud } from '../../../http/crud';
 import { badRequest, forbidden, ok, pageOf } from '../../../http/envelope';
 import { nextId } from '../../../ids';
 import type { Platform } from '../../../platform';
@@ -109,6 +109,7 @@ async function checkTenant(db: Db, values: Row, existing: Row | undefined): Prom
  * database's write lock.
  */
 async function insertTenant(platform: Platform, ctx: CallContext, body: Record<string, unknown>): Promise<Row> {
+  if (!isPlatformAdmin(ctx.principal)) throw forbidden(); // platform configuration, whatever a package grants
   const repo = platform.repo(tenant);
   const values = repo.parse(body, false);
   const adminPassword = await hashPassword(await initialPassword(platform.db));
@@ -123,18 +124,6 @@ async function insertTenant(platform: Platform, ctx: CallContext, body: Record<s
   });
   for (const table of PROVISIONED_TABLES) platform.events.emit('changed', table);
   return repo.present(row);
-}
-
-/** submit/save/update: inserts go through insertTenant, updates through the generic write path. */
-async function saveTenant(platform: Platform, request: FastifyRequest, mode: 'submit' | 'save' | 'update') {
-  const ctx = requirePlatformAdmin(request);
-  const body = bodyOf(request);
-  const inserting = body.id === undefined || body.id === null || body.id === '';
-  if (mode === 'save' && !inserting) throw badRequest('新增数据不能带编号');
-  if (mode === 'update' && inserting) throw badRequest('修改数据必须带编号');
-  if (inserting) return ok(await insertTenant(platform, ctx, body));
-  const hooks: CrudHooks = { beforeSave: (_ctx, values, existing) => checkTenant(platform.db, values, existing) };
-  return ok(await saveWithHooks(platform.repo(tenant), ctx, body, hooks));
 }
 
 /** Recycle bin: a page of soft-deleted tenants, filtered like the list. */
@@ -181,23 +170,14 @@ function settingChanges(args: Record<string, unknown>): Row {
 export function registerTenant(app: FastifyInstance, platform: Platform): void {
   const { db } = platform;
   const repo = platform.repo(tenant);
-  platform.resources.push(tenant);
 
-  const page = async (request: FastifyRequest) => ok(await repo.page(contextOf(request), paramsOf(request)));
-  app.get(`${BASE}/list`, needs('tenant'), page);
-  app.get(`${BASE}/page`, needs('tenant'), page);
-  app.get(`${BASE}/detail`, needs('tenant'), async (request) => ok((await repo.detail(contextOf(request), paramsOf(request))) ?? null));
-  app.post(`${BASE}/submit`, needs('tenant_add', 'tenant_edit'), (request) => saveTenant(platform, request, 'submit'));
-  app.post(`${BASE}/save`, needs('tenant_add'), (request) => saveTenant(platform, request, 'save'));
-  app.post(`${BASE}/update`, needs('tenant_edit'), (request) => saveTenant(platform, request, 'update'));
-
-  app.post(`${BASE}/remove`, needs('tenant_delete'), async (request) => {
-    const ctx = requirePlatformAdmin(request);
-    const ids = idsOf(paramsOf(request));
-    const rows = await repo.all(ctx, {}, [(eb) => eb('id', 'in', ids)]);
-    if (rows.some((r) => r.tenantId === PLATFORM_TENANT)) throw badRequest(TENANT_MESSAGES.platformTenant);
-    if ((await repo.remove(ctx, ids)) === 0) throw badRequest('数据不存在或无权操作');
-    return ok(true);
+  registerCrud(app, platform, tenant, {
+    insert: (ctx, body) => insertTenant(platform, ctx, body),
+    beforeSave: (_ctx, values, existing) => checkTenant(db, values, existing),
+    async beforeRemove(ctx, ids) {
+      const rows = await repo.all(ctx, {}, [(eb) => eb('id', 'in', ids)]);
+      if (rows.some((r) => r.tenantId === PLATFORM_TENANT)) throw badRequest(TENANT_MESSAGES.platformTenant);
+    },
   });
 
   app.post(`${BASE}/setting`, needs('tenant_setting'), async (request) => {
