@@ -1,7 +1,0 @@
-import { CrudPage } from '../../crud/CrudPage';
-import { deviceModelView } from './catalogueViews';
-
-/** /xinde/devicemodel */
-export default function DeviceModelPage() {
-  return <CrudPage view={deviceModelView} />;
-}
