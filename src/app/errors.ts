@@ -16,10 +16,21 @@ export function recordError(error: unknown, type = 'error', info = ''): void {
 }
 
 /**
+ * Whether a failure is a real error for the local error log: a runtime error, a network failure (code 0 or a status
+ * outside the envelope's) or a 5xx. A refusal the server answers on purpose (400 validation, 403, 404…) is not.
+ */
+export function isRealFailure(error: unknown): boolean {
+  if (!(error instanceof RequestError)) return true;
+  return error.code === 0 || error.code >= 500;
+}
+
+/**
  * Logs a failure the user has already been told about (a failed save: the request layer toasted it), so it reaches
- * the local error log without a second toast (spec §8 "Failed save").
+ * the local error log without a second toast (spec §8 "Failed save") — unless it was a refusal, which the badge
+ * would only make look like a fault.
  */
 export function logFailure(error: unknown, type: string): void {
+  if (!isRealFailure(error)) return;
   errorLogActor.send({ type: 'errorLog.add', entry: entryOf(error, type) });
 }
 
