@@ -1,13 +1,13 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import type { ComponentType, LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
 import { lazyPage } from '../app/lazyPage';
 
 /** A screen reached from the menu tree, keyed by its menu path (without the /index suffix). */
 export interface Screen {
   path: string;
   title: MessageDescriptor;
-  component: LazyExoticComponent<ComponentType>;
+  component: ComponentType;
   /** A screen opened from another screen's buttons, not from the menu: the menu path it belongs to. */
   from?: string;
 }
