@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RequestError } from '../api/http';
-import { isRealFailure, logFailure } from './errors';
+import { isRealFailure, logFailure, recordError } from './errors';
 import { errorLogActor } from './shell';
 
 const logs = () => errorLogActor.getSnapshot().context.logs.length;
@@ -27,5 +27,14 @@ describe('the local error log counts real errors only', () => {
     expect(logs()).toBe(before);
     logFailure(new RequestError('未知错误', 500), 'submit');
     expect(logs()).toBe(before + 1);
+  });
+
+  it('recordError (uncaught errors and rejections) follows the same rule', () => {
+    const before = logs();
+    recordError(new RequestError('请求被拒绝', 403), 'unhandledrejection');
+    expect(logs()).toBe(before);
+    recordError(new RequestError('网络异常', 0), 'unhandledrejection');
+    recordError(new TypeError('x is undefined'));
+    expect(logs()).toBe(before + 2);
   });
 });

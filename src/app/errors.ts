@@ -10,8 +10,8 @@ export function entryOf(error: unknown, type: string, info = ''): ErrorLogEntry 
 }
 
 export function recordError(error: unknown, type = 'error', info = ''): void {
-  // Failed calls are already reported by the request layer; they are not UI errors.
-  if (error instanceof RequestError) return;
+  // A refused call left uncaught was toasted by the request layer and is no error; a 5xx or network failure is.
+  if (!isRealFailure(error)) return;
   errorLogActor.send({ type: 'errorLog.add', entry: entryOf(error, type, info) });
 }
 
