@@ -1,7 +1,8 @@
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { describe, expect, it, vi } from 'vitest';
+import type { LiveAlarm } from '../resources/wire/alarms';
 import { liveAlarm } from '../tests/support/alarms';
-import { bellBadge, NOTICE_REFRESH_MS, type Notice, type NoticeCentreInput, noticeCentreMachine, type NoticeSummary } from './noticeCentre';
+import { alarmAlert, bellBadge, NOTICE_REFRESH_MS, type Notice, type NoticeCentreInput, noticeCentreMachine, type NoticeSummary } from './noticeCentre';
 
 const notice = (id: string): Notice => ({ id, title: `n${id}` });
 const summary = (alarms: number, stations: number, extra: Partial<NoticeSummary> = {}): NoticeSummary => ({
@@ -17,7 +18,7 @@ function harness(answers: NoticeSummary[], input: NoticeCentreInput = {}) {
   const clock = new SimulatedClock();
   const loads = vi.fn();
   let pending: Array<() => void> = [];
-  const spies = { persist: vi.fn(), playSound: vi.fn(), saveSound: vi.fn() };
+  const spies = { persist: vi.fn(), playSound: vi.fn(), saveSound: vi.fn(), showAlarm: vi.fn() };
   const machine = noticeCentreMachine.provide({
     actors: {
       load: fromPromise<NoticeSummary>(() => {
@@ -26,7 +27,12 @@ function harness(answers: NoticeSummary[], input: NoticeCentreInput = {}) {
         return new Promise((resolve) => pending.push(() => resolve(answer)));
       }),
     },
-    actions: { persist: spies.persist, playSound: spies.playSound, saveSound: (_, on: boolean) => spies.saveSound(on) },
+    actions: {
+      persist: spies.persist,
+      playSound: spies.playSound,
+      saveSound: (_, on: boolean) => spies.saveSound(on),
+      showAlarm: (_, live: LiveAlarm) => spies.showAlarm(live.alarmId),
+    },
   });
   const actor = createActor(machine, { input, clock }).start();
   const answer = async () => {
@@ -137,6 +143,30 @@ describe('notice centre machine', () => {
     h.actor.send({ type: 'notice.sound', on: true });
     expect(h.spies.saveSound).toHaveBeenCalledWith(true);
     h.actor.send({ type: 'notice.alarm', alarm: alarm('2') });
+    expect(h.spies.playSound).toHaveBeenCalledOnce();
+  });
+});
+
+describe('alarmAlert', () => {
+  it('toasts red (1) and orange (2) open alarms, with the sound unless muted; yellow and blue only move the badge', () => {
+    for (const level of [1, 2]) {
+      expect(alarmAlert(alarm('x', level), true)).toEqual({ toast: true, sound: true });
+      expect(alarmAlert(alarm('x', level), false)).toEqual({ toast: true, sound: false });
+    }
+    for (const level of [3, 4]) expect(alarmAlert(alarm('x', level), true)).toEqual({ toast: false, sound: false });
+    expect(alarmAlert({ ...alarm('x', 1), alarmState: 2 }, true)).toEqual({ toast: false, sound: false });
+  });
+
+  it('the centre shows the toast and plays the sound as decided', async () => {
+    const h = harness([summary(0, 0, { sound: 1 })]);
+    await h.answer();
+    h.actor.send({ type: 'notice.alarm', alarm: alarm('r', 1) });
+    h.actor.send({ type: 'notice.alarm', alarm: alarm('y', 3) });
+    expect(h.spies.showAlarm.mock.calls).toEqual([['r']]);
+    expect(h.spies.playSound).toHaveBeenCalledOnce();
+    h.actor.send({ type: 'notice.sound', on: false });
+    h.actor.send({ type: 'notice.alarm', alarm: alarm('o', 2) });
+    expect(h.spies.showAlarm.mock.calls).toEqual([['r'], ['o']]);
     expect(h.spies.playSound).toHaveBeenCalledOnce();
   });
 });

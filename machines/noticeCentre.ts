@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type { LiveAlarm } from '../resources/wire/alarms';
 
 /** One entry of the notice centre (spec §3 "Notice"): an unhandled alarm or an unread station notice. */
@@ -89,10 +89,22 @@ export function withLiveAlarm(summary: NoticeSummary, alarm: LiveAlarm): NoticeS
   };
 }
 
+/** Alarm levels an operator must not miss: 1 red and 2 orange (docs/alarms.md). */
+export const URGENT_LEVELS: readonly number[] = [1, 2];
+/** alarmState of a cleared alarm. */
+const CLEARED = 2;
+
+/** How a live alarm is announced beyond the badge: a toast for red and orange open alarms, with a sound unless muted. */
+export function alarmAlert(alarm: LiveAlarm, soundOn: boolean): { toast: boolean; sound: boolean } {
+  const urgent = URGENT_LEVELS.includes(alarm.alarmLevel) && alarm.alarmState !== CLEARED;
+  return { toast: urgent, sound: urgent && soundOn };
+}
+
 /**
  * The notice centre of the top bar (spec §4 "Notice centre"): loads the summary at start, every 6 hours and on
  * request (tab changes), keeps the user's chosen popover tab, and folds live alarms in at once (then reloads, so
- * the list is the server's). A live alarm plays the sound when the user has it on.
+ * the list is the server's). A red or orange live alarm shows a toast and plays the sound when the user has it on
+ * (alarmAlert).
  */
 export const noticeCentreMachine = setup({
   types: { context: {} as NoticeCentreContext, events: {} as NoticeCentreEvent, input: {} as NoticeCentreInput },
@@ -106,14 +118,13 @@ export const noticeCentreMachine = setup({
     persist: () => {},
     /** Plays the alarm sound; app-provided. */
     playSound: () => {},
+    /** Shows the alarm's toast; app-provided. */
+    showAlarm: (_, _alarm: LiveAlarm) => {},
     /** Stores the user's sound switch on the server; app-provided. */
     saveSound: (_, _on: boolean) => {},
     foldAlarm: assign({
       summary: ({ context, event }) => (event.type === 'notice.alarm' ? withLiveAlarm(context.summary, event.alarm) : context.summary),
     }),
-  },
-  guards: {
-    soundOn: ({ context }) => context.sound,
   },
   delays: { refresh: NOTICE_REFRESH_MS },
 }).createMachine({
@@ -144,10 +155,18 @@ export const noticeCentreMachine = setup({
   on: {
     'notice.refresh': { target: '.loading', reenter: true },
     'notice.chooseTab': { actions: [assign({ tab: ({ event }) => event.tab, chosen: ({ event }) => event.tab }), 'persist'] },
-    'notice.alarm': [
-      { guard: 'soundOn', target: '.loading', reenter: true, actions: ['foldAlarm', 'playSound'] },
-      { target: '.loading', reenter: true, actions: 'foldAlarm' },
-    ],
+    'notice.alarm': {
+      target: '.loading',
+      reenter: true,
+      actions: [
+        'foldAlarm',
+        enqueueActions(({ context, event, enqueue }) => {
+          const alert = alarmAlert(event.alarm, context.sound);
+          if (alert.toast) enqueue({ type: 'showAlarm', params: event.alarm });
+          if (alert.sound) enqueue('playSound');
+        }),
+      ],
+    },
     'notice.sound': {
       actions: [assign({ sound: ({ event }) => event.on }), { type: 'saveSound', params: ({ event }) => event.on }],
     },

@@ -10,16 +10,27 @@ export function entryOf(error: unknown, type: string, info = ''): ErrorLogEntry 
 }
 
 export function recordError(error: unknown, type = 'error', info = ''): void {
-  // Failed calls are already reported by the request layer; they are not UI errors.
-  if (error instanceof RequestError) return;
+  // A refused call left uncaught was toasted by the request layer and is no error; a 5xx or network failure is.
+  if (!isRealFailure(error)) return;
   errorLogActor.send({ type: 'errorLog.add', entry: entryOf(error, type, info) });
 }
 
 /**
+ * Whether a failure is a real error for the local error log: a runtime error, a network failure (code 0 or a status
+ * outside the envelope's) or a 5xx. A refusal the server answers on purpose (400 validation, 403, 404…) is not.
+ */
+export function isRealFailure(error: unknown): boolean {
+  if (!(error instanceof RequestError)) return true;
+  return error.code === 0 || error.code >= 500;
+}
+
+/**
  * Logs a failure the user has already been told about (a failed save: the request layer toasted it), so it reaches
- * the local error log without a second toast (spec §8 "Failed save").
+ * the local error log without a second toast (spec §8 "Failed save") — unless it was a refusal, which the badge
+ * would only make look like a fault.
  */
 export function logFailure(error: unknown, type: string): void {
+  if (!isRealFailure(error)) return;
   errorLogActor.send({ type: 'errorLog.add', entry: entryOf(error, type) });
 }
 

@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
+import { type ComponentType, createElement, lazy, type LazyExoticComponent } from 'react';
 
 /** Spec §9: a script chunk that has not arrived after 120000 ms counts as failed. */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
@@ -28,7 +28,30 @@ export function loadChunk<T>(load: () => Promise<T>, timeout = CHUNK_LOAD_TIMEOU
   });
 }
 
-/** React.lazy over loadChunk: a route's page as its own chunk. */
-export function lazyPage<P extends object = object>(load: () => Promise<{ default: ComponentType<P> }>): LazyExoticComponent<ComponentType<P>> {
-  return lazy(() => loadChunk(load));
+/** Resets of the lazy pages whose chunk failed, run by the page boundary's retry. */
+const failed = new Set<() => void>();
+
+/** Lets every page whose chunk failed import it again at its next render. */
+export function retryFailedChunks(): void {
+  for (const reset of failed) reset();
+  failed.clear();
+}
+
+/**
+ * React.lazy over loadChunk: a route's page as its own chunk. React.lazy keeps a failure for good, so a failed page
+ * registers a reset that swaps in a fresh lazy component when the user asks to retry (not before: React renders
+ * a failed tree once more on its own, which would import twice).
+ */
+export function lazyPage<P extends object = object>(load: () => Promise<{ default: ComponentType<P> }>): ComponentType<P> {
+  const fresh = (): LazyExoticComponent<ComponentType<P>> =>
+    lazy(() =>
+      loadChunk(load).catch((error: unknown) => {
+        failed.add(() => {
+          current = fresh();
+        });
+        throw error;
+      }),
+    );
+  let current = fresh();
+  return (props: P) => createElement(current, props);
 }

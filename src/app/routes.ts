@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import type { ComponentType, LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
 import { screenFor } from '../features/registry';
 import type { RouteMeta } from './guard';
 import { lazyPage } from './lazyPage';
@@ -11,7 +11,7 @@ export interface RouteDef {
   meta: RouteMeta;
   /** Rendered inside the console layout (sidebar, top bar, tabs). */
   layout: boolean;
-  component: LazyExoticComponent<ComponentType>;
+  component: ComponentType;
 }
 
 const errorPage = lazyPage(() => import('../features/errors/ErrorPage'));

@@ -7,6 +7,7 @@ import { usePermissions } from '../app/permissions';
 import { confirm } from '../ui/confirm';
 import { toastSuccess, toastWarning } from '../ui/toast';
 import { crudCalls, type Params, type Row } from './api';
+import { CrudSkeleton } from './CrudSkeleton';
 import { FormDialog, type FormRequest } from './FormDialog';
 import { initialListState, listParams, nextListState, nextSort, PAGE_SIZES, type TreeLine, treeLines } from './query';
 import type { Actions, CrudView, FieldView, FormMode, TreeView } from './types';
@@ -68,7 +69,9 @@ export function CrudPage<R extends Resource>({ view, params, aside, toolbar, ini
   const [records, setRecords] = useState<Row[]>([]);
   const [total, setTotal] = useState(0);
   const [unpaged, setUnpaged] = useState(false);
-  const [loading, setLoading] = useState(false);
+  const [loading, setLoading] = useState(true);
+  // Until the first answer there is no list to call empty: skeleton rows, no total.
+  const [loaded, setLoaded] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [children, setChildren] = useState<ReadonlyMap<string, Row[]>>(new Map());
@@ -101,7 +104,11 @@ export function CrudPage<R extends Resource>({ view, params, aside, toolbar, ini
         setChildren(loaded);
       })
       .catch(() => undefined)
-      .finally(() => live && setLoading(false));
+      .finally(() => {
+        if (!live) return;
+        setLoading(false);
+        setLoaded(true);
+      });
     return () => {
       live = false;
     };
@@ -197,11 +204,13 @@ export function CrudPage<R extends Resource>({ view, params, aside, toolbar, ini
             ))}
           {typeof toolbar === 'function' ? toolbar({ selected: records.filter((row) => selected.has(row.id)), records, refresh: reload }) : toolbar}
           <span className="vg-spacer" />
-          {loading && <Spinner size={16} />}
+          {loading && loaded && <Spinner size={16} />}
           <Button icon="refresh" variant="minimal" title={t`刷新`} onClick={reload} />
         </div>
-        <Suspense fallback={<Spinner />}>
+        {loaded ? (
+        <Suspense fallback={<CrudSkeleton />}>
           <CrudTable
+            loading={loading}
             lines={lines}
             fields={tableFields}
             firstIndex={(state.current - 1) * state.size + 1}
@@ -215,8 +224,11 @@ export function CrudPage<R extends Resource>({ view, params, aside, toolbar, ini
             actionsWidth={actionsWidth}
           />
         </Suspense>
+        ) : (
+          <CrudSkeleton />
+        )}
         <div className="vg-crud-pager">
-          <span className="vg-total">{t`共 ${total} 条`}</span>
+          <span className="vg-total">{loaded ? t`共 ${total} 条` : ''}</span>
           <HTMLSelect className="vg-page-size" value={state.size} onChange={(e) => dispatch({ type: 'size', size: Number(e.target.value) })}
             options={PAGE_SIZES.map((n) => ({ value: n, label: t`${n} 条/页` }))} />
           <Button icon="chevron-left" variant="minimal" className="vg-prev" disabled={state.current <= 1} onClick={() => dispatch({ type: 'page', current: state.current - 1 })} />

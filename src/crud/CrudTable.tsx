@@ -10,6 +10,8 @@ import { FieldCell } from './widgets';
 
 export interface CrudTableProps {
   lines: readonly TreeLine[];
+  /** A reload is under way: an empty list is not yet known to be empty. */
+  loading: boolean;
   fields: readonly FieldView[];
   /** Number of the first line (the index column counts across pages). */
   firstIndex: number;
@@ -25,7 +27,7 @@ export interface CrudTableProps {
 }
 
 /** The list's grid (Blueprint Table, loaded with the first list page so the login bundle stays small). */
-export default function CrudTable({ lines, fields, firstIndex, selected, onSelect, sort, onSort, tree, onExpand, actions, actionsWidth }: CrudTableProps) {
+export default function CrudTable({ lines, loading, fields, firstIndex, selected, onSelect, sort, onSort, tree, onExpand, actions, actionsWidth }: CrudTableProps) {
   const { t, i18n } = useLingui();
   const ids = lines.map((l) => l.row.id);
   const allSelected = ids.length > 0 && ids.every((id) => selected.has(id));
@@ -100,7 +102,7 @@ export default function CrudTable({ lines, fields, firstIndex, selected, onSelec
         <Column key="actions" id="actions" columnHeaderCellRenderer={header(t`操作`)} cellRenderer={(r) => <Cell className="vg-cell vg-row-actions" interactive>{actions(lines[r].row)}</Cell>} />,
         ]}
       </Table2>
-      {lines.length === 0 && <NonIdealState icon="inbox" description={t`暂无数据`} className="vg-crud-empty" />}
+      {lines.length === 0 && !loading && <NonIdealState icon="inbox" description={t`暂无数据`} className="vg-crud-empty" />}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { type ComponentType, createElement, type LazyExoticComponent } from 'react';
+import { type ComponentType, createElement } from 'react';
 import { lazyPage } from '../app/lazyPage';
 import type { Resource } from '../../resources/define';
 import type { CrudView } from '../crud/types';
@@ -9,7 +9,7 @@ import type { CrudView } from '../crud/types';
 export interface Screen {
   path: string;
   title: MessageDescriptor;
-  component: LazyExoticComponent<ComponentType>;
+  component: ComponentType;
   /** A screen opened from another screen's buttons, not from the menu: the menu path it belongs to. */
   from?: string;
 }
@@ -18,7 +18,7 @@ export interface Screen {
  * A screen that is the generic list/edit page of one view: the view and the page load together, as one lazy chunk
  * each (a screen with more than the generic page has a component of its own).
  */
-function crudScreen<R extends Resource>(loadView: () => Promise<CrudView<R>>): LazyExoticComponent<ComponentType> {
+function crudScreen<R extends Resource>(loadView: () => Promise<CrudView<R>>): ComponentType {
   return lazyPage(async () => {
     const [{ CrudPage }, view] = await Promise.all([import('../crud/CrudPage'), loadView()]);
     return { default: () => createElement(CrudPage<R>, { view }) };

@@ -35,6 +35,16 @@ describe('notice centre, notice dialog and alarm screens', () => {
 
     // The demo tenant's administrator signs in (the alarms and notices are theirs).
     const { page } = c;
+    // Counts the oscillators of the alarm beep (WebAudio makes no sound the test could hear).
+    await page.addInitScript(() => {
+      const w = window as unknown as { beeps: number };
+      w.beeps = 0;
+      const create = AudioContext.prototype.createOscillator;
+      AudioContext.prototype.createOscillator = function (this: AudioContext) {
+        w.beeps += 1;
+        return create.call(this);
+      };
+    });
     await signIn(page, DEMO);
   });
   afterAll(async () => {
@@ -58,6 +68,19 @@ describe('notice centre, notice dialog and alarm screens', () => {
     expect(page.url()).toMatch(/\/wel\/index$/);
 
     const alarm = (await api.get<{ records: Array<{ id: string; title: string }> }>(`${X}/alarm/list`, { deviceCode: DEVICE })).body.data.records[0];
+    // A red alarm cannot be missed: a red toast with the device, point, value and level, and the beep.
+    const toast = page.locator('.bp6-toast', { has: page.locator('.vg-alarm-toast') });
+    await toast.waitFor();
+    expect(await toast.evaluate((el) => el.classList.contains('bp6-intent-danger'))).toBe(true);
+    const said = await toast.innerText();
+    for (const shown of [alarm.title, `${DEVICE} / crack`, '9.5', '红色']) expect(said).toContain(shown);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { beeps: number }).beeps)).toBeGreaterThan(0);
+    await toast.locator('.vg-alarm-toast-open').click();
+    await page.waitForURL(`**/xinde/alarm?id=${alarm.id}`);
+    await expect.poll(() => toast.count()).toBe(0);
+    await page.goBack();
+    await page.waitForURL('**/wel/index');
+
     await page.locator('.vg-notice-bell').click();
     await popover().waitFor();
     expect(await popover().locator('[role=tab][aria-selected=true]').innerText()).toBe('告警信息');

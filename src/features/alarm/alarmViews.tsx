@@ -41,18 +41,22 @@ const namesOf = (value: unknown, names: TreeOption[]) =>
     .map((key) => names.find((n) => n.id === key)?.title ?? key)
     .join('、');
 
-/** 告警列表: one row per alarm; handling (处理) asks for a result and calls batchHandle. */
+/**
+ * 告警列表: one row per alarm; handling (处理) asks for a result and calls batchHandle. Alarms come from thresholds,
+ * so the list offers no 新增: what a row says about its alarm is read-only, only the remark is edited.
+ */
 export function alarmView(handle: RowAction['run']): CrudView<typeof alarm> {
   return {
     resource: alarm,
+    actions: { add: false },
     dialogWidth: 880,
     fields: [
       { name: 'alarmLevel', label: msg`告警等级`, widget: LEVELS, search: true, width: 90, required: msg`请选择告警等级` },
-      { name: 'title', label: msg`告警标题`, width: 240, disabled: (mode) => mode !== 'add', span: 24 },
-        { name: 'deviceId', label: msg`设备`, widget: DEVICES, hideInTable: true, required: msg`请选择设备`, disabled: (mode) => mode !== 'add' },
+      { name: 'title', label: msg`告警标题`, width: 240, disabled: true, span: 24 },
+        { name: 'deviceId', label: msg`设备`, widget: DEVICES, hideInTable: true, required: msg`请选择设备`, disabled: true },
       derived('deviceName', msg`设备`),
       { name: 'deviceCode', label: msg`设备编号`, search: true, width: 130, hideInTable: true, hideInForm: true },
-      { name: 'pointKey', label: msg`点位`, width: 90, disabled: (mode) => mode !== 'add' },
+      { name: 'pointKey', label: msg`点位`, width: 90, disabled: true },
       { name: 'value', label: msg`当前值`, width: 90, hideInForm: true },
       { name: 'limitValue', label: msg`阈值`, width: 90, hideInForm: true },
       { name: 'alarmState', label: msg`告警状态`, widget: options(['1', msg`告警中`], ['2', msg`已恢复`]), search: true, width: 90, hideInForm: true },
@@ -61,7 +65,7 @@ export function alarmView(handle: RowAction['run']): CrudView<typeof alarm> {
       { name: 'levelTime', label: msg`最近变化时间`, width: 160, hideInForm: true },
       { name: 'handleUserName', label: msg`处理人`, width: 100, hideInForm: true },
       { name: 'handleResult', label: msg`处理结果`, width: 160, hideInForm: true },
-      { name: 'content', label: msg`告警内容`, widget: { type: 'textarea', rows: 3 }, hideInTable: true, disabled: (mode) => mode !== 'add' },
+      { name: 'content', label: msg`告警内容`, widget: { type: 'textarea', rows: 3 }, hideInTable: true, disabled: true },
       { name: 'remark', label: msg`备注`, widget: { type: 'textarea', rows: 2 }, hideInTable: true },
     ],
     rowActions: [{ key: 'handle', label: msg`处理`, icon: 'tick-circle', permission: 'handle', visible: (row) => Number(row.handleState) !== 1, run: handle }],

@@ -9,6 +9,8 @@ import { alarmEvents, alarmTransport } from '../../../streams/alarms';
 import { navigate } from '../../app/navigation';
 import { tabsActor } from '../../app/shell';
 import { getStore, setStore, tokenCookies } from '../../app/storage';
+import type { LiveAlarm } from '../../../resources/wire/alarms';
+import { showAlarmToast } from './alarmToast';
 import { noticeSummary, saveSound } from './api';
 import { type NoticeFilter, NoticeDialog } from './NoticeDialog';
 import { playAlarmSound } from './sound';
@@ -24,6 +26,7 @@ function useNoticeCentre() {
       actions: {
         persist: ({ context }) => setStore(TAB_STORE, context.tab),
         playSound: playAlarmSound,
+        showAlarm: (_, alarm: LiveAlarm) => showAlarmToast(alarm),
         saveSound: (_, on: boolean) => void saveSound(on).catch(() => undefined),
       },
     }),
