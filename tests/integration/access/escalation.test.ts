@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ESCALATION } from '../../../server/auth/escalation';
 import { type ApiClient, signedIn } from '../../support/client';
-import { onEveryStore } from '../../support/suite';
 import { expectOk, refused } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
 import { adminRoleId, DEMO, insertUser, menuId, PLATFORM } from './support';
 
 /**

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { nextId } from '../../../server/ids';
-import { onEveryStore } from '../../support/suite';
 import { expectOk, refused } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
 import { adminRoleId, DEMO, flatten, menuId, PLATFORM, type Tree } from './support';
 
 onEveryStore('menus', { signIn: ['admin', 'demo'] }, (ctx) => {

@@ -4,9 +4,9 @@ import { OPERATOR_ACCOUNT, OPERATOR_PASSWORD, OPERATOR_MENUS } from '../../../se
 import { nextId } from '../../../server/ids';
 import { formatDateTime } from '../../../server/time';
 import { type ApiClient, signedIn } from '../../support/client';
+import { expectOk } from '../../support/envelope';
 import { type TestServer } from '../../support/server';
 import { onEveryStore } from '../../support/suite';
-import { expectOk } from '../../support/envelope';
 import { DEMO, flatten, insertUser, PLATFORM, type Tree } from './support';
 
 /**

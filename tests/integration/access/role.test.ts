@@ -2,8 +2,8 @@ import { expect, it } from 'vitest';
 import { seedId } from '../../../server/db/seed/ids';
 import { nextId } from '../../../server/ids';
 import { ApiClient, signedIn } from '../../support/client';
-import { onEveryStore } from '../../support/suite';
 import { expectOk, refused } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
 import { adminRoleId, DEMO, flatten, insertUser, menuId, PLATFORM, type Tree } from './support';
 
 interface Role {

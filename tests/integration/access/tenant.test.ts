@@ -4,8 +4,8 @@ import { seedId } from '../../../server/db/seed/ids';
 import { nextId } from '../../../server/ids';
 import { assertAccountQuota } from '../../../server/modules/blade-system/access/quota';
 import { ApiClient, signedIn } from '../../support/client';
-import { onEveryStore } from '../../support/suite';
 import { expectOk, refused } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
 import { DEMO, flatten, insertUser, menuId, PLATFORM, type Tree } from './support';
 
 interface Tenant {

@@ -3,9 +3,9 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SIGN_IN_RULES, LOCK_MS } from '../../../server/auth/sign-in-rules';
 import { ApiClient, signedIn } from '../../support/client';
+import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
 import { startServer, type TestServer } from '../../support/server';
 import { onEveryStore } from '../../support/suite';
-import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
 
 const TOKEN = '/api/blade-auth/oauth/token';
 const CAPTCHA = '/api/blade-auth/oauth/captcha';

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { type ApiClient } from '../../support/client';
-import { onEveryStore } from '../../support/suite';
 import { expectOk, type PageData } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
 
 type Entry = Record<string, unknown> & { id: string; code: string; dictKey: string; dictValue: string; sort: number };
 type Node = Entry & { title: string; children: Node[]; hasChildren: boolean };

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { onEveryStore } from '../../support/suite';
 import { expectOk, type PageData } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
 
 type LogRow = Record<string, unknown> & { id: string; tenantId: string };
 

@@ -2,8 +2,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { publishNotice, unreadNotices } from '../../../server/modules/blade-desk';
 import { principalOf } from '../../../server/auth/tokens';
 import { type ApiClient } from '../../support/client';
-import { onEveryStore } from '../../support/suite';
 import { expectOk, type PageData } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
 import { createStaff, type Staff } from './support';
 
 type Notice = Record<string, unknown> & { id: string; title: string; readFlag: number; content: string };

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { type ApiClient } from '../../support/client';
-import { onEveryStore } from '../../support/suite';
 import { expectOk, type PageData } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
 import { createStaff, grantScope } from './support';
 
 type Region = Record<string, unknown> & { id: string; code: string; name: string };
