@@ -4,10 +4,10 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type ApiClient, type Envelope } from '../../support/client';
 import { authorization } from '../../../server/modules/blade-resource/s3';
-import { onEveryStore } from '../../support/suite';
+import { type ApiClient, type Envelope } from '../../support/client';
 import { expectOk, type PageData } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
 
 interface Uploaded {
   link: string;
