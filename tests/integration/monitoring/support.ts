@@ -4,7 +4,7 @@ import { expectOk, type Row } from '../../support/envelope';
 import type { TestServer } from '../../support/server';
 import { createStaff, type Staff } from '../../support/staff';
 
-/** Fixtures and checks of the monitoring suites. */
+/** Fixtures of the monitoring suites (the wit-xinde service); the envelope checks are in tests/support/envelope.ts. */
 
 export const X = '/api/wit-xinde';
 export const DEMO = '100001';
