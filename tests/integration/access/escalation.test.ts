@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ESCALATION } from '../../../server/auth/escalation';
 import { type ApiClient, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
-import { adminRoleId, DEMO, data, insertUser, menuId, PLATFORM, refused } from './support';
+import { expectOk, refused } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
+import { adminRoleId, DEMO, insertUser, menuId, PLATFORM } from './support';
 
 /**
  * No escalation, whatever the grants (docs/authorisation.md): a user manager who is not an administrator cannot make
@@ -17,14 +17,7 @@ const CLERK_MENUS = [
   'authority', 'role', 'role_add', 'role_edit', 'role_setting', 'mqtt', 'mqtt_user', 'mqtt_user_add', 'mqtt_user_edit',
 ].map(menuId);
 
-describe.each(await storeKinds())('no escalation on %s', (store) => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startServer(store);
-  });
-  afterAll(async () => server?.stop());
-
+onEveryStore('no escalation', (ctx) => {
   describe.each([PLATFORM, DEMO])('in tenant %s', (tenantId) => {
     let admin: ApiClient;
     let clerk: ApiClient;
@@ -33,22 +26,22 @@ describe.each(await storeKinds())('no escalation on %s', (store) => {
     let plainId: string;
 
     beforeAll(async () => {
-      admin = await signedIn(server.url, 'admin', 'admin', tenantId);
-      clerkRole = data(await admin.post<{ id: string }>('/api/blade-system/role/submit', { roleName: '用户管理员', roleAlias: `clerk${tenantId}`, sort: 2 })).id;
-      data(await admin.post('/api/blade-system/role/grant', { roleIds: [clerkRole], menuIds: CLERK_MENUS }));
-      clerkId = await insertUser(server, { tenantId, account: 'clerk', password: 'Clerk@123', roleIds: [clerkRole] });
-      plainId = await insertUser(server, { tenantId, account: 'plain', password: 'Plain@123', roleIds: [clerkRole] });
-      clerk = await signedIn(server.url, 'clerk', 'Clerk@123', tenantId);
+      admin = await signedIn(ctx.server.url, 'admin', 'admin', tenantId);
+      clerkRole = expectOk(await admin.post<{ id: string }>('/api/blade-system/role/submit', { roleName: '用户管理员', roleAlias: `clerk${tenantId}`, sort: 2 })).id;
+      expectOk(await admin.post('/api/blade-system/role/grant', { roleIds: [clerkRole], menuIds: CLERK_MENUS }));
+      clerkId = await insertUser(ctx.server, { tenantId, account: 'clerk', password: 'Clerk@123', roleIds: [clerkRole] });
+      plainId = await insertUser(ctx.server, { tenantId, account: 'plain', password: 'Plain@123', roleIds: [clerkRole] });
+      clerk = await signedIn(ctx.server.url, 'clerk', 'Clerk@123', tenantId);
     });
 
     const administrator = () => adminRoleId(tenantId);
-    const seededAdmin = async () => data(await admin.get<{ id: string }>('/api/blade-user/info')).id;
+    const seededAdmin = async () => expectOk(await admin.get<{ id: string }>('/api/blade-user/info')).id;
 
     it('cannot make itself administrator, nor change its own roles or depts', async () => {
       refused(await clerk.post('/api/blade-user/update', { id: clerkId, roleId: administrator() }), 403, ESCALATION.ownAccount);
       refused(await clerk.post('/api/blade-user/submit', { id: clerkId, roleId: `${clerkRole},${administrator()}` }), 403, ESCALATION.ownAccount);
       refused(await clerk.request('POST', '/api/blade-user/grant', { query: { userIds: clerkId, roleIds: administrator() } }), 403, ESCALATION.ownAccount);
-      const me = data(await clerk.get<{ roleId: string }>('/api/blade-user/info'));
+      const me = expectOk(await clerk.get<{ roleId: string }>('/api/blade-user/info'));
       expect(me.roleId).toBe(clerkRole);
     });
 
@@ -58,7 +51,7 @@ describe.each(await storeKinds())('no escalation on %s', (store) => {
       const account = { account: 'newadmin', name: 'x', password: 'Newadmin@1', roleId: administrator(), deptId: undefined };
       refused(await clerk.post('/api/blade-user/submit', account), 403, ESCALATION.role);
       // its own role, or one it covers, it may hand out
-      data(await clerk.post('/api/blade-user/submit', { ...account, account: 'helper', roleId: clerkRole }));
+      expectOk(await clerk.post('/api/blade-user/submit', { ...account, account: 'helper', roleId: clerkRole }));
     });
 
     it('cannot edit, reset, unlock or remove an administrator', async () => {
@@ -68,7 +61,7 @@ describe.each(await storeKinds())('no escalation on %s', (store) => {
       refused(await clerk.request('POST', '/api/blade-user/unlock', { query: { userIds: adminId } }), 403, ESCALATION.user);
       refused(await clerk.request('POST', '/api/blade-user/remove', { query: { ids: adminId } }), 403);
       // the administrator can still sign in with its password
-      await signedIn(server.url, 'admin', 'admin', tenantId);
+      await signedIn(ctx.server.url, 'admin', 'admin', tenantId);
     });
 
     it('cannot turn a role into the administrator role or edit one that holds more', async () => {
@@ -78,51 +71,51 @@ describe.each(await storeKinds())('no escalation on %s', (store) => {
     });
 
     it('grants only menus and scopes it holds', async () => {
-      const target = data(await admin.post<{ id: string }>('/api/blade-system/role/submit', { roleName: '目标', roleAlias: `target${tenantId}`, sort: 4 })).id;
+      const target = expectOk(await admin.post<{ id: string }>('/api/blade-system/role/submit', { roleName: '目标', roleAlias: `target${tenantId}`, sort: 4 })).id;
       refused(await clerk.post('/api/blade-system/role/grant', { roleIds: [target], menuIds: [menuId('param')] }), 400, '无权分配本人未拥有的菜单');
       refused(await clerk.post('/api/blade-system/role/grant', { roleIds: [clerkRole], menuIds: [...CLERK_MENUS, menuId('param')] }), 400);
-      const platform = await signedIn(server.url, 'admin', 'admin', PLATFORM);
-      const scope = data(
+      const platform = await signedIn(ctx.server.url, 'admin', 'admin', PLATFORM);
+      const scope = expectOk(
         await platform.post<{ id: string }>('/api/blade-system/api-scope/submit', { menuId: menuId('user'), resourceCode: `users${tenantId}`, scopeName: '用户接口', scopePath: '/blade-user/**', scopeType: 1 }),
       ).id;
       refused(await clerk.post('/api/blade-system/role/grant', { roleIds: [target], menuIds: [menuId('user')], apiScopeIds: [scope] }), 403, ESCALATION.role);
-      data(await clerk.post('/api/blade-system/role/grant', { roleIds: [target], menuIds: [menuId('user')] }));
+      expectOk(await clerk.post('/api/blade-system/role/grant', { roleIds: [target], menuIds: [menuId('user')] }));
       // once named by a scope, /blade-user/** is for the scope's holders only: take it away for the other cases
-      data(await platform.request('POST', '/api/blade-system/api-scope/remove', { query: { ids: scope } }));
+      expectOk(await platform.request('POST', '/api/blade-system/api-scope/remove', { query: { ids: scope } }));
     });
 
     it('mints no MQTT superuser or gateway identity; an administrator can', async () => {
       const identity = (name: string, extra: Record<string, unknown>) => ({ username: `${name}${tenantId}`, password: 'Identity#123', clientType: 1, ...extra });
       refused(await clerk.post('/api/wit-xinde/mqttuser/submit', identity('super', { clientType: 3, isSuperuser: 1 })), 403, ESCALATION.mqttPrivileged);
       refused(await clerk.post('/api/wit-xinde/mqttuser/submit', identity('gw', { clientType: 2 })), 403, ESCALATION.mqttPrivileged);
-      const device = data(await clerk.post<{ id: string }>('/api/wit-xinde/mqttuser/submit', identity('dev', { clientId: 'D1' })));
+      const device = expectOk(await clerk.post<{ id: string }>('/api/wit-xinde/mqttuser/submit', identity('dev', { clientId: 'D1' })));
       refused(await clerk.post('/api/wit-xinde/mqttuser/submit', { id: device.id, isSuperuser: 1 }), 403, ESCALATION.mqttPrivileged);
-      data(await admin.post('/api/wit-xinde/mqttuser/submit', identity('gwok', { clientType: 2 })));
+      expectOk(await admin.post('/api/wit-xinde/mqttuser/submit', identity('gwok', { clientType: 2 })));
     });
 
     it('changes only safe fields of its own profile', async () => {
       refused(await clerk.post('/api/blade-user/update-info', {}), 400);
       refused(await clerk.post('/api/blade-user/update-info', { id: clerkId, roleId: administrator() }), 400, 'roleId');
       refused(await clerk.post('/api/blade-user/update-info', { id: plainId, realName: 'other' }), 400);
-      data(await clerk.post('/api/blade-user/update-info', { id: clerkId, realName: '书记员' }));
-      expect(data(await clerk.get<{ realName: string }>('/api/blade-user/info')).realName).toBe('书记员');
+      expectOk(await clerk.post('/api/blade-user/update-info', { id: clerkId, realName: '书记员' }));
+      expect(expectOk(await clerk.get<{ realName: string }>('/api/blade-user/info')).realName).toBe('书记员');
     });
 
     it('loses its rights at once when its role is taken away', async () => {
-      data(await clerk.get('/api/blade-user/page'));
-      const other = await signedIn(server.url, 'plain', 'Plain@123', tenantId);
-      data(await other.get('/api/blade-user/page'));
-      const empty = data(await admin.post<{ id: string }>('/api/blade-system/role/submit', { roleName: '空角色', roleAlias: `empty${tenantId}`, sort: 5 })).id;
-      data(await admin.request('POST', '/api/blade-user/grant', { query: { userIds: plainId, roleIds: empty } }));
+      expectOk(await clerk.get('/api/blade-user/page'));
+      const other = await signedIn(ctx.server.url, 'plain', 'Plain@123', tenantId);
+      expectOk(await other.get('/api/blade-user/page'));
+      const empty = expectOk(await admin.post<{ id: string }>('/api/blade-system/role/submit', { roleName: '空角色', roleAlias: `empty${tenantId}`, sort: 5 })).id;
+      expectOk(await admin.request('POST', '/api/blade-user/grant', { query: { userIds: plainId, roleIds: empty } }));
       refused(await other.get('/api/blade-user/page'), 403);
-      data(await admin.post('/api/blade-user/update', { id: plainId, status: 2 }));
+      expectOk(await admin.post('/api/blade-user/update', { id: plainId, status: 2 }));
       refused(await other.get('/api/blade-user/info'), 401);
     });
 
     it('is refused everything by a role that grants nothing, the way the original attack went', async () => {
-      const empty = data(await admin.post<{ id: string }>('/api/blade-system/role/submit', { roleName: '零权限', roleAlias: `zero${tenantId}`, sort: 6 })).id;
-      const lowId = await insertUser(server, { tenantId, account: 'low0', password: 'Low0@1234', roleIds: [empty] });
-      const low = await signedIn(server.url, 'low0', 'Low0@1234', tenantId);
+      const empty = expectOk(await admin.post<{ id: string }>('/api/blade-system/role/submit', { roleName: '零权限', roleAlias: `zero${tenantId}`, sort: 6 })).id;
+      const lowId = await insertUser(ctx.server, { tenantId, account: 'low0', password: 'Low0@1234', roleIds: [empty] });
+      const low = await signedIn(ctx.server.url, 'low0', 'Low0@1234', tenantId);
       refused(await low.post('/api/blade-user/update', { id: lowId, roleId: administrator() }), 403);
       refused(await low.post('/api/blade-user/submit', { account: 'x1', name: 'x', password: 'X1@abcdef', roleId: administrator() }), 403);
       refused(await low.request('POST', '/api/blade-user/reset-password', { query: { userIds: await seededAdmin() } }), 403);

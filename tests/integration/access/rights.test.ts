@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Right } from '../../../server/auth/rights';
 import { OPERATOR_ACCOUNT, OPERATOR_PASSWORD, OPERATOR_MENUS } from '../../../server/db/seed/operator';
 import { nextId } from '../../../server/ids';
 import { formatDateTime } from '../../../server/time';
 import { type ApiClient, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
-import { DEMO, data, flatten, insertUser, PLATFORM, type Tree } from './support';
+import { expectOk } from '../../support/envelope';
+import type { TestServer } from '../../support/server';
+import { onEveryStore } from '../../support/suite';
+import { DEMO, flatten, insertUser, PLATFORM, type Tree } from './support';
 
 /**
  * The authorisation table walked route by route (docs/authorisation.md): every API route the server registered is
@@ -20,8 +21,8 @@ const SKIPPED = new Set(['/blade-auth/oauth/logout']);
 
 /** The menu and button codes the console sees for the signed-in user: its menu tree and its button tree. */
 async function consoleCodes(client: ApiClient): Promise<Set<string>> {
-  const routes = data(await client.get<Tree[]>('/api/blade-system/menu/routes'));
-  const buttons = data(await client.get<Tree[]>('/api/blade-system/menu/buttons'));
+  const routes = expectOk(await client.get<Tree[]>('/api/blade-system/menu/routes'));
+  const buttons = expectOk(await client.get<Tree[]>('/api/blade-system/menu/buttons'));
   return new Set([...flatten(routes), ...flatten(buttons)].map((node) => String(node.code)));
 }
 
@@ -68,33 +69,26 @@ async function powerless(server: TestServer, tenantId: string): Promise<ApiClien
   return signedIn(server.url, account, 'Low@12345', tenantId);
 }
 
-describe.each(await storeKinds())('the route walk on %s', (store) => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startServer(store);
-  });
-  afterAll(async () => server?.stop());
-
+onEveryStore('the route walk', (ctx) => {
   it('every API route declares a right, and the table is not trivially open', () => {
     const kinds = new Map<string, number>();
-    for (const { right } of server.app.routes) kinds.set(right.kind, (kinds.get(right.kind) ?? 0) + 1);
-    expect(server.app.routes.length).toBeGreaterThan(300);
+    for (const { right } of ctx.server.app.routes) kinds.set(right.kind, (kinds.get(right.kind) ?? 0) + 1);
+    expect(ctx.server.app.routes.length).toBeGreaterThan(300);
     // most routes need a menu or button; only a handful are open to every signed-in user or to anyone
-    expect(kinds.get('menu') ?? 0).toBeGreaterThan(server.app.routes.length * 0.75);
+    expect(kinds.get('menu') ?? 0).toBeGreaterThan(ctx.server.app.routes.length * 0.75);
     expect(kinds.get('public')).toBeLessThanOrEqual(6);
   });
 
   it('the demo duty operator sees the menus and buttons its role was seeded with, no more', async () => {
-    const client = await signedIn(server.url, OPERATOR_ACCOUNT, OPERATOR_PASSWORD, DEMO);
+    const client = await signedIn(ctx.server.url, OPERATOR_ACCOUNT, OPERATOR_PASSWORD, DEMO);
     expect([...(await consoleCodes(client))].sort()).toEqual([...OPERATOR_MENUS].sort());
   });
 
   it.each([PLATFORM, DEMO])('a user of tenant %s whose role grants nothing reaches only self and public routes', async (tenantId) => {
-    const client = await powerless(server, tenantId);
+    const client = await powerless(ctx.server, tenantId);
     const codes = await consoleCodes(client);
     expect(codes.size).toBe(0);
-    const { wrong, failed, counted } = await walk(server, client, codes);
+    const { wrong, failed, counted } = await walk(ctx.server, client, codes);
     expect(wrong).toEqual([]);
     expect(failed).toEqual([]);
     expect(counted.refused).toBeGreaterThan(counted.allowed * 10);
@@ -105,9 +99,9 @@ describe.each(await storeKinds())('the route walk on %s', (store) => {
     ['the demo tenant administrator', DEMO, 'admin', 'admin'],
     ['the platform administrator', PLATFORM, 'admin', 'admin'],
   ])('%s reaches exactly the routes of the menus and buttons its console shows', async (_who, tenantId, account, password) => {
-    const client = await signedIn(server.url, account, password, tenantId);
+    const client = await signedIn(ctx.server.url, account, password, tenantId);
     const codes = await consoleCodes(client);
-    const { wrong, failed } = await walk(server, client, codes);
+    const { wrong, failed } = await walk(ctx.server, client, codes);
     expect(wrong).toEqual([]);
     expect(failed).toEqual([]);
   });

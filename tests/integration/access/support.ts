@@ -1,9 +1,7 @@
-import { expect } from 'vitest';
 import { hashPassword } from '../../../server/auth/passwords';
 import { seedId } from '../../../server/db/seed/ids';
 import { nextId } from '../../../server/ids';
 import { formatDateTime } from '../../../server/time';
-import type { Envelope, Reply } from '../../support/client';
 import type { TestServer } from '../../support/server';
 
 /** Helpers shared by the access suites. */
@@ -15,20 +13,6 @@ export const DEMO = '100001';
 export const menuId = (code: string) => seedId(`menu:${code}`);
 export const adminRoleId = (tenantId: string) => seedId(`role:${tenantId}:administrator`);
 export const rootDeptId = (tenantId: string) => seedId(`dept:${tenantId}:root`);
-
-/** Asserts a successful envelope and returns its data. */
-export function data<T>(reply: Reply<Envelope<T>>): T {
-  expect(reply.body, JSON.stringify(reply.body)).toMatchObject({ code: 200, success: true });
-  return reply.body.data;
-}
-
-/** Asserts a refused call: status and envelope code, and the message when given. */
-export function refused(reply: Reply<Envelope<unknown>>, status: number, msg?: string): void {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status);
-  expect(reply.body.code).toBe(status);
-  expect(reply.body.success).toBe(false);
-  if (msg) expect(reply.body.msg).toContain(msg);
-}
 
 /** Inserts a user straight into the database (the users module is tested on its own). */
 export async function insertUser(server: TestServer, user: { tenantId: string; account: string; password: string; roleIds: string[]; deptId?: string }): Promise<string> {

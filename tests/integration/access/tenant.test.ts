@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { DEFAULT_INIT_PASSWORD } from '../../../server/db/seed';
 import { seedId } from '../../../server/db/seed/ids';
 import { nextId } from '../../../server/ids';
 import { assertAccountQuota } from '../../../server/modules/blade-system/access/quota';
 import { ApiClient, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
-import { data, DEMO, flatten, insertUser, menuId, PLATFORM, refused, type Tree } from './support';
+import { expectOk, refused } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
+import { DEMO, flatten, insertUser, menuId, PLATFORM, type Tree } from './support';
 
 interface Tenant {
   id: string;
@@ -22,220 +22,211 @@ interface Tenant {
 const STANDARD_PACKAGE = seedId('package:standard');
 const PLATFORM_ROW = seedId(`tenant:${PLATFORM}`);
 
-describe.each(await storeKinds())('tenants on %s', (store) => {
-  let server: TestServer;
-  let admin: ApiClient;
-  let tenantAdmin: ApiClient;
+onEveryStore('tenants', { signIn: ['admin', 'demo'] }, (ctx) => {
   let bridge: Tenant;
-  beforeAll(async () => {
-    server = await startServer(store);
-    admin = await signedIn(server.url);
-    tenantAdmin = await signedIn(server.url, 'admin', 'admin', DEMO);
-  });
-  afterAll(() => server.stop());
 
   const count = async (table: string, tenantId: string) => {
-    const [row] = await server.app.platform.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('tenantId', '=', tenantId).execute();
+    const [row] = await ctx.server.app.platform.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('tenantId', '=', tenantId).execute();
     return Number(row.n);
   };
 
   it('a tenant administrator may neither read tenants nor write tenants, packages or clients', async () => {
     for (const path of ['tenant/list', 'tenant/page', 'tenant/detail', 'tenant/recovery', 'tenant/package-detail', 'tenant-package/list', 'tenant-package/menu-tree', 'client/list']) {
-      refused(await tenantAdmin.get(`/api/blade-system/${path}`, { id: PLATFORM_ROW, tenantId: DEMO }), 403);
+      refused(await ctx.demo.get(`/api/blade-system/${path}`, { id: PLATFORM_ROW, tenantId: DEMO }), 403);
     }
-    refused(await tenantAdmin.post('/api/blade-system/tenant/submit', { tenantName: '越权租户' }), 403);
-    refused(await tenantAdmin.post('/api/blade-system/tenant/remove', undefined, { ids: PLATFORM_ROW }), 403);
-    refused(await tenantAdmin.post('/api/blade-system/tenant/setting', undefined, { ids: PLATFORM_ROW, accountNumber: 1 }), 403);
-    refused(await tenantAdmin.get('/api/blade-system/tenant/deleteTenantById', { tenantId: DEMO }), 403);
-    refused(await tenantAdmin.post('/api/blade-system/tenant-package/submit', { packageName: 'x', menuId: menuId('desk') }), 403);
-    refused(await tenantAdmin.post('/api/blade-system/client/submit', { clientId: 'x', clientSecret: 'y', authorizedGrantTypes: 'password', accessTokenValidity: 1, refreshTokenValidity: 1 }), 403);
-    refused(await tenantAdmin.post('/api/blade-system/client/remove', undefined, { ids: seedId('client:sword') }), 403);
+    refused(await ctx.demo.post('/api/blade-system/tenant/submit', { tenantName: '越权租户' }), 403);
+    refused(await ctx.demo.post('/api/blade-system/tenant/remove', undefined, { ids: PLATFORM_ROW }), 403);
+    refused(await ctx.demo.post('/api/blade-system/tenant/setting', undefined, { ids: PLATFORM_ROW, accountNumber: 1 }), 403);
+    refused(await ctx.demo.get('/api/blade-system/tenant/deleteTenantById', { tenantId: DEMO }), 403);
+    refused(await ctx.demo.post('/api/blade-system/tenant-package/submit', { packageName: 'x', menuId: menuId('desk') }), 403);
+    refused(await ctx.demo.post('/api/blade-system/client/submit', { clientId: 'x', clientSecret: 'y', authorizedGrantTypes: 'password', accessTokenValidity: 1, refreshTokenValidity: 1 }), 403);
+    refused(await ctx.demo.post('/api/blade-system/client/remove', undefined, { ids: seedId('client:sword') }), 403);
   });
 
   it('submit creates a complete tenant whose administrator can sign in', async () => {
-    refused(await admin.post('/api/blade-system/tenant/submit', { linkman: '王工' }), 400, '请输入租户名称');
-    refused(await admin.post('/api/blade-system/tenant/submit', { tenantName: 'x', tenantId: DEMO }), 400, '租户编号已存在');
-    refused(await admin.post('/api/blade-system/tenant/submit', { tenantName: 'x', tenantId: '12ab' }), 400, '租户编号应为6位数字');
-    refused(await admin.post('/api/blade-system/tenant/submit', { tenantName: 'x', packageId: '404' }), 400, '产品包不存在');
+    refused(await ctx.admin.post('/api/blade-system/tenant/submit', { linkman: '王工' }), 400, '请输入租户名称');
+    refused(await ctx.admin.post('/api/blade-system/tenant/submit', { tenantName: 'x', tenantId: DEMO }), 400, '租户编号已存在');
+    refused(await ctx.admin.post('/api/blade-system/tenant/submit', { tenantName: 'x', tenantId: '12ab' }), 400, '租户编号应为6位数字');
+    refused(await ctx.admin.post('/api/blade-system/tenant/submit', { tenantName: 'x', packageId: '404' }), 400, '产品包不存在');
 
-    bridge = data(await admin.post<Tenant>('/api/blade-system/tenant/submit', { tenantName: '长江大桥运营公司', linkman: '王工', packageId: STANDARD_PACKAGE, domain: 'http://bridge.example.com' }));
+    bridge = expectOk(await ctx.admin.post<Tenant>('/api/blade-system/tenant/submit', { tenantName: '长江大桥运营公司', linkman: '王工', packageId: STANDARD_PACKAGE, domain: 'http://bridge.example.com' }));
     expect(bridge).toMatchObject({ tenantId: '100002', accountNumber: -1, packageId: STANDARD_PACKAGE });
     for (const table of ['blade_role', 'blade_dept', 'blade_post', 'blade_user', 'blade_param']) expect(await count(table, bridge.tenantId)).toBe(1);
 
-    const bridgeAdmin = await signedIn(server.url, 'admin', DEFAULT_INIT_PASSWORD, bridge.tenantId);
-    const routes = flatten(data(await bridgeAdmin.get<Tree[]>('/api/blade-system/menu/routes'))).map((m) => m.code);
+    const bridgeAdmin = await signedIn(ctx.server.url, 'admin', DEFAULT_INIT_PASSWORD, bridge.tenantId);
+    const routes = flatten(expectOk(await bridgeAdmin.get<Tree[]>('/api/blade-system/menu/routes'))).map((m) => m.code);
     expect(routes).toEqual(expect.arrayContaining(['user', 'role', 'project_list']));
     expect(routes).not.toContain('tenant');
-    const grantable = flatten(data(await bridgeAdmin.get<{ menu: Tree[] }>('/api/blade-system/menu/grant-tree')).menu).map((n) => n.id);
+    const grantable = flatten(expectOk(await bridgeAdmin.get<{ menu: Tree[] }>('/api/blade-system/menu/grant-tree')).menu).map((n) => n.id);
     expect(grantable).toContain(menuId('user_add'));
     expect(grantable).not.toContain(menuId('tenant_add'));
-    expect(data(await bridgeAdmin.get<Array<{ roleAlias: string }>>('/api/blade-system/role/select')).map((r) => r.roleAlias)).toEqual(['administrator']);
+    expect(expectOk(await bridgeAdmin.get<Array<{ roleAlias: string }>>('/api/blade-system/role/select')).map((r) => r.roleAlias)).toEqual(['administrator']);
 
     // without a package the administrator gets every menu but the platform's own
-    const plain = data(await admin.post<Tenant>('/api/blade-system/tenant/save', { tenantName: '无产品包租户', tenantId: '200000' }));
-    const plainAdmin = await signedIn(server.url, 'admin', DEFAULT_INIT_PASSWORD, plain.tenantId);
-    const plainRoutes = flatten(data(await plainAdmin.get<Tree[]>('/api/blade-system/menu/routes'))).map((m) => m.code);
+    const plain = expectOk(await ctx.admin.post<Tenant>('/api/blade-system/tenant/save', { tenantName: '无产品包租户', tenantId: '200000' }));
+    const plainAdmin = await signedIn(ctx.server.url, 'admin', DEFAULT_INIT_PASSWORD, plain.tenantId);
+    const plainRoutes = flatten(expectOk(await plainAdmin.get<Tree[]>('/api/blade-system/menu/routes'))).map((m) => m.code);
     expect(plainRoutes).toContain('user');
     expect(plainRoutes).not.toContain('client');
-    expect(data(await admin.post<Tenant>('/api/blade-system/tenant/submit', { tenantName: '再来一个' })).tenantId).toBe('200001');
+    expect(expectOk(await ctx.admin.post<Tenant>('/api/blade-system/tenant/submit', { tenantName: '再来一个' })).tenantId).toBe('200001');
   });
 
   it('list, page, detail and update', async () => {
-    const page = data(await admin.get<{ records: Tenant[]; total: number }>('/api/blade-system/tenant/list', { tenantName: '大桥' }));
+    const page = expectOk(await ctx.admin.get<{ records: Tenant[]; total: number }>('/api/blade-system/tenant/list', { tenantName: '大桥' }));
     expect(page.records.map((t) => t.tenantId)).toEqual([bridge.tenantId]);
-    expect(data(await admin.get<{ total: number }>('/api/blade-system/tenant/page')).total).toBe(5);
-    expect(data(await admin.get<Tenant>('/api/blade-system/tenant/detail', { id: bridge.id })).tenantName).toBe('长江大桥运营公司');
-    expect(data(await admin.get<Tenant>('/api/blade-system/tenant/detail', { tenantId: DEMO })).tenantName).toBe('演示租户');
+    expect(expectOk(await ctx.admin.get<{ total: number }>('/api/blade-system/tenant/page')).total).toBe(5);
+    expect(expectOk(await ctx.admin.get<Tenant>('/api/blade-system/tenant/detail', { id: bridge.id })).tenantName).toBe('长江大桥运营公司');
+    expect(expectOk(await ctx.admin.get<Tenant>('/api/blade-system/tenant/detail', { tenantId: DEMO })).tenantName).toBe('演示租户');
 
-    refused(await admin.post('/api/blade-system/tenant/update', { id: bridge.id, tenantId: '300000' }), 400, '租户编号不可修改');
-    refused(await admin.post('/api/blade-system/tenant/update', { tenantName: 'x' }), 400, '修改数据必须带编号');
-    refused(await admin.post('/api/blade-system/tenant/submit', { tenantName: '抢域名', domain: 'bridge.example.com' }), 400, '域名已被其他租户使用');
-    data(await admin.post('/api/blade-system/tenant/update', { id: bridge.id, contactNumber: '13900000000', backgroundUrl: 'http://cdn.example.com/bg.jpg' }));
-    expect(data(await admin.get<Tenant & { contactNumber: string }>('/api/blade-system/tenant/detail', { id: bridge.id }))).toMatchObject({ contactNumber: '13900000000', tenantName: '长江大桥运营公司' });
+    refused(await ctx.admin.post('/api/blade-system/tenant/update', { id: bridge.id, tenantId: '300000' }), 400, '租户编号不可修改');
+    refused(await ctx.admin.post('/api/blade-system/tenant/update', { tenantName: 'x' }), 400, '修改数据必须带编号');
+    refused(await ctx.admin.post('/api/blade-system/tenant/submit', { tenantName: '抢域名', domain: 'bridge.example.com' }), 400, '域名已被其他租户使用');
+    expectOk(await ctx.admin.post('/api/blade-system/tenant/update', { id: bridge.id, contactNumber: '13900000000', backgroundUrl: 'http://cdn.example.com/bg.jpg' }));
+    expect(expectOk(await ctx.admin.get<Tenant & { contactNumber: string }>('/api/blade-system/tenant/detail', { id: bridge.id }))).toMatchObject({ contactNumber: '13900000000', tenantName: '长江大桥运营公司' });
   });
 
   it('info by domain and getBgUrl answer without a token', async () => {
-    const anonymous = new ApiClient(server.url);
-    const info = data(await anonymous.get('/api/blade-system/tenant/info', { domain: 'http://bridge.example.com/#/login' }));
+    const anonymous = new ApiClient(ctx.server.url);
+    const info = expectOk(await anonymous.get('/api/blade-system/tenant/info', { domain: 'http://bridge.example.com/#/login' }));
     expect(info).toEqual({ tenantId: bridge.tenantId, domain: 'http://bridge.example.com', backgroundUrl: 'http://cdn.example.com/bg.jpg' });
-    expect(data(await anonymous.get('/api/blade-system/tenant/info', { domain: 'https://BRIDGE.example.com:8443' }))).toMatchObject({ tenantId: bridge.tenantId });
-    expect(data(await anonymous.get('/api/blade-system/tenant/info', { domain: 'http://unknown.example.com' }))).toEqual({});
-    expect(data(await anonymous.get('/api/blade-system/tenant/info'))).toEqual({});
-    expect(data(await anonymous.get('/api/blade-system/tenant/getBgUrl', { tenant_id: bridge.tenantId }))).toEqual({ tenantId: bridge.tenantId, backgroundUrl: 'http://cdn.example.com/bg.jpg' });
-    expect(data(await anonymous.get('/api/blade-system/tenant/getBgUrl', { tenant_id: '999999' }))).toEqual({});
+    expect(expectOk(await anonymous.get('/api/blade-system/tenant/info', { domain: 'https://BRIDGE.example.com:8443' }))).toMatchObject({ tenantId: bridge.tenantId });
+    expect(expectOk(await anonymous.get('/api/blade-system/tenant/info', { domain: 'http://unknown.example.com' }))).toEqual({});
+    expect(expectOk(await anonymous.get('/api/blade-system/tenant/info'))).toEqual({});
+    expect(expectOk(await anonymous.get('/api/blade-system/tenant/getBgUrl', { tenant_id: bridge.tenantId }))).toEqual({ tenantId: bridge.tenantId, backgroundUrl: 'http://cdn.example.com/bg.jpg' });
+    expect(expectOk(await anonymous.get('/api/blade-system/tenant/getBgUrl', { tenant_id: '999999' }))).toEqual({});
     refused(await anonymous.get('/api/blade-system/tenant/list'), 401);
   });
 
   it('treeList: every tenant for the platform administrator, its own for others', async () => {
-    const all = data(await admin.get<Array<{ value: string; title: string }>>('/api/blade-system/tenant/treeList'));
+    const all = expectOk(await ctx.admin.get<Array<{ value: string; title: string }>>('/api/blade-system/tenant/treeList'));
     expect(all.map((t) => t.value)).toEqual(expect.arrayContaining([PLATFORM, DEMO, bridge.tenantId]));
-    expect(data(await tenantAdmin.get('/api/blade-system/tenant/treeList'))).toEqual([{ id: DEMO, parentId: '0', title: '演示租户', key: DEMO, value: DEMO, hasChildren: false }]);
+    expect(expectOk(await ctx.demo.get('/api/blade-system/tenant/treeList'))).toEqual([{ id: DEMO, parentId: '0', title: '演示租户', key: DEMO, value: DEMO, hasChildren: false }]);
   });
 
   it('setting and chectNumber: the account quota and expiry', async () => {
-    refused(await admin.post('/api/blade-system/tenant/setting', undefined, { ids: bridge.id, accountNumber: 'many' }), 400, '账号额度');
-    refused(await admin.post('/api/blade-system/tenant/setting', undefined, { ids: bridge.id, expireTime: 'soon' }), 400, '过期时间格式');
-    refused(await admin.post('/api/blade-system/tenant/setting', undefined, { ids: PLATFORM_ROW, expireTime: '2020-01-01 00:00:00' }), 400, '平台租户');
-    data(await admin.post('/api/blade-system/tenant/setting', undefined, { ids: bridge.id, accountNumber: 2, expireTime: '2099-12-31 23:59:59' }));
-    expect(data(await admin.get<Tenant>('/api/blade-system/tenant/detail', { id: bridge.id }))).toMatchObject({ accountNumber: 2, expireTime: '2099-12-31 23:59:59' });
+    refused(await ctx.admin.post('/api/blade-system/tenant/setting', undefined, { ids: bridge.id, accountNumber: 'many' }), 400, '账号额度');
+    refused(await ctx.admin.post('/api/blade-system/tenant/setting', undefined, { ids: bridge.id, expireTime: 'soon' }), 400, '过期时间格式');
+    refused(await ctx.admin.post('/api/blade-system/tenant/setting', undefined, { ids: PLATFORM_ROW, expireTime: '2020-01-01 00:00:00' }), 400, '平台租户');
+    expectOk(await ctx.admin.post('/api/blade-system/tenant/setting', undefined, { ids: bridge.id, accountNumber: 2, expireTime: '2099-12-31 23:59:59' }));
+    expect(expectOk(await ctx.admin.get<Tenant>('/api/blade-system/tenant/detail', { id: bridge.id }))).toMatchObject({ accountNumber: 2, expireTime: '2099-12-31 23:59:59' });
 
-    const bridgeAdmin = await signedIn(server.url, 'admin', DEFAULT_INIT_PASSWORD, bridge.tenantId);
-    expect(data(await bridgeAdmin.get('/api/blade-system/tenant/chectNumber', { type: 'user' }))).toEqual({ accountNumber: 2, used: 1, available: 1 });
-    expect(data(await tenantAdmin.get('/api/blade-system/tenant/chectNumber', { type: 'user' }))).toMatchObject({ accountNumber: -1, available: -1 });
+    const bridgeAdmin = await signedIn(ctx.server.url, 'admin', DEFAULT_INIT_PASSWORD, bridge.tenantId);
+    expect(expectOk(await bridgeAdmin.get('/api/blade-system/tenant/chectNumber', { type: 'user' }))).toEqual({ accountNumber: 2, used: 1, available: 1 });
+    expect(expectOk(await ctx.demo.get('/api/blade-system/tenant/chectNumber', { type: 'user' }))).toMatchObject({ accountNumber: -1, available: -1 });
     refused(await bridgeAdmin.get('/api/blade-system/tenant/chectNumber', { type: 'device' }), 400, '不支持的额度类型');
-    await expect(assertAccountQuota(server.app.platform.db, bridge.tenantId)).resolves.toBeUndefined();
-    await insertUser(server, { tenantId: bridge.tenantId, account: 'engineer', password: 'Pass@1234', roleIds: [] });
-    await expect(assertAccountQuota(server.app.platform.db, bridge.tenantId)).rejects.toThrow('当前租户已到最大账号额度');
-    expect(data(await bridgeAdmin.get('/api/blade-system/tenant/chectNumber', { type: 'user' }))).toEqual({ accountNumber: 2, used: 2, available: 0 });
+    await expect(assertAccountQuota(ctx.server.app.platform.db, bridge.tenantId)).resolves.toBeUndefined();
+    await insertUser(ctx.server, { tenantId: bridge.tenantId, account: 'engineer', password: 'Pass@1234', roleIds: [] });
+    await expect(assertAccountQuota(ctx.server.app.platform.db, bridge.tenantId)).rejects.toThrow('当前租户已到最大账号额度');
+    expect(expectOk(await bridgeAdmin.get('/api/blade-system/tenant/chectNumber', { type: 'user' }))).toEqual({ accountNumber: 2, used: 2, available: 0 });
 
-    data(await admin.post('/api/blade-system/tenant/setting', { ids: bridge.id, expireTime: '2020-01-01 00:00:00' }));
-    const expired = await new ApiClient(server.url).login('admin', DEFAULT_INIT_PASSWORD, bridge.tenantId);
+    expectOk(await ctx.admin.post('/api/blade-system/tenant/setting', { ids: bridge.id, expireTime: '2020-01-01 00:00:00' }));
+    const expired = await new ApiClient(ctx.server.url).login('admin', DEFAULT_INIT_PASSWORD, bridge.tenantId);
     expect(expired.error_description).toBe('租户授权已过期,请联系管理员');
-    data(await admin.post('/api/blade-system/tenant/setting', undefined, { ids: bridge.id, accountNumber: -1, expireTime: '' }));
-    expect(data(await admin.get<Tenant>('/api/blade-system/tenant/detail', { id: bridge.id }))).toMatchObject({ accountNumber: -1, expireTime: null });
+    expectOk(await ctx.admin.post('/api/blade-system/tenant/setting', undefined, { ids: bridge.id, accountNumber: -1, expireTime: '' }));
+    expect(expectOk(await ctx.admin.get<Tenant>('/api/blade-system/tenant/detail', { id: bridge.id }))).toMatchObject({ accountNumber: -1, expireTime: null });
   });
 
   it('datasource, package-detail and package-setting', async () => {
     const datasourceId = nextId();
-    await server.app.platform.db
+    await ctx.server.app.platform.db
       .insertInto('blade_datasource')
       .values({ id: datasourceId, name: '桥梁库', driverClass: 'org.postgresql.Driver', url: 'jdbc:postgresql://db/bridge', status: 1, isDeleted: 0 })
       .execute();
-    refused(await admin.post('/api/blade-system/tenant/datasource', undefined, { tenantId: bridge.tenantId, datasourceId: '404' }), 400, '数据源不存在');
-    refused(await admin.post('/api/blade-system/tenant/datasource', undefined, { tenantId: bridge.tenantId }), 400, 'datasourceId');
-    data(await admin.post('/api/blade-system/tenant/datasource', undefined, { tenantId: bridge.tenantId, datasourceId }));
-    expect(data(await admin.get<Tenant>('/api/blade-system/tenant/detail', { id: bridge.id })).datasourceId).toBe(datasourceId);
+    refused(await ctx.admin.post('/api/blade-system/tenant/datasource', undefined, { tenantId: bridge.tenantId, datasourceId: '404' }), 400, '数据源不存在');
+    refused(await ctx.admin.post('/api/blade-system/tenant/datasource', undefined, { tenantId: bridge.tenantId }), 400, 'datasourceId');
+    expectOk(await ctx.admin.post('/api/blade-system/tenant/datasource', undefined, { tenantId: bridge.tenantId, datasourceId }));
+    expect(expectOk(await ctx.admin.get<Tenant>('/api/blade-system/tenant/detail', { id: bridge.id })).datasourceId).toBe(datasourceId);
 
-    expect(data(await admin.get<{ id: string }>('/api/blade-system/tenant/package-detail', { tenantId: bridge.id })).id).toBe(STANDARD_PACKAGE);
-    const small = data(await admin.post<{ id: string; menuId: string }>('/api/blade-system/tenant-package/submit', { packageName: '基础包', menuId: [menuId('desk'), menuId('notice')] }));
+    expect(expectOk(await ctx.admin.get<{ id: string }>('/api/blade-system/tenant/package-detail', { tenantId: bridge.id })).id).toBe(STANDARD_PACKAGE);
+    const small = expectOk(await ctx.admin.post<{ id: string; menuId: string }>('/api/blade-system/tenant-package/submit', { packageName: '基础包', menuId: [menuId('desk'), menuId('notice')] }));
     expect(small.menuId).toBe(`${menuId('desk')},${menuId('notice')}`);
-    refused(await admin.post('/api/blade-system/tenant/package-setting', undefined, { tenantId: bridge.tenantId, packageId: '404' }), 400, '产品包不存在');
-    data(await admin.post('/api/blade-system/tenant/package-setting', undefined, { tenantId: bridge.tenantId, packageId: small.id }));
-    expect(data(await admin.get<{ packageName: string }>('/api/blade-system/tenant/package-detail', { tenantId: bridge.tenantId })).packageName).toBe('基础包');
+    refused(await ctx.admin.post('/api/blade-system/tenant/package-setting', undefined, { tenantId: bridge.tenantId, packageId: '404' }), 400, '产品包不存在');
+    expectOk(await ctx.admin.post('/api/blade-system/tenant/package-setting', undefined, { tenantId: bridge.tenantId, packageId: small.id }));
+    expect(expectOk(await ctx.admin.get<{ packageName: string }>('/api/blade-system/tenant/package-detail', { tenantId: bridge.tenantId })).packageName).toBe('基础包');
 
     // a smaller package takes effect at once, whatever the roles were granted before
-    const bridgeAdmin = await signedIn(server.url, 'admin', DEFAULT_INIT_PASSWORD, bridge.tenantId);
-    expect(flatten(data(await bridgeAdmin.get<Tree[]>('/api/blade-system/menu/routes'))).map((m) => m.code)).toEqual(['desk', 'notice']);
-    refused(await admin.post('/api/blade-system/tenant-package/remove', undefined, { ids: small.id }), 400, '产品包正被租户');
-    data(await admin.post('/api/blade-system/tenant/package-setting', undefined, { tenantId: bridge.tenantId }));
-    expect(data(await admin.get('/api/blade-system/tenant/package-detail', { tenantId: bridge.tenantId }))).toBeNull();
-    data(await admin.post('/api/blade-system/tenant-package/remove', undefined, { ids: small.id }));
+    const bridgeAdmin = await signedIn(ctx.server.url, 'admin', DEFAULT_INIT_PASSWORD, bridge.tenantId);
+    expect(flatten(expectOk(await bridgeAdmin.get<Tree[]>('/api/blade-system/menu/routes'))).map((m) => m.code)).toEqual(['desk', 'notice']);
+    refused(await ctx.admin.post('/api/blade-system/tenant-package/remove', undefined, { ids: small.id }), 400, '产品包正被租户');
+    expectOk(await ctx.admin.post('/api/blade-system/tenant/package-setting', undefined, { tenantId: bridge.tenantId }));
+    expect(expectOk(await ctx.admin.get('/api/blade-system/tenant/package-detail', { tenantId: bridge.tenantId }))).toBeNull();
+    expectOk(await ctx.admin.post('/api/blade-system/tenant-package/remove', undefined, { ids: small.id }));
   });
 
   it('remove, recovery and purge', async () => {
-    refused(await admin.post('/api/blade-system/tenant/remove', undefined, { ids: PLATFORM_ROW }), 400, '平台租户不可删除');
-    refused(await admin.get('/api/blade-system/tenant/deleteTenantById', { tenantId: bridge.tenantId }), 400, '只能彻底删除回收站中的租户');
-    data(await admin.post('/api/blade-system/tenant/remove', undefined, { ids: bridge.id }));
-    expect(data(await admin.get('/api/blade-system/tenant/detail', { id: bridge.id }))).toBeNull();
-    expect((await new ApiClient(server.url).login('admin', DEFAULT_INIT_PASSWORD, bridge.tenantId)).error_description).toBe('租户信息错误');
-    expect(data(await new ApiClient(server.url).get('/api/blade-system/tenant/info', { domain: 'bridge.example.com' }))).toEqual({});
+    refused(await ctx.admin.post('/api/blade-system/tenant/remove', undefined, { ids: PLATFORM_ROW }), 400, '平台租户不可删除');
+    refused(await ctx.admin.get('/api/blade-system/tenant/deleteTenantById', { tenantId: bridge.tenantId }), 400, '只能彻底删除回收站中的租户');
+    expectOk(await ctx.admin.post('/api/blade-system/tenant/remove', undefined, { ids: bridge.id }));
+    expect(expectOk(await ctx.admin.get('/api/blade-system/tenant/detail', { id: bridge.id }))).toBeNull();
+    expect((await new ApiClient(ctx.server.url).login('admin', DEFAULT_INIT_PASSWORD, bridge.tenantId)).error_description).toBe('租户信息错误');
+    expect(expectOk(await new ApiClient(ctx.server.url).get('/api/blade-system/tenant/info', { domain: 'bridge.example.com' }))).toEqual({});
 
-    const bin = data(await admin.get<{ records: Tenant[]; total: number }>('/api/blade-system/tenant/recovery'));
+    const bin = expectOk(await ctx.admin.get<{ records: Tenant[]; total: number }>('/api/blade-system/tenant/recovery'));
     expect(bin.records.map((t) => t.tenantId)).toEqual([bridge.tenantId]);
     expect(bin).toMatchObject({ total: 1, current: 1, size: 10 });
-    expect(data(await admin.get<{ total: number }>('/api/blade-system/tenant/recovery', { tenantName: '不存在' })).total).toBe(0);
+    expect(expectOk(await ctx.admin.get<{ total: number }>('/api/blade-system/tenant/recovery', { tenantName: '不存在' })).total).toBe(0);
 
-    data(await admin.get('/api/blade-system/tenant/recovery', { ids: bridge.id }));
-    await signedIn(server.url, 'admin', DEFAULT_INIT_PASSWORD, bridge.tenantId);
-    refused(await admin.get('/api/blade-system/tenant/recovery', { ids: bridge.id }), 400, '回收站中没有这些租户');
+    expectOk(await ctx.admin.get('/api/blade-system/tenant/recovery', { ids: bridge.id }));
+    await signedIn(ctx.server.url, 'admin', DEFAULT_INIT_PASSWORD, bridge.tenantId);
+    refused(await ctx.admin.get('/api/blade-system/tenant/recovery', { ids: bridge.id }), 400, '回收站中没有这些租户');
 
-    data(await admin.post('/api/blade-system/tenant/remove', undefined, { ids: bridge.id }));
-    data(await admin.get('/api/blade-system/tenant/deleteTenantById', { tenantId: bridge.tenantId }));
+    expectOk(await ctx.admin.post('/api/blade-system/tenant/remove', undefined, { ids: bridge.id }));
+    expectOk(await ctx.admin.get('/api/blade-system/tenant/deleteTenantById', { tenantId: bridge.tenantId }));
     for (const table of ['blade_role', 'blade_dept', 'blade_user', 'blade_param', 'blade_log_usual']) expect(await count(table, bridge.tenantId)).toBe(0);
-    const links = await server.app.platform.db.selectFrom('blade_role_menu').select('id').where('roleId', 'not in', server.app.platform.db.selectFrom('blade_role').select('id')).execute();
+    const links = await ctx.server.app.platform.db.selectFrom('blade_role_menu').select('id').where('roleId', 'not in', ctx.server.app.platform.db.selectFrom('blade_role').select('id')).execute();
     expect(links).toEqual([]);
-    expect(data(await admin.get<{ total: number }>('/api/blade-system/tenant/recovery')).total).toBe(0);
-    refused(await admin.get('/api/blade-system/tenant/deleteTenantById', { tenantId: bridge.tenantId }), 400, '租户不存在');
+    expect(expectOk(await ctx.admin.get<{ total: number }>('/api/blade-system/tenant/recovery')).total).toBe(0);
+    refused(await ctx.admin.get('/api/blade-system/tenant/deleteTenantById', { tenantId: bridge.tenantId }), 400, '租户不存在');
     // the code is free again once purged
-    expect(data(await admin.post<Tenant>('/api/blade-system/tenant/submit', { tenantName: '新长江', tenantId: bridge.tenantId })).tenantId).toBe(bridge.tenantId);
+    expect(expectOk(await ctx.admin.post<Tenant>('/api/blade-system/tenant/submit', { tenantName: '新长江', tenantId: bridge.tenantId })).tenantId).toBe(bridge.tenantId);
   });
 
   it('tenant packages: CRUD with the spec messages and the menu tree of the form', async () => {
-    refused(await admin.post('/api/blade-system/tenant-package/submit', { menuId: menuId('desk') }), 400, '请输入产品包名称');
-    refused(await admin.post('/api/blade-system/tenant-package/submit', { packageName: '空包' }), 400, '请选择菜单');
-    refused(await admin.post('/api/blade-system/tenant-package/submit', { packageName: '空包', menuId: [] }), 400, '请选择菜单');
-    refused(await admin.post('/api/blade-system/tenant-package/submit', { packageName: '坏包', menuId: '1,2' }), 400, '菜单不存在');
-    refused(await admin.post('/api/blade-system/tenant-package/submit', { packageName: '标准产品包', menuId: menuId('desk') }), 400, '产品包名称已存在');
-    const pkg = data(await admin.post<{ id: string }>('/api/blade-system/tenant-package/submit', { packageName: '监测包', menuId: `${menuId('monitor')},${menuId('monitor')}`, remark: '监测' }));
-    expect(data(await admin.get<{ menuId: string }>('/api/blade-system/tenant-package/detail', { id: pkg.id })).menuId).toBe(menuId('monitor'));
-    data(await admin.post('/api/blade-system/tenant-package/submit', { id: pkg.id, remark: '监测与告警' }));
+    refused(await ctx.admin.post('/api/blade-system/tenant-package/submit', { menuId: menuId('desk') }), 400, '请输入产品包名称');
+    refused(await ctx.admin.post('/api/blade-system/tenant-package/submit', { packageName: '空包' }), 400, '请选择菜单');
+    refused(await ctx.admin.post('/api/blade-system/tenant-package/submit', { packageName: '空包', menuId: [] }), 400, '请选择菜单');
+    refused(await ctx.admin.post('/api/blade-system/tenant-package/submit', { packageName: '坏包', menuId: '1,2' }), 400, '菜单不存在');
+    refused(await ctx.admin.post('/api/blade-system/tenant-package/submit', { packageName: '标准产品包', menuId: menuId('desk') }), 400, '产品包名称已存在');
+    const pkg = expectOk(await ctx.admin.post<{ id: string }>('/api/blade-system/tenant-package/submit', { packageName: '监测包', menuId: `${menuId('monitor')},${menuId('monitor')}`, remark: '监测' }));
+    expect(expectOk(await ctx.admin.get<{ menuId: string }>('/api/blade-system/tenant-package/detail', { id: pkg.id })).menuId).toBe(menuId('monitor'));
+    expectOk(await ctx.admin.post('/api/blade-system/tenant-package/submit', { id: pkg.id, remark: '监测与告警' }));
     // a menu deleted after the package was saved does not block editing the package
-    const gone = data(await admin.post<{ id: string }>('/api/blade-system/menu/submit', { name: '临时菜单', code: 'temporary', category: 1 }));
-    data(await admin.post('/api/blade-system/tenant-package/submit', { id: pkg.id, menuId: `${menuId('monitor')},${gone.id}` }));
-    data(await admin.post('/api/blade-system/menu/remove', undefined, { ids: gone.id }));
-    data(await admin.post('/api/blade-system/tenant-package/submit', { id: pkg.id, menuId: `${menuId('monitor')},${gone.id}` }));
-    refused(await admin.post('/api/blade-system/tenant-package/submit', { id: pkg.id, menuId: `${menuId('monitor')},42` }), 400, '菜单不存在');
-    const page = data(await admin.get<{ records: Array<{ remark: string }> }>('/api/blade-system/tenant-package/list', { packageName: '监测' }));
+    const gone = expectOk(await ctx.admin.post<{ id: string }>('/api/blade-system/menu/submit', { name: '临时菜单', code: 'temporary', category: 1 }));
+    expectOk(await ctx.admin.post('/api/blade-system/tenant-package/submit', { id: pkg.id, menuId: `${menuId('monitor')},${gone.id}` }));
+    expectOk(await ctx.admin.post('/api/blade-system/menu/remove', undefined, { ids: gone.id }));
+    expectOk(await ctx.admin.post('/api/blade-system/tenant-package/submit', { id: pkg.id, menuId: `${menuId('monitor')},${gone.id}` }));
+    refused(await ctx.admin.post('/api/blade-system/tenant-package/submit', { id: pkg.id, menuId: `${menuId('monitor')},42` }), 400, '菜单不存在');
+    const page = expectOk(await ctx.admin.get<{ records: Array<{ remark: string }> }>('/api/blade-system/tenant-package/list', { packageName: '监测' }));
     expect(page.records.map((r) => r.remark)).toEqual(['监测与告警']);
-    const tree = flatten(data(await admin.get<Tree[]>('/api/blade-system/tenant-package/menu-tree'))).map((n) => n.id);
+    const tree = flatten(expectOk(await ctx.admin.get<Tree[]>('/api/blade-system/tenant-package/menu-tree'))).map((n) => n.id);
     expect(tree).toEqual(expect.arrayContaining([menuId('tenant'), menuId('user_add')]));
-    data(await admin.post('/api/blade-system/tenant-package/remove', undefined, { ids: pkg.id }));
+    expectOk(await ctx.admin.post('/api/blade-system/tenant-package/remove', undefined, { ids: pkg.id }));
   });
 
   it('clients: CRUD; a new client can sign in; the one in use cannot be removed', async () => {
-    refused(await admin.post('/api/blade-system/client/submit', { clientSecret: 's' }), 400, '请输入客户端id');
+    refused(await ctx.admin.post('/api/blade-system/client/submit', { clientSecret: 's' }), 400, '请输入客户端id');
     refused(
-      await admin.post('/api/blade-system/client/submit', { clientId: 'saber', clientSecret: 's', authorizedGrantTypes: 'password', accessTokenValidity: 60, refreshTokenValidity: 60 }),
+      await ctx.admin.post('/api/blade-system/client/submit', { clientId: 'saber', clientSecret: 's', authorizedGrantTypes: 'password', accessTokenValidity: 60, refreshTokenValidity: 60 }),
       400,
       '客户端id已存在',
     );
     refused(
-      await admin.post('/api/blade-system/client/submit', { clientId: 'app', clientSecret: 's', authorizedGrantTypes: 'password', accessTokenValidity: 0, refreshTokenValidity: 60 }),
+      await ctx.admin.post('/api/blade-system/client/submit', { clientId: 'app', clientSecret: 's', authorizedGrantTypes: 'password', accessTokenValidity: 0, refreshTokenValidity: 60 }),
       400,
       '令牌过期秒数必须大于0',
     );
-    const app = data(await admin.post<{ id: string; scope: string }>('/api/blade-system/client/submit', {
+    const app = expectOk(await ctx.admin.post<{ id: string; scope: string }>('/api/blade-system/client/submit', {
       clientId: 'inspection_app', clientSecret: 'inspection_secret', authorizedGrantTypes: 'refresh_token,password', accessTokenValidity: 120, refreshTokenValidity: 600,
     }));
     expect(app.scope).toBe('all');
-    expect(data(await admin.get<{ refreshTokenValidity: number }>('/api/blade-system/client/detail', { id: app.id })).refreshTokenValidity).toBe(600);
-    expect(data(await admin.get<{ records: Array<{ clientId: string }> }>('/api/blade-system/client/list', { clientId: 'inspection' })).records.map((c) => c.clientId)).toEqual(['inspection_app']);
-    const viaApp = await new ApiClient(server.url).request<{ access_token?: string; expires_in?: number }>('POST', '/api/blade-auth/oauth/token', {
+    expect(expectOk(await ctx.admin.get<{ refreshTokenValidity: number }>('/api/blade-system/client/detail', { id: app.id })).refreshTokenValidity).toBe(600);
+    expect(expectOk(await ctx.admin.get<{ records: Array<{ clientId: string }> }>('/api/blade-system/client/list', { clientId: 'inspection' })).records.map((c) => c.clientId)).toEqual(['inspection_app']);
+    const viaApp = await new ApiClient(ctx.server.url).request<{ access_token?: string; expires_in?: number }>('POST', '/api/blade-auth/oauth/token', {
       query: { tenantId: PLATFORM, username: 'admin', password: 'admin', grant_type: 'password', scope: 'all' },
       headers: { authorization: `Basic ${Buffer.from('inspection_app:inspection_secret').toString('base64')}` },
     });
     expect(viaApp.body).toMatchObject({ expires_in: 120 });
-    refused(await admin.post('/api/blade-system/client/remove', undefined, { ids: seedId('client:saber') }), 400, '不能删除当前正在使用的客户端');
-    data(await admin.post('/api/blade-system/client/remove', undefined, { ids: app.id }));
+    refused(await ctx.admin.post('/api/blade-system/client/remove', undefined, { ids: seedId('client:saber') }), 400, '不能删除当前正在使用的客户端');
+    expectOk(await ctx.admin.post('/api/blade-system/client/remove', undefined, { ids: app.id }));
   });
 });

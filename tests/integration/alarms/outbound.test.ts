@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, signedIn } from '../../support/client';
 import { storeKinds } from '../../support/databases';
+import { expectOk, expectRefused, type PageData, postParams, type Row } from '../../support/envelope';
 import { GUARDED, startServer, type TestServer } from '../../support/server';
-import { DEMO, demoId, expectOk, expectRefused, type PageData, postParams, type Row, submit, X } from '../monitoring/support';
-import { BRIDGE, emit, reading, startReceiver, startSmtp, until } from './support';
+import { until } from '../../support/wait';
+import { DEMO, demoId, submit, X } from '../monitoring/support';
+import { BRIDGE, emit, reading, startReceiver, startSmtp } from './support';
 
 /**
  * The outbound guard on alarm channels (docs/push.md "Outbound addresses"): a server started as a deployment is,

@@ -20,17 +20,6 @@ export async function emit(server: TestServer, ...batches: StoredReading[][]): P
   await server.app.alarms.engine.idle();
 }
 
-/** Polls until `check` returns a value other than undefined/false, or fails after `ms`. */
-export async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, ms = 10_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 export interface Mail {
   to: string;
   raw: string;

@@ -1,87 +1,81 @@
+import type { App } from '../../../server/app';
 import { needs } from '../../../server/auth/rights';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
+import { expect, it } from 'vitest';
+import { onEveryStore } from '../../support/suite';
 
 const PARAMS = '/api/blade-system/param';
 
-describe.each(await storeKinds())('bad input on %s', (store) => {
-  let server: TestServer;
-  let api: ApiClient;
-  beforeAll(async () => {
-    server = await startServer(store, {}, ({ app }) => {
-      app.get('/blade-test/boom', needs.self, async () => {
-        throw new Error('secret internals at /work/main/server');
-      });
-    });
-    api = await signedIn(server.url);
+/** A route that fails with internals in its error, to see them kept out of the reply. */
+const boom = ({ app }: App) => {
+  app.get('/blade-test/boom', needs.self, async () => {
+    throw new Error('secret internals at /work/main/server');
   });
-  afterAll(() => server.stop());
+};
 
-  const count = async () => (await api.get<{ total: number }>(`${PARAMS}/list`)).body.data.total;
+onEveryStore('bad input', { signIn: ['admin'], prepare: boom }, (ctx) => {
+  const count = async () => (await ctx.admin.get<{ total: number }>(`${PARAMS}/list`)).body.data.total;
 
   it('answers unknown routes and wrong methods with the envelope', async () => {
-    const unknown = await api.get('/api/blade-system/nothing/here');
+    const unknown = await ctx.admin.get('/api/blade-system/nothing/here');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ code: 404, success: false, data: null, msg: '404 没找到请求' });
-    const method = await api.get(`${PARAMS}/submit`);
+    const method = await ctx.admin.get(`${PARAMS}/submit`);
     expect(method.status).toBe(405);
     expect(method.body.msg).toBe('不支持当前请求方法');
   });
 
   it('refuses malformed bodies with a clear message and writes nothing', async () => {
     const before = await count();
-    const malformed = await api.request('POST', `${PARAMS}/submit`, { raw: '{"paramName": ', headers: { 'content-type': 'application/json' } });
+    const malformed = await ctx.admin.request('POST', `${PARAMS}/submit`, { raw: '{"paramName": ', headers: { 'content-type': 'application/json' } });
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ code: 400, success: false, msg: '参数校验失败: 请求体不是合法的 JSON' });
-    const array = await api.post(`${PARAMS}/submit`, [1, 2]);
+    const array = await ctx.admin.post(`${PARAMS}/submit`, [1, 2]);
     expect(array.body.msg).toBe('参数校验失败: 请求体应为 JSON 对象');
-    const media = await api.request('POST', `${PARAMS}/submit`, { raw: '<x/>', headers: { 'content-type': 'application/xml' } });
+    const media = await ctx.admin.request('POST', `${PARAMS}/submit`, { raw: '<x/>', headers: { 'content-type': 'application/xml' } });
     expect(media.status).toBe(415);
     expect((media.body as { msg: string }).msg).toBe('不支持当前媒体类型');
-    const types = await api.post(`${PARAMS}/submit`, { paramName: 123, paramKey: ['a'], paramValue: 'v' });
+    const types = await ctx.admin.post(`${PARAMS}/submit`, { paramName: 123, paramKey: ['a'], paramValue: 'v' });
     expect(types.status).toBe(400);
     expect(types.body.msg).toMatch(/^参数校验失败: paramName: .*; paramKey: /);
-    const huge = await api.post(`${PARAMS}/submit`, { paramName: 'x', paramKey: 'big', paramValue: 'x'.repeat(3 * 1024 * 1024) });
+    const huge = await ctx.admin.post(`${PARAMS}/submit`, { paramName: 'x', paramKey: 'big', paramValue: 'x'.repeat(3 * 1024 * 1024) });
     expect(huge.status).toBe(413);
     expect(await count()).toBe(before);
   });
 
   it('refuses missing and mistyped parameters', async () => {
-    const noIds = await api.post(`${PARAMS}/remove`);
+    const noIds = await ctx.admin.post(`${PARAMS}/remove`);
     expect(noIds.body).toMatchObject({ code: 400, msg: '缺少必要的请求参数: ids' });
-    const page = await api.get(`${PARAMS}/list`, { current: 'abc' });
+    const page = await ctx.admin.get(`${PARAMS}/list`, { current: 'abc' });
     expect(page.body).toMatchObject({ code: 400, msg: '请求参数类型错误: current' });
-    const status = await api.get(`${PARAMS}/list`, { status_equal: 'one' });
+    const status = await ctx.admin.get(`${PARAMS}/list`, { status_equal: 'one' });
     expect(status.body.msg).toBe('请求参数类型错误: status_equal');
-    const date = await api.get(`${PARAMS}/list`, { createTime_dategt: 'yesterday' });
+    const date = await ctx.admin.get(`${PARAMS}/list`, { createTime_dategt: 'yesterday' });
     expect(date.body.msg).toBe('请求参数类型错误: createTime_dategt');
   });
 
   it('ignores unknown filter keys and binds every value', async () => {
     const total = await count();
-    expect((await api.get<{ total: number }>(`${PARAMS}/list`, { nosuchfield: 'x', 'param_key) or (1=1': 'x' })).body.data.total).toBe(total);
-    expect((await api.get<{ total: number }>(`${PARAMS}/list`, { paramKey: "' OR '1'='1" })).body.data.total).toBe(0);
-    expect((await api.get<{ total: number }>(`${PARAMS}/list`, { paramKey_equal: "x' OR 1=1 --" })).body.data.total).toBe(0);
+    expect((await ctx.admin.get<{ total: number }>(`${PARAMS}/list`, { nosuchfield: 'x', 'param_key) or (1=1': 'x' })).body.data.total).toBe(total);
+    expect((await ctx.admin.get<{ total: number }>(`${PARAMS}/list`, { paramKey: "' OR '1'='1" })).body.data.total).toBe(0);
+    expect((await ctx.admin.get<{ total: number }>(`${PARAMS}/list`, { paramKey_equal: "x' OR 1=1 --" })).body.data.total).toBe(0);
     // LIKE wildcards in a value are literal characters.
-    expect((await api.get<{ total: number }>(`${PARAMS}/list`, { paramKey: '%' })).body.data.total).toBe(0);
-    expect((await api.get<{ total: number }>(`${PARAMS}/list`, { paramKey: '_' })).body.data.total).toBe(0);
+    expect((await ctx.admin.get<{ total: number }>(`${PARAMS}/list`, { paramKey: '%' })).body.data.total).toBe(0);
+    expect((await ctx.admin.get<{ total: number }>(`${PARAMS}/list`, { paramKey: '_' })).body.data.total).toBe(0);
   });
 
   it('ignores sort keys outside the whitelist', async () => {
-    const reply = await api.get<{ total: number }>(`${PARAMS}/list`, { descs: 'id; drop table blade_param', ascs: 'paramKey,1/0' });
+    const reply = await ctx.admin.get<{ total: number }>(`${PARAMS}/list`, { descs: 'id; drop table blade_param', ascs: 'paramKey,1/0' });
     expect(reply.body.code).toBe(200);
     expect(reply.body.data.total).toBe(await count());
   });
 
   it('hides unexpected errors behind a 500 envelope and records them in the error log', async () => {
-    const reply = await api.get('/api/blade-test/boom');
+    const reply = await ctx.admin.get('/api/blade-test/boom');
     expect(reply.status).toBe(500);
     expect(reply.body).toEqual({ code: 500, success: false, data: null, msg: '服务器异常' });
     expect(JSON.stringify(reply.body)).not.toContain('secret');
-    await server.app.platform.logs.flush();
-    const logged = await server.app.platform.db.selectFrom('blade_log_error').select(['message', 'requestUri']).where('message', 'like', '%secret internals%').execute();
+    await ctx.server.app.platform.logs.flush();
+    const logged = await ctx.server.app.platform.db.selectFrom('blade_log_error').select(['message', 'requestUri']).where('message', 'like', '%secret internals%').execute();
     expect(logged).toHaveLength(1);
   });
 });

@@ -1,20 +1,13 @@
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { TokenService } from '../../../server/auth/tokens';
 import { ApiClient, SABER, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
+import { onEveryStore } from '../../support/suite';
 
 const TOKEN = '/api/blade-auth/oauth/token';
 
-describe.each(await storeKinds())('oauth on %s', (store) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer(store);
-  });
-  afterAll(() => server.stop());
-
-  const anonymous = () => new ApiClient(server.url);
+onEveryStore('oauth', (ctx) => {
+  const anonymous = () => new ApiClient(ctx.server.url);
 
   it('issues the raw token response of the contract with the contract claims', async () => {
     const body = await anonymous().login();
@@ -40,7 +33,7 @@ describe.each(await storeKinds())('oauth on %s', (store) => {
     const wrong = await anonymous().request('POST', TOKEN, { query, headers: { authorization: `Basic ${Buffer.from('saber:nope').toString('base64')}` } });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toMatchObject({ code: 401, success: false, msg: '客户端认证失败' });
-    const response = await fetch(`${server.url}${TOKEN}?${new URLSearchParams(query)}`, { method: 'POST' });
+    const response = await fetch(`${ctx.server.url}${TOKEN}?${new URLSearchParams(query)}`, { method: 'POST' });
     expect(response.status).toBe(401);
   });
 
@@ -61,11 +54,11 @@ describe.each(await storeKinds())('oauth on %s', (store) => {
     expect(captcha.body.image).toMatch(/^data:image\/svg\+xml;base64,/);
     const { key } = captcha.body;
     // The code is in the picture; the test puts a known one under the same key.
-    await server.app.platform.store.set(`captcha:${key}`, 'ab12', 60);
+    await ctx.server.app.platform.store.set(`captcha:${key}`, 'ab12', 60);
     const query = { tenantId: '000000', username: 'admin', password: 'admin', grant_type: 'captcha' };
     const wrong = await anonymous().request<Record<string, string>>('POST', TOKEN, { query, headers: { 'captcha-key': key, 'captcha-code': 'zz99' } });
     expect(wrong.body.error_description).toBe('验证码不正确');
-    await server.app.platform.store.set(`captcha:${key}`, 'ab12', 60);
+    await ctx.server.app.platform.store.set(`captcha:${key}`, 'ab12', 60);
     const right = await anonymous().request<Record<string, string>>('POST', TOKEN, { query, headers: { 'captcha-key': key, 'captcha-code': 'AB12' } });
     expect(right.body.access_token).toBeTruthy();
     const reused = await anonymous().request<Record<string, string>>('POST', TOKEN, { query, headers: { 'captcha-key': key, 'captcha-code': 'ab12' } });
@@ -100,7 +93,7 @@ describe.each(await storeKinds())('oauth on %s', (store) => {
   });
 
   it('revokes the session on logout: access and refresh tokens both stop working', async () => {
-    const api = await signedIn(server.url);
+    const api = await signedIn(ctx.server.url);
     const session = api.token;
     expect((await api.get('/api/blade-auth/oauth/user-info')).body.code).toBe(200);
     const refreshToken = (await api.login()).refresh_token;
@@ -123,7 +116,7 @@ describe.each(await storeKinds())('oauth on %s', (store) => {
     const expired = await new TokenService('test-secret-0123456789abcdef').sign(claims, -60);
     const forged = await new TokenService('another-secret').sign(claims, 600);
     for (const token of [expired.token, forged.token, 'not-a-jwt', `${expired.token.split('.').slice(0, 2).join('.')}.`]) {
-      const reply = await fetch(`${server.url}/api/blade-system/param/list`, { headers: { authorization: SABER, 'blade-auth': `bearer ${token}` } });
+      const reply = await fetch(`${ctx.server.url}/api/blade-system/param/list`, { headers: { authorization: SABER, 'blade-auth': `bearer ${token}` } });
       expect(reply.status).toBe(401);
     }
   });
@@ -135,11 +128,11 @@ describe.each(await storeKinds())('oauth on %s', (store) => {
     expect(await api.login('admin', 'admin', '100001')).toEqual({ error_code: 428, error_description: '请输入验证码', captcha_required: true });
     // Another tenant's account of the same name is not affected.
     expect((await api.login('admin', 'admin', '000000')).access_token).toBeTruthy();
-    await server.app.platform.db.deleteFrom('blade_login_attempt').where('tenantId', '=', '100001').execute();
+    await ctx.server.app.platform.db.deleteFrom('blade_login_attempt').where('tenantId', '=', '100001').execute();
   });
 
   it('refuses sign-in to an expired tenant', async () => {
-    const db = server.app.platform.db;
+    const db = ctx.server.app.platform.db;
     await db.updateTable('blade_tenant').set({ expireTime: '2000-01-01 00:00:00' }).where('tenantId', '=', '100001').execute();
     expect((await anonymous().login('admin', 'admin', '100001')).error_description).toBe('租户授权已过期,请联系管理员');
     await db.updateTable('blade_tenant').set({ expireTime: null }).where('tenantId', '=', '100001').execute();
@@ -147,7 +140,7 @@ describe.each(await storeKinds())('oauth on %s', (store) => {
   });
 
   it('answers user-info and clear-cache, with and without the /api prefix', async () => {
-    const api = await signedIn(server.url);
+    const api = await signedIn(ctx.server.url);
     const info = await api.get<Record<string, string>>('/blade-auth/oauth/user-info');
     expect(info.body.data).toMatchObject({ tenantId: '000000', account: 'admin', roleName: 'administrator' });
     expect((await api.get('/api/blade-auth/oauth/clear-cache')).body).toMatchObject({ code: 200, msg: '操作成功' });

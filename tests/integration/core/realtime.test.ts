@@ -41,7 +41,10 @@ describe('socket.io live push', () => {
     const tenantWide = new Promise((resolve) => mine.once('notice', resolve));
     server.app.realtime.toTenant('000000', 'notice', { title: 'to the tenant' });
     expect(await tenantWide).toEqual({ title: 'to the tenant' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Barrier: one socket's events arrive in order, so a later event to the other tenant comes after any leak.
+    const barrier = new Promise((resolve) => theirs.once('barrier', resolve));
+    server.app.realtime.toTenant('100001', 'barrier', {});
+    await barrier;
     expect(leaked).toEqual([]);
   });
 });

@@ -3,9 +3,9 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SIGN_IN_RULES, LOCK_MS } from '../../../server/auth/sign-in-rules';
 import { ApiClient, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
+import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
 import { startServer, type TestServer } from '../../support/server';
-import { expectOk, type PageData, postParams, type Row } from '../people/support';
+import { onEveryStore } from '../../support/suite';
 
 const TOKEN = '/api/blade-auth/oauth/token';
 const CAPTCHA = '/api/blade-auth/oauth/captcha';
@@ -49,34 +49,29 @@ const BAD = { error_code: 400, error_description: '用户名或密码错误' };
 const NEEDS_CAPTCHA = { error_code: 428, error_description: '请输入验证码', captcha_required: true };
 const LOCKED = { error_code: 423, error_description: '用户登录失败次数过多', captcha_required: true };
 
-describe.each(await storeKinds())('sign-in abuse rules on %s', (store) => {
-  let server: TestServer;
-  let admin: ApiClient;
+onEveryStore('sign-in abuse rules', { signIn: ['admin'], config: BEHIND_PROXY }, (ctx) => {
   let me: Row;
 
   beforeAll(async () => {
-    server = await startServer(store, BEHIND_PROXY);
-    admin = await signedIn(server.url);
-    me = expectOk(await admin.get<Row>(`${USER}/info`));
+    me = expectOk(await ctx.admin.get<Row>(`${USER}/info`));
   });
-  afterAll(() => server.stop());
 
   const create = async (account: string) =>
-    expectOk(await admin.post<Row>(`${USER}/submit`, { account, password: PASSWORD, name: account, realName: account, deptId: me.deptId, postId: me.postId, roleId: me.roleId }));
-  const signInTo = (attempt: SignIn) => signIn(server.url, attempt).then((r) => r.body);
+    expectOk(await ctx.admin.post<Row>(`${USER}/submit`, { account, password: PASSWORD, name: account, realName: account, deptId: me.deptId, postId: me.postId, roleId: me.roleId }));
+  const signInTo = (attempt: SignIn) => signIn(ctx.server.url, attempt).then((r) => r.body);
   const lockList = async (api: ApiClient, query: Record<string, string> = {}) => expectOk(await api.get<PageData>(`${USER}/lock-list`, query));
 
   it('throttles sign-in per source address: the 21st in a minute is refused, other addresses and refreshes go on', async () => {
     const from = '203.0.113.21';
     for (let i = 1; i <= DEFAULT_SIGN_IN_RULES.perAddress; i++) expect(await signInTo({ account: `ghost${i}`, from })).toEqual(BAD);
-    const throttled = await signIn(server.url, { account: 'ghost-last', from });
+    const throttled = await signIn(ctx.server.url, { account: 'ghost-last', from });
     expect(throttled.status).toBe(200);
     expect(throttled.body).toMatchObject({ error_code: 429, error_description: expect.stringMatching(/^登录过于频繁,请 \d+ 秒后再试$/), retry_after: expect.any(Number) });
     // Even the right password waits: the address is throttled, not the account.
     expect((await signInTo({ account: 'admin', password: 'admin', from })).error_code).toBe(429);
     const other = await signInTo({ account: 'admin', password: 'admin', from: '203.0.113.22' });
     expect(other.access_token).toBeTruthy();
-    const refresh = await new ApiClient(server.url).request<Body>('POST', TOKEN, {
+    const refresh = await new ApiClient(ctx.server.url).request<Body>('POST', TOKEN, {
       query: { grant_type: 'refresh_token', refresh_token: String(other.refresh_token) },
       headers: forwarded(from),
     });
@@ -85,7 +80,7 @@ describe.each(await storeKinds())('sign-in abuse rules on %s', (store) => {
 
   it('throttles captcha images per source address with a 429 envelope', async () => {
     const from = '203.0.113.23';
-    const get = () => new ApiClient(server.url).request<Body>('GET', CAPTCHA, { headers: forwarded(from) });
+    const get = () => new ApiClient(ctx.server.url).request<Body>('GET', CAPTCHA, { headers: forwarded(from) });
     for (let i = 1; i <= DEFAULT_SIGN_IN_RULES.captchaPerAddress; i++) expect((await get()).body.key).toBeTruthy();
     const refused = await get();
     expect(refused.status).toBe(429);
@@ -96,7 +91,7 @@ describe.each(await storeKinds())('sign-in abuse rules on %s', (store) => {
     await create('busy');
     for (let i = 1; i <= DEFAULT_SIGN_IN_RULES.perAccount; i++) expect((await signInTo({ account: 'busy', from: `198.51.100.${i}` })).access_token).toBeTruthy();
     expect(await signInTo({ account: 'busy', from: '198.51.100.99' })).toEqual({ error_code: 428, error_description: '该账号登录过于频繁,请输入验证码', captcha_required: true });
-    const captcha = await solvedCaptcha(server, '198.51.100.99');
+    const captcha = await solvedCaptcha(ctx.server, '198.51.100.99');
     expect((await signInTo({ account: 'busy', from: '198.51.100.99', captcha })).access_token).toBeTruthy();
     await create('quiet');
     expect((await signInTo({ account: 'quiet', from: '198.51.100.99' })).access_token).toBeTruthy();
@@ -110,35 +105,35 @@ describe.each(await storeKinds())('sign-in abuse rules on %s', (store) => {
     expect(await signInTo({ account: 'forgetful', password: 'Wrong@3', from })).toEqual({ ...BAD, captcha_required: true });
     // Any address now needs the captcha, and without one the password is not even looked at.
     expect(await signInTo({ account: 'forgetful', from: '203.0.113.33' })).toEqual(NEEDS_CAPTCHA);
-    expect(await signInTo({ account: 'forgetful', from, captcha: { key: (await solvedCaptcha(server)).key, code: 'ZZZZ' } })).toEqual({
+    expect(await signInTo({ account: 'forgetful', from, captcha: { key: (await solvedCaptcha(ctx.server)).key, code: 'ZZZZ' } })).toEqual({
       error_code: 400,
       error_description: '验证码不正确',
       captcha_required: true,
     });
-    expect((await signInTo({ account: 'forgetful', from, captcha: await solvedCaptcha(server, from) })).access_token).toBeTruthy();
+    expect((await signInTo({ account: 'forgetful', from, captcha: await solvedCaptcha(ctx.server, from) })).access_token).toBeTruthy();
     expect((await signInTo({ account: 'forgetful', from })).access_token).toBeTruthy();
   });
 
   it('locks only the guessing address out of the administrator, logs it, and the lock ends after 30 minutes', async () => {
     const guesser = '203.0.113.66';
     for (let i = 1; i <= 3; i++) await signInTo({ account: 'admin', password: `guess${i}`, from: guesser });
-    expect(await signInTo({ account: 'admin', password: 'guess4', from: guesser, captcha: await solvedCaptcha(server) })).toEqual({ ...BAD, captcha_required: true });
-    expect(await signInTo({ account: 'admin', password: 'guess5', from: guesser, captcha: await solvedCaptcha(server) })).toEqual(LOCKED);
+    expect(await signInTo({ account: 'admin', password: 'guess4', from: guesser, captcha: await solvedCaptcha(ctx.server) })).toEqual({ ...BAD, captcha_required: true });
+    expect(await signInTo({ account: 'admin', password: 'guess5', from: guesser, captcha: await solvedCaptcha(ctx.server) })).toEqual(LOCKED);
     // The guesser is out, even with the right password and captcha.
-    expect(await signInTo({ account: 'admin', password: 'admin', from: guesser, captcha: await solvedCaptcha(server) })).toEqual(LOCKED);
+    expect(await signInTo({ account: 'admin', password: 'admin', from: guesser, captcha: await solvedCaptcha(ctx.server) })).toEqual(LOCKED);
     // The administrator elsewhere signs in: with a captcha, as the account has failures.
     const elsewhere = '198.51.100.200';
     expect(await signInTo({ account: 'admin', password: 'admin', from: elsewhere })).toEqual(NEEDS_CAPTCHA);
-    expect((await signInTo({ account: 'admin', password: 'admin', from: elsewhere, captcha: await solvedCaptcha(server) })).access_token).toBeTruthy();
+    expect((await signInTo({ account: 'admin', password: 'admin', from: elsewhere, captcha: await solvedCaptcha(ctx.server) })).access_token).toBeTruthy();
     expect((await signInTo({ account: 'admin', password: 'admin', from: elsewhere })).access_token).toBeTruthy();
     expect(await signInTo({ account: 'admin', password: 'admin', from: guesser })).toEqual({ error_code: 423, error_description: '用户登录失败次数过多' });
 
-    await server.app.platform.logs.flush();
-    const logged = await server.app.platform.db.selectFrom('blade_log_usual').selectAll().where('logId', '=', 'login-lock').where('remoteIp', '=', guesser).execute();
+    await ctx.server.app.platform.logs.flush();
+    const logged = await ctx.server.app.platform.db.selectFrom('blade_log_usual').selectAll().where('logId', '=', 'login-lock').where('remoteIp', '=', guesser).execute();
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ tenantId: '000000', createBy: 'admin', logLevel: 'warn', logData: expect.stringContaining(`admin 在 ${guesser} 登录失败次数过多`) });
 
-    const guard = server.app.platform.signIn;
+    const guard = ctx.server.app.platform.signIn;
     try {
       guard.now = () => Date.now() + LOCK_MS + 1000;
       expect((await signInTo({ account: 'admin', password: 'admin', from: guesser })).access_token).toBeTruthy();
@@ -150,7 +145,7 @@ describe.each(await storeKinds())('sign-in abuse rules on %s', (store) => {
   it('counts parallel guesses exactly: every password looked at is a failure, the fifth locks the address', async () => {
     await create('raced');
     const from = '203.0.113.77';
-    const guard = server.app.platform.signIn;
+    const guard = ctx.server.app.platform.signIn;
     const failed = guard.failed.bind(guard);
     let looked = 0; // passwords looked at and found wrong
     guard.failed = (attempt) => {
@@ -173,21 +168,21 @@ describe.each(await storeKinds())('sign-in abuse rules on %s', (store) => {
     // A forged first hop is ignored: only the address the trusted proxy saw counts.
     const from = '10.9.9.9, 203.0.113.90';
     for (let i = 1; i <= 3; i++) await signInTo({ account: 'target', password: `Wrong@${i}`, from });
-    for (let i = 4; i <= 5; i++) await signInTo({ account: 'target', password: `Wrong@${i}`, from, captcha: await solvedCaptcha(server) });
+    for (let i = 4; i <= 5; i++) await signInTo({ account: 'target', password: `Wrong@${i}`, from, captcha: await solvedCaptcha(ctx.server) });
 
-    const listed = await lockList(admin, { account: 'target' });
+    const listed = await lockList(ctx.admin, { account: 'target' });
     expect(listed.total).toBe(1);
     expect(listed.records[0]).toMatchObject({ id: user.id, tenantId: '000000', account: 'target', failures: 5, captchaRequired: true });
     expect(listed.records[0].locks).toEqual([{ address: '203.0.113.90', failures: 5, lockedUntil: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) }]);
-    expect(expectOk(await admin.get<PageData>(`${USER}/page`, { account: 'target' })).records[0]).toMatchObject({ locked: true, captchaRequired: true });
+    expect(expectOk(await ctx.admin.get<PageData>(`${USER}/page`, { account: 'target' })).records[0]).toMatchObject({ locked: true, captchaRequired: true });
 
     // Another tenant's administrator does not see it.
-    const tenantAdmin = await signedIn(server.url, 'admin', 'admin', '100001');
+    const tenantAdmin = await signedIn(ctx.server.url, 'admin', 'admin', '100001');
     expect((await lockList(tenantAdmin)).records.map((r) => r.account)).not.toContain('target');
     expect((await postParams(tenantAdmin, `${USER}/unlock`, { userIds: user.id })).body.msg).toBe('数据不存在或无权操作');
 
-    expectOk(await postParams(admin, `${USER}/unlock`, { userIds: user.id }));
-    expect((await lockList(admin, { account: 'target' })).total).toBe(0);
+    expectOk(await postParams(ctx.admin, `${USER}/unlock`, { userIds: user.id }));
+    expect((await lockList(ctx.admin, { account: 'target' })).total).toBe(0);
     expect((await signInTo({ account: 'target', from })).access_token).toBeTruthy();
   });
 });

@@ -1,26 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { Resource } from '../../../resources/define';
-import { type ApiClient, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
+import { onEveryStore } from '../../support/suite';
 
 /**
  * Walks every resource with generic routes: a second tenant's administrator can neither list, read, change nor
  * delete the first tenant's rows, cannot write shared (global) rows, and cannot touch platform configuration.
  */
-describe.each(await storeKinds())('tenant isolation on %s', (store) => {
-  let server: TestServer;
-  let owner: ApiClient; // administrator of tenant 000000 (the platform administrator)
-  let other: ApiClient; // administrator of tenant 100001
+onEveryStore('tenant isolation', { signIn: ['admin', 'demo'] }, (ctx) => {
   let resources: Resource[];
 
   beforeAll(async () => {
-    server = await startServer(store);
-    owner = await signedIn(server.url);
-    other = await signedIn(server.url, 'admin', 'admin', '100001');
-    resources = server.app.platform.resources;
+    resources = ctx.server.app.platform.resources;
   });
-  afterAll(() => server.stop());
 
   const base = (r: Resource) => `/api${r.path ?? `/${r.service}/${r.name}`}`;
 
@@ -32,20 +23,20 @@ describe.each(await storeKinds())('tenant isolation on %s', (store) => {
 
   it('keeps tenant rows in their tenant', async () => {
     for (const resource of resources.filter((r) => r.tenancy === 'tenant' && !r.readOnly)) {
-      const created = await owner.post<{ id: string }>(`${base(resource)}/submit`, resource.example);
+      const created = await ctx.admin.post<{ id: string }>(`${base(resource)}/submit`, resource.example);
       expect(created.body.code, `${resource.key} example should save: ${created.body.msg}`).toBe(200);
       const id = created.body.data.id;
 
-      const listed = await other.get<{ total: number }>(`${base(resource)}/list`, { id_equal: id });
+      const listed = await ctx.demo.get<{ total: number }>(`${base(resource)}/list`, { id_equal: id });
       expect(listed.body.data.total, `${resource.key} list`).toBe(0);
-      const read = await other.get(`${base(resource)}/detail`, { id });
+      const read = await ctx.demo.get(`${base(resource)}/detail`, { id });
       expect(read.body.data, `${resource.key} detail`).toBeNull();
-      const changed = await other.post(`${base(resource)}/submit`, { ...resource.example, id });
+      const changed = await ctx.demo.post(`${base(resource)}/submit`, { ...resource.example, id });
       expect(changed.body.success, `${resource.key} submit`).toBe(false);
-      const removed = await other.request('POST', `${base(resource)}/remove`, { query: { ids: id } });
+      const removed = await ctx.demo.request('POST', `${base(resource)}/remove`, { query: { ids: id } });
       expect((removed.body as { success: boolean }).success, `${resource.key} remove`).toBe(false);
 
-      const still = await owner.get<Record<string, unknown> | null>(`${base(resource)}/detail`, { id });
+      const still = await ctx.admin.get<Record<string, unknown> | null>(`${base(resource)}/detail`, { id });
       expect(still.body.data?.id, `${resource.key} still there`).toBe(id);
       expect(still.body.data?.isDeleted).toBe(0);
     }
@@ -55,13 +46,13 @@ describe.each(await storeKinds())('tenant isolation on %s', (store) => {
     let walked = 0;
     for (const resource of resources.filter((r) => r.tenancy === 'tenant' && !r.readOnly)) {
       // The examples name the platform tenant's rows; those that save for tenant 100001 as they are get walked.
-      const created = await other.post<{ id: string }>(`${base(resource)}/submit`, resource.example);
+      const created = await ctx.demo.post<{ id: string }>(`${base(resource)}/submit`, resource.example);
       if (created.body.code !== 200) continue;
       const id = created.body.data.id;
-      const before = (await owner.get<Record<string, unknown>>(`${base(resource)}/detail`, { id })).body.data;
-      const moved = await other.post(`${base(resource)}/submit`, { ...resource.example, id, tenantId: '000000', createUser: '1', createDept: '1', createTime: '2000-01-01 00:00:00', isDeleted: 1 });
+      const before = (await ctx.admin.get<Record<string, unknown>>(`${base(resource)}/detail`, { id })).body.data;
+      const moved = await ctx.demo.post(`${base(resource)}/submit`, { ...resource.example, id, tenantId: '000000', createUser: '1', createDept: '1', createTime: '2000-01-01 00:00:00', isDeleted: 1 });
       expect(moved.status, `${resource.key} update: ${JSON.stringify(moved.body)}`).toBeLessThan(500);
-      const after = (await owner.get<Record<string, unknown>>(`${base(resource)}/detail`, { id })).body.data;
+      const after = (await ctx.admin.get<Record<string, unknown>>(`${base(resource)}/detail`, { id })).body.data;
       expect(after, resource.key).toMatchObject({ tenantId: '100001', createUser: before.createUser, createDept: before.createDept, createTime: before.createTime, isDeleted: 0 });
       walked += 1;
     }
@@ -69,33 +60,33 @@ describe.each(await storeKinds())('tenant isolation on %s', (store) => {
   });
 
   it('keeps read-only tenant rows (logs) in their tenant', async () => {
-    await server.app.platform.logs.flush();
+    await ctx.server.app.platform.logs.flush();
     for (const resource of resources.filter((r) => r.tenancy === 'tenant' && r.readOnly)) {
-      const mine = await owner.get<{ records: Array<{ id: string; tenantId: string }> }>(`${base(resource)}/list`, { tenantId_equal: '000000', size: 5 });
+      const mine = await ctx.admin.get<{ records: Array<{ id: string; tenantId: string }> }>(`${base(resource)}/list`, { tenantId_equal: '000000', size: 5 });
       for (const row of mine.body.data.records) {
-        const read = await other.get(`${base(resource)}/detail`, { id: row.id });
+        const read = await ctx.demo.get(`${base(resource)}/detail`, { id: row.id });
         expect(read.body.data, `${resource.key} detail`).toBeNull();
       }
-      const theirs = await other.get<{ records: Array<{ tenantId: string }> }>(`${base(resource)}/list`, { size: 200 });
+      const theirs = await ctx.demo.get<{ records: Array<{ tenantId: string }> }>(`${base(resource)}/list`, { size: 200 });
       expect(theirs.body.data.records.every((r) => r.tenantId === '100001'), resource.key).toBe(true);
     }
   });
 
   it('lets only the platform administrator write shared rows', async () => {
     for (const resource of resources.filter((r) => r.tenancy === 'global' && !r.readOnly)) {
-      const denied = await other.post(`${base(resource)}/submit`, resource.example);
+      const denied = await ctx.demo.post(`${base(resource)}/submit`, resource.example);
       expect(denied.status, `${resource.key} submit by a tenant`).toBe(403);
       // Their screens are the platform's (not in a tenant's package): tenants read them through the shell's own
       // calls (dictionaries, menu routes, region pickers), not through their management lists.
-      const listed = await other.get(`${base(resource)}/list`);
+      const listed = await ctx.demo.get(`${base(resource)}/list`);
       expect(listed.body.code, `${resource.key} list by a tenant`).toBe(403);
     }
   });
 
   it('hides platform configuration from tenants', async () => {
     for (const resource of resources.filter((r) => r.tenancy === 'platform')) {
-      expect((await other.get(`${base(resource)}/list`)).status, `${resource.key} list`).toBe(403);
-      if (!resource.readOnly) expect((await other.post(`${base(resource)}/submit`, resource.example)).status, `${resource.key} submit`).toBe(403);
+      expect((await ctx.demo.get(`${base(resource)}/list`)).status, `${resource.key} list`).toBe(403);
+      if (!resource.readOnly) expect((await ctx.demo.post(`${base(resource)}/submit`, resource.example)).status, `${resource.key} submit`).toBe(403);
     }
   });
 });

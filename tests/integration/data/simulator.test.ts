@@ -1,23 +1,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
-import { expectOk, X } from '../monitoring/support';
-import { deviceOf, GATEWAY, until } from './support';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expectOk } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
+import { until } from '../../support/wait';
+import { X } from '../monitoring/support';
+import { deviceOf, GATEWAY } from './support';
 
 /** `npm run simulate` as a child process against a test server's broker: its data arrives, its devices answer. */
-describe.each(await storeKinds())('device simulator on %s', (store) => {
-  let server: TestServer;
-  let demo: ApiClient;
+onEveryStore('device simulator', { signIn: ['demo'] }, (ctx) => {
   let simulator: ChildProcess;
   let output = '';
   let exited: Promise<number | null>;
 
   beforeAll(async () => {
-    server = await startServer(store);
-    demo = await signedIn(server.url, 'admin', 'admin', '100001');
-    simulator = spawn(process.execPath, ['--import', 'tsx', 'tools/simulator/run.ts', '--url', `mqtt://127.0.0.1:${server.app.broker?.port}`, '--interval', '200', '--speed', '3600', '--duration', '6', '--seed', '42'], {
+    simulator = spawn(process.execPath, ['--import', 'tsx', 'tools/simulator/run.ts', '--url', `mqtt://127.0.0.1:${ctx.server.app.broker?.port}`, '--interval', '200', '--speed', '3600', '--duration', '6', '--seed', '42'], {
       cwd: process.cwd(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -28,22 +24,21 @@ describe.each(await storeKinds())('device simulator on %s', (store) => {
   afterAll(async () => {
     if (simulator.exitCode === null) simulator.kill('SIGTERM');
     await exited;
-    await server.stop();
   });
 
   it('connects its devices and gateway, answers commands, and its readings are stored', async () => {
-    const db = server.app.platform.db;
+    const db = ctx.server.app.platform.db;
     // The devices answer commands while they run.
     await until(() => output.includes('connected'), 15_000, `the simulator to connect: ${output}`);
     const direct = await until(async () => {
-      const reply = expectOk(await demo.post<{ state: number; result: { collected: number } }>(`${X}/device/sendCommands`, { deviceId: deviceOf('QJ-CRACK-01'), command: 'collect', wait: 3 }));
+      const reply = expectOk(await ctx.demo.post<{ state: number; result: { collected: number } }>(`${X}/device/sendCommands`, { deviceId: deviceOf('QJ-CRACK-01'), command: 'collect', wait: 3 }));
       return reply.state === 1 ? reply : undefined;
     }, 10_000, 'a reply from the simulated crack meter');
     expect(direct.result).toEqual({ collected: 1 });
-    const read = expectOk(await demo.post<{ state: number; result: { values: Record<string, number> } }>(`${X}/gateway/setGatewayPoint`, { gatewayId: GATEWAY, pointKey: 'interval', isGet: 1 }));
+    const read = expectOk(await ctx.demo.post<{ state: number; result: { values: Record<string, number> } }>(`${X}/gateway/setGatewayPoint`, { gatewayId: GATEWAY, pointKey: 'interval', isGet: 1 }));
     expect(read.state).toBe(1);
     expect(read.result.values.interval).toBeCloseTo(0.2);
-    const unknown = expectOk(await demo.post<{ state: number; error: string }>(`${X}/device/sendCommands`, { deviceId: deviceOf('QJ-TH-01'), command: 'selfDestruct' }));
+    const unknown = expectOk(await ctx.demo.post<{ state: number; error: string }>(`${X}/device/sendCommands`, { deviceId: deviceOf('QJ-TH-01'), command: 'selfDestruct' }));
     expect(unknown).toMatchObject({ state: 3, error: 'unknown command: selfDestruct' });
 
     expect(await exited).toBe(0);

@@ -3,7 +3,7 @@ import { DEMO_DEVICE_PASSWORD, DEMO_GATEWAY_PASSWORD } from '../../../server/db/
 import type { TestServer } from '../../support/server';
 import { demoId } from '../monitoring/support';
 
-/** Fixtures of the device-data suites: demo ids, MQTT clients acting as devices, polling. */
+/** Fixtures of the device-data suites: demo ids, MQTT clients acting as devices. */
 
 export const BRIDGE = demoId('project:bridge');
 export const GATEWAY = demoId('gateway:gnss-base');
@@ -55,19 +55,6 @@ export function answering(device: FakeDevice, answer: (command: Received) => unk
     void device.reply({ id: command.id, ok: true, result: answer(command) });
   });
 }
-
-/** Polls until `check` returns something other than undefined/false, or fails after `ms`. */
-export async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, ms = 10_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Local epoch ms of a `yyyy-MM-dd HH:mm:ss` time (the server's time zone is the test process's). */
 export const at = (text: string) => {

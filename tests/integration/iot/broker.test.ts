@@ -1,48 +1,42 @@
 import mqtt, { type MqttClient } from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { signedIn } from '../../support/client';
+import { onEveryStore } from '../../support/suite';
 
-describe.each(await storeKinds())('embedded MQTT broker on %s', (store) => {
-  let server: TestServer;
-  let tenant: ApiClient;
+onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
   const clients: MqttClient[] = [];
 
   beforeAll(async () => {
-    server = await startServer(store);
-    tenant = await signedIn(server.url, 'admin', 'admin', '100001');
     const users = [
       { username: 'dev-inc-01', password: 'Device#Secret01', clientType: 1, clientId: 'INC-01' },
       { username: 'app-100001', password: 'Application#01', clientType: 3 },
     ];
-    for (const user of users) expect((await tenant.post('/api/wit-xinde/mqttuser/submit', user)).body.code).toBe(200);
+    for (const user of users) expect((await ctx.demo.post('/api/wit-xinde/mqttuser/submit', user)).body.code).toBe(200);
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.endAsync(true)));
-    await server.stop();
   });
 
   const connect = (username: string, password: string, clientId: string): Promise<MqttClient> =>
     new Promise((resolve, reject) => {
-      const client = mqtt.connect(`mqtt://127.0.0.1:${server.app.broker?.port}`, { username, password, clientId, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 });
+      const client = mqtt.connect(`mqtt://127.0.0.1:${ctx.server.app.broker?.port}`, { username, password, clientId, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 });
       clients.push(client);
       client.once('connect', () => resolve(client));
       client.once('error', (error) => reject(error));
     });
 
   it('keeps the password out of every response and the username unique on the whole broker', async () => {
-    const list = await tenant.get<{ records: Array<Record<string, unknown>> }>('/api/wit-xinde/mqttuser/list', { size: 100 });
+    const list = await ctx.demo.get<{ records: Array<Record<string, unknown>> }>('/api/wit-xinde/mqttuser/list', { size: 100 });
     // The demo tenant also holds the seeded identities of its demo bridge (docs/data-model.md).
     expect(list.body.data.records.filter((r) => ['dev-inc-01', 'app-100001'].includes(String(r.username))).length).toBe(2);
     for (const row of list.body.data.records) expect(row).not.toHaveProperty('password');
-    const platformAdmin = await signedIn(server.url);
+    const platformAdmin = await signedIn(ctx.server.url);
     const clash = await platformAdmin.post('/api/wit-xinde/mqttuser/submit', { username: 'dev-inc-01', password: 'Another#Secret1', clientType: 1 });
     expect(clash.body).toMatchObject({ code: 400, msg: 'MQTT用户名已存在' });
   });
 
   it('filters on a field declared as a union of numbers by equality', async () => {
-    const apps = await tenant.get<{ records: Array<{ username: string }> }>('/api/wit-xinde/mqttuser/list', { clientType: 3 });
+    const apps = await ctx.demo.get<{ records: Array<{ username: string }> }>('/api/wit-xinde/mqttuser/list', { clientType: 3 });
     expect(apps.body.code).toBe(200);
     expect(apps.body.data.records.map((r) => r.username)).toEqual(['app-100001']);
   });
@@ -67,8 +61,8 @@ describe.each(await storeKinds())('embedded MQTT broker on %s', (store) => {
     const closed = new Promise<void>((resolve) => device.once('close', () => resolve()));
     device.publish('vigil/100001/device/INC-02/data', 'x', { qos: 1 });
     await closed; // aedes drops a client that publishes where it may not
-    await server.app.platform.logs.flush();
-    const logged = await server.app.platform.db.selectFrom('blade_log_usual').select('logData').where('logId', '=', 'mqtt').execute();
+    await ctx.server.app.platform.logs.flush();
+    const logged = await ctx.server.app.platform.db.selectFrom('blade_log_usual').select('logData').where('logId', '=', 'mqtt').execute();
     expect(logged.map((r) => String(r.logData))).toEqual(expect.arrayContaining([expect.stringContaining('INC-02/data'), expect.stringContaining('用户名或密码错误')]));
   });
 
@@ -83,9 +77,9 @@ describe.each(await storeKinds())('embedded MQTT broker on %s', (store) => {
   });
 
   it('takes a changed password into account at once', async () => {
-    const list = await tenant.get<{ records: Array<{ id: string; username: string }> }>('/api/wit-xinde/mqttuser/list', { username_equal: 'dev-inc-01' });
+    const list = await ctx.demo.get<{ records: Array<{ id: string; username: string }> }>('/api/wit-xinde/mqttuser/list', { username_equal: 'dev-inc-01' });
     const id = list.body.data.records[0].id;
-    expect((await tenant.post('/api/wit-xinde/mqttuser/submit', { id, password: 'Rotated#Secret2' })).body.code).toBe(200);
+    expect((await ctx.demo.post('/api/wit-xinde/mqttuser/submit', { id, password: 'Rotated#Secret2' })).body.code).toBe(200);
     await expect(connect('dev-inc-01', 'Device#Secret01', 'INC-01')).rejects.toThrow(/Bad User Name or Password|bad username/i);
     await connect('dev-inc-01', 'Rotated#Secret2', 'INC-01');
   });

@@ -1,10 +1,9 @@
 import { connect as tcpConnect } from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PresenceChange, StoredReading } from '../../../server/ingest/types';
-import { type ApiClient, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
+import { onEveryStore } from '../../support/suite';
+import { until } from '../../support/wait';
 
 /** Demo identities of tenant 100001 (docs/data-model.md). */
 const DEVICE_PASSWORD = 'Vigil#Device2026';
@@ -20,43 +19,28 @@ function connectPacket(clientId: string, username: string, password: string, kee
   return Buffer.concat([Buffer.from([0x10, body.length]), body]);
 }
 
-const waitFor = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 8000): Promise<T> => {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
-
-describe.each(await storeKinds())('ingestion over MQTT on %s', (store) => {
-  let server: TestServer;
-  let tenant: ApiClient;
+onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
   const clients: MqttClient[] = [];
   const readings: StoredReading[] = [];
   const presence: PresenceChange[] = [];
 
   beforeAll(async () => {
-    server = await startServer(store);
-    tenant = await signedIn(server.url, 'admin', 'admin', '100001');
-    server.app.platform.events.on('readings', (batch) => readings.push(...batch));
-    server.app.platform.events.on('presence', (change) => presence.push(change));
+    ctx.server.app.platform.events.on('readings', (batch) => readings.push(...batch));
+    ctx.server.app.platform.events.on('presence', (change) => presence.push(change));
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.endAsync(true)));
-    await server.stop();
   });
 
   const connect = (username: string, password: string, clientId = username): Promise<MqttClient> => {
-    const client = mqtt.connect(`mqtt://127.0.0.1:${server.app.broker?.port}`, { username, password, clientId, protocolVersion: 4, reconnectPeriod: 0 });
+    const client = mqtt.connect(`mqtt://127.0.0.1:${ctx.server.app.broker?.port}`, { username, password, clientId, protocolVersion: 4, reconnectPeriod: 0 });
     clients.push(client);
     return new Promise((resolve, reject) => {
       client.once('connect', () => resolve(client));
       client.once('error', reject);
     });
   };
-  const db = () => server.app.platform.db;
+  const db = () => ctx.server.app.platform.db;
   const deviceId = async (code: string) => String((await db().selectFrom('wit_device').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id);
   const series = (id: string) => db().selectFrom('wit_device_log').selectAll().where('deviceId', '=', id).orderBy('ts').execute();
 
@@ -77,13 +61,13 @@ describe.each(await storeKinds())('ingestion over MQTT on %s', (store) => {
   });
 
   it('computes engineering values with the model formula, initial value and temperature compensation', async () => {
-    const model = await tenant.post<{ id: string }>('/api/wit-xinde/devicemodel/submit', { name: '测试应变计', code: 'T-STRAIN', formula: '(x - x0) * 0.5' });
+    const model = await ctx.demo.post<{ id: string }>('/api/wit-xinde/devicemodel/submit', { name: '测试应变计', code: 'T-STRAIN', formula: '(x - x0) * 0.5' });
     expect(model.body.code, model.body.msg).toBe(200);
-    const device = await tenant.post<{ id: string }>('/api/wit-xinde/device/submit', { code: 'T-STRAIN-01', name: '测试应变计1', modelId: model.body.data.id, initialValues: { strain: 100 } });
+    const device = await ctx.demo.post<{ id: string }>('/api/wit-xinde/device/submit', { code: 'T-STRAIN-01', name: '测试应变计1', modelId: model.body.data.id, initialValues: { strain: 100 } });
     expect(device.body.code, device.body.msg).toBe(200);
-    expect((await tenant.post('/api/wit-xinde/devicepoint/submit', { deviceId: device.body.data.id, pointKey: 'strain', name: '应变', channel: 1 })).body.code).toBe(200);
-    expect((await tenant.post('/api/wit-xinde/temperaturecoefficient/submit', { modelId: model.body.data.id, channel: 1, coefficient: 0.1, referenceTemperature: 20 })).body.code).toBe(200);
-    expect((await tenant.post('/api/wit-xinde/mqttuser/submit', { username: 'T-STRAIN-01', password: 'Strain#Secret01', clientType: 1, clientId: 'T-STRAIN-01' })).body.code).toBe(200);
+    expect((await ctx.demo.post('/api/wit-xinde/devicepoint/submit', { deviceId: device.body.data.id, pointKey: 'strain', name: '应变', channel: 1 })).body.code).toBe(200);
+    expect((await ctx.demo.post('/api/wit-xinde/temperaturecoefficient/submit', { modelId: model.body.data.id, channel: 1, coefficient: 0.1, referenceTemperature: 20 })).body.code).toBe(200);
+    expect((await ctx.demo.post('/api/wit-xinde/mqttuser/submit', { username: 'T-STRAIN-01', password: 'Strain#Secret01', clientType: 1, clientId: 'T-STRAIN-01' })).body.code).toBe(200);
     const client = await connect('T-STRAIN-01', 'Strain#Secret01');
     await client.publishAsync('vigil/100001/device/T-STRAIN-01/data', JSON.stringify({ values: { strain: 120, temperature: 30 } }), { qos: 1 });
     const [strain] = (await series(device.body.data.id)).filter((r) => r.pointKey === 'strain');
@@ -125,8 +109,8 @@ describe.each(await storeKinds())('ingestion over MQTT on %s', (store) => {
   });
 
   it('updates the latest values the device list shows', async () => {
-    await server.app.ingest.latest.persist();
-    const detail = await tenant.get<{ lastValues: string; lastSeen: string }>('/api/wit-xinde/device/detail', { id: await deviceId('QJ-HLS-01') });
+    await ctx.server.app.ingest.latest.persist();
+    const detail = await ctx.demo.get<{ lastValues: string; lastSeen: string }>('/api/wit-xinde/device/detail', { id: await deviceId('QJ-HLS-01') });
     const lastValues = typeof detail.body.data.lastValues === 'string' ? JSON.parse(detail.body.data.lastValues) : detail.body.data.lastValues;
     expect(lastValues).toEqual({ settlement: 1.5 });
     expect(detail.body.data.lastSeen).toMatch(/^\d{4}-\d{2}-\d{2} /);
@@ -135,19 +119,19 @@ describe.each(await storeKinds())('ingestion over MQTT on %s', (store) => {
   it('knows within seconds when a device vanishes or falls silent', async () => {
     const online = async (code: string) => Number((await db().selectFrom('wit_device').select('online').where('code', '=', code).executeTakeFirstOrThrow()).online);
     const device = await connect('QJ-RAIN-01', DEVICE_PASSWORD);
-    await waitFor(async () => ((await online('QJ-RAIN-01')) === 1 ? true : undefined));
+    await until(async () => ((await online('QJ-RAIN-01')) === 1 ? true : undefined));
     device.stream.destroy(); // power cut: no DISCONNECT packet
-    await waitFor(async () => ((await online('QJ-RAIN-01')) === 0 ? true : undefined));
+    await until(async () => ((await online('QJ-RAIN-01')) === 0 ? true : undefined));
     expect(presence.filter((p) => p.code === 'QJ-RAIN-01').map((p) => [p.online, p.reason])).toEqual([
       [true, 'connect'],
       [false, 'will'],
     ]);
 
-    const socket = tcpConnect(server.app.broker?.port ?? 0, '127.0.0.1');
+    const socket = tcpConnect(ctx.server.app.broker?.port ?? 0, '127.0.0.1');
     socket.write(connectPacket('QJ-TH-01', 'QJ-TH-01', DEVICE_PASSWORD, 1));
-    await waitFor(async () => ((await online('QJ-TH-01')) === 1 ? true : undefined));
+    await until(async () => ((await online('QJ-TH-01')) === 1 ? true : undefined));
     const silentSince = Date.now();
-    await waitFor(async () => ((await online('QJ-TH-01')) === 0 ? true : undefined));
+    await until(async () => ((await online('QJ-TH-01')) === 0 ? true : undefined));
     expect(Date.now() - silentSince).toBeLessThan(4000); // keep-alive 1 s: the broker gives up after 1.5 s
     expect(presence.filter((p) => p.code === 'QJ-TH-01').at(-1)?.reason).toBe('timeout');
     socket.destroy();
@@ -156,7 +140,7 @@ describe.each(await storeKinds())('ingestion over MQTT on %s', (store) => {
   it('records gateway transitions', async () => {
     const gateway = clients.find((c) => c.options.clientId === 'QJ-GW-01');
     await gateway?.endAsync();
-    const states = await waitFor(async () => {
+    const states = await until(async () => {
       const rows = await db().selectFrom('wit_gateway_state').select(['online', 'reason']).where('gatewayCode', '=', 'QJ-GW-01').orderBy('stateTime').orderBy('id').execute();
       return rows.length >= 2 ? rows : undefined;
     });

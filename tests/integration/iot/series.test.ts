@@ -1,20 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RawRow } from '../../../server/ingest/store';
 import { nextId } from '../../../server/ids';
-import { storeKinds } from '../../support/databases';
 import { startServer, type TestServer } from '../../support/server';
+import { onEveryStore } from '../../support/suite';
 
 /** The series writer's durability against the rest of the server's use of the same database. */
-describe.each(await storeKinds())('series writer on %s', (store) => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startServer(store);
-  });
-  afterAll(() => server.stop());
-
+onEveryStore('series writer', (ctx) => {
   it('commits on its own, never inside another transaction that is still open (and may roll back)', async () => {
-    const { db } = server.app.platform;
+    const { db } = ctx.server.app.platform;
     const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
     const ts = Date.UTC(2026, 5, 1);
     const raw: RawRow = { id: nextId(), tenantId: '100001', deviceId, gatewayId: null, projectId: null, deviceCode: 'QJ-TH-01', topic: 'vigil/100001/device/QJ-TH-01/data', payload: '{}', receivedAt: ts, readings: 1, error: null, createTime: '2026-06-01 00:00:00' };
@@ -22,7 +15,7 @@ describe.each(await storeKinds())('series writer on %s', (store) => {
     const failed = db.transaction().execute(async (trx) => {
       await trx.updateTable('wit_device').set({ remark: 'changed in a transaction that fails' }).where('id', '=', deviceId).execute();
       // The write is acknowledged while this transaction is open and waiting on something else…
-      written = server.app.ingest.writer.write([{ tenantId: '100001', deviceId, pointKey: 'humidity', ts, value: 61.5, raw: 61.5 }], raw);
+      written = ctx.server.app.ingest.writer.write([{ tenantId: '100001', deviceId, pointKey: 'humidity', ts, value: 61.5, raw: 61.5 }], raw);
       await new Promise((resolve) => setTimeout(resolve, 100));
       throw new Error('rolled back');
     });
@@ -36,8 +29,8 @@ describe.each(await storeKinds())('series writer on %s', (store) => {
   });
 
   it('stores a failed batch not at all and goes on with the next', async () => {
-    const { db } = server.app.platform;
-    const { writer } = server.app.ingest;
+    const { db } = ctx.server.app.platform;
+    const { writer } = ctx.server.app.ingest;
     const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
     const ts = Date.UTC(2026, 5, 4);
     const raw: RawRow = { id: nextId(), tenantId: '100001', deviceId, gatewayId: null, projectId: null, deviceCode: 'QJ-TH-01', topic: 'vigil/100001/device/QJ-TH-01/data', payload: '{}', receivedAt: ts, readings: 2, error: null, createTime: '2026-06-04 00:00:00' };
@@ -51,10 +44,10 @@ describe.each(await storeKinds())('series writer on %s', (store) => {
   });
 
   it('overwrites a reading written again (a QoS 1 redelivery, a pulled correction) and marks its hour for the rollups', async () => {
-    const { db } = server.app.platform;
+    const { db } = ctx.server.app.platform;
     const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
     const ts = Date.UTC(2026, 5, 2, 10, 30);
-    const { writer, rollups } = server.app.ingest;
+    const { writer, rollups } = ctx.server.app.ingest;
     const write = (value: number) => writer.write([{ tenantId: '100001', deviceId, pointKey: 'humidity', ts, value, raw: value }]);
     await write(40);
     await rollups.settle();
@@ -69,12 +62,12 @@ describe.each(await storeKinds())('series writer on %s', (store) => {
   });
 
   it('stores any text of a raw message and any valid key exactly as given', async () => {
-    const { db } = server.app.platform;
+    const { db } = ctx.server.app.platform;
     const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
     const ts = Date.UTC(2026, 5, 3);
     const payload = '{"note": "a \\"quoted\\" back\\\\slash\\n, 中文, {braces}, NULL, \'single\'"}\u0001 trailing';
     const raw: RawRow = { id: nextId(), tenantId: '100001', deviceId, gatewayId: null, projectId: null, deviceCode: 'QJ-TH-01', topic: 'vigil/100001/device/QJ-TH-01/data', payload, receivedAt: ts, readings: 2, error: '值不是数字: "x"', createTime: '2026-06-03 00:00:00' };
-    await server.app.ingest.writer.write(
+    await ctx.server.app.ingest.writer.write(
       [
         { tenantId: '100001', deviceId, pointKey: 'NULL', ts, value: -1.5e-7, raw: 3 },
         { tenantId: '100001', deviceId, pointKey: 'a.b-c_1', ts, value: 12345.678901234, raw: -0 },

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { Bucket } from '../../../server/series/sampling';
 import { formatDateTime } from '../../../server/time';
-import { type ApiClient, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
-import { expectOk, expectRefused, postParams, staffUser, submit, X } from '../monitoring/support';
+import { expectOk, expectRefused, postParams } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
+import { staffUser, submit, X } from '../monitoring/support';
 
 interface Series {
   pointKey: string;
@@ -34,15 +33,11 @@ const N = 10_000;
 const SPIKE_AT = 4321;
 const valueAt = (i: number) => (i === SPIKE_AT ? 999 : 50 + Math.sin(i / 100) * 10);
 
-describe.each(await storeKinds())('history charts on %s', (store) => {
-  let server: TestServer;
-  let tenant: ApiClient;
+onEveryStore('history charts', { signIn: ['demo'] }, (ctx) => {
   let deviceId: string;
 
   beforeAll(async () => {
-    server = await startServer(store);
-    tenant = await signedIn(server.url, 'admin', 'admin', '100001');
-    const db = server.app.platform.db;
+    const db = ctx.server.app.platform.db;
     deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
     const rows = Array.from({ length: N }, (_, i) => ({ deviceId, pointKey: 'humidity', ts: T0 + i * MINUTE, value: valueAt(i), raw: valueAt(i), tenantId: '100001' }));
     // Temperature: only 50 points, hourly; and a key stored without a device point.
@@ -50,9 +45,8 @@ describe.each(await storeKinds())('history charts on %s', (store) => {
     rows.push({ deviceId, pointKey: 'battery', ts: T0, value: 3.6, raw: 3.6, tenantId: '100001' });
     for (let i = 0; i < rows.length; i += 1000) await db.insertInto('wit_device_log').values(rows.slice(i, i + 1000)).execute();
   });
-  afterAll(() => server.stop());
 
-  const chart = async (call: string, query: Record<string, string | number>) => expectOk(await tenant.get<Chart>(`${X}/devicelog/${call}`, query));
+  const chart = async (call: string, query: Record<string, string | number>) => expectOk(await ctx.demo.get<Chart>(`${X}/devicelog/${call}`, query));
   const range = { startTime: T0, endTime: T0 + (N - 1) * MINUTE };
 
   it('returns raw points when the range holds fewer points than the chart is wide', async () => {
@@ -124,7 +118,7 @@ describe.each(await storeKinds())('history charts on %s', (store) => {
     const byChannel = await chart('getHistoryEchartsDataByCd', { deviceId, cd: '1,2', ...range, width: 50 });
     expect(byChannel.series.map((s) => s.pointKey)).toEqual(['temperature', 'humidity']);
     expect(byChannel.legend).toEqual(byChannel.series.map((s) => s.name));
-    expectRefused(await tenant.get(`${X}/devicelog/getHistoryEchartsDataByCd`, { deviceId, cd: '9' }), '设备没有通道: 9');
+    expectRefused(await ctx.demo.get(`${X}/devicelog/getHistoryEchartsDataByCd`, { deviceId, cd: '9' }), '设备没有通道: 9');
 
     const byCode = await chart('getHistoryEchartsByCode', { code: 'QJ-TH-01', pointKey: 'humidity', ...range, width: 100 });
     const byId = await chart('getHistoryEchartsData', { deviceId, pointKey: 'humidity', ...range, width: 100 });
@@ -134,30 +128,30 @@ describe.each(await storeKinds())('history charts on %s', (store) => {
   });
 
   it('lists the keys of a device for the chart selector', async () => {
-    const keys = expectOk(await tenant.get<Array<{ pointKey: string; unit: string | null; label: string }>>(`${X}/devicelog/getDeviceLogDict`, { deviceId }));
+    const keys = expectOk(await ctx.demo.get<Array<{ pointKey: string; unit: string | null; label: string }>>(`${X}/devicelog/getDeviceLogDict`, { deviceId }));
     expect(keys.map((k) => k.pointKey)).toEqual(['temperature', 'humidity', 'battery']);
     expect(keys[0]).toMatchObject({ unit: '℃', value: 'temperature' });
     expect(keys[2]).toMatchObject({ unit: null, label: 'battery' });
-    expect(expectOk(await tenant.get<unknown[]>(`${X}/devicelog/getDeviceLogDict`, { deviceId, subside: 1 }))).toEqual([]);
-    const hls = String((await server.app.platform.db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-HLS-01').executeTakeFirstOrThrow()).id);
-    const settlement = expectOk(await tenant.get<Array<{ pointKey: string; factorsCode: string }>>(`${X}/devicelog/getDeviceLogDict`, { deviceId: hls, subside: 1 }));
+    expect(expectOk(await ctx.demo.get<unknown[]>(`${X}/devicelog/getDeviceLogDict`, { deviceId, subside: 1 }))).toEqual([]);
+    const hls = String((await ctx.server.app.platform.db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-HLS-01').executeTakeFirstOrThrow()).id);
+    const settlement = expectOk(await ctx.demo.get<Array<{ pointKey: string; factorsCode: string }>>(`${X}/devicelog/getDeviceLogDict`, { deviceId: hls, subside: 1 }));
     expect(settlement).toMatchObject([{ pointKey: 'settlement', factorsCode: 'settlement' }]);
   });
 
   it('refuses bad arguments in Chinese and hides other tenants', async () => {
-    expectRefused(await tenant.get(`${X}/devicelog/getHistoryEchartsData`, { pointKey: 'humidity' }), 'deviceId');
-    expectRefused(await tenant.get(`${X}/devicelog/getHistoryEchartsData`, { deviceId, pointKey: 'nope' }), '设备没有点位: nope');
-    expectRefused(await tenant.get(`${X}/devicelog/getHistoryEchartsData`, { deviceId, startTime: 'yesterday' }), 'startTime 格式应为');
-    expectRefused(await tenant.get(`${X}/devicelog/getHistoryEchartsData`, { deviceId, startTime: T0 + HOUR, endTime: T0 }), '开始时间应早于结束时间');
-    expectRefused(await tenant.get(`${X}/devicelog/getHistoryEchartsData`, { deviceId, startTime: '2020-01-01 00:00:00', endTime: '2026-01-01 00:00:00' }), '不能超过3年');
-    expectRefused(await tenant.get(`${X}/devicelog/getHistoryEchartsByCode`, { code: 'NO-SUCH' }), '设备不存在或无权查看', 404);
-    const stranger = await staffUser(server, '000000', 'history_stranger');
+    expectRefused(await ctx.demo.get(`${X}/devicelog/getHistoryEchartsData`, { pointKey: 'humidity' }), 'deviceId');
+    expectRefused(await ctx.demo.get(`${X}/devicelog/getHistoryEchartsData`, { deviceId, pointKey: 'nope' }), '设备没有点位: nope');
+    expectRefused(await ctx.demo.get(`${X}/devicelog/getHistoryEchartsData`, { deviceId, startTime: 'yesterday' }), 'startTime 格式应为');
+    expectRefused(await ctx.demo.get(`${X}/devicelog/getHistoryEchartsData`, { deviceId, startTime: T0 + HOUR, endTime: T0 }), '开始时间应早于结束时间');
+    expectRefused(await ctx.demo.get(`${X}/devicelog/getHistoryEchartsData`, { deviceId, startTime: '2020-01-01 00:00:00', endTime: '2026-01-01 00:00:00' }), '不能超过3年');
+    expectRefused(await ctx.demo.get(`${X}/devicelog/getHistoryEchartsByCode`, { code: 'NO-SUCH' }), '设备不存在或无权查看', 404);
+    const stranger = await staffUser(ctx.server, '000000', 'history_stranger');
     expectRefused(await stranger.client.get(`${X}/devicelog/getHistoryEchartsData`, { deviceId }), '设备不存在或无权查看', 404);
     expectRefused(await stranger.client.get(`${X}/devicelog/getDeviceLogDict`, { deviceId }), '设备不存在或无权查看', 404);
   });
 
   it('keeps data comparisons: batches, validation, one chart of several devices', async () => {
-    const db = server.app.platform.db;
+    const db = ctx.server.app.platform.db;
     const projectId = String((await db.selectFrom('wit_project').select('id').where('code', '=', 'QJ-BRIDGE').executeTakeFirstOrThrow()).id);
     const tilt = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TILT-01').executeTakeFirstOrThrow()).id);
     await db.insertInto('wit_device_log').values(Array.from({ length: 30 }, (_, i) => ({ deviceId: tilt, pointKey: 'tilt_x', ts: T0 + i * MINUTE, value: i / 100, raw: i / 100, tenantId: '100001' }))).execute();
@@ -169,34 +163,34 @@ describe.each(await storeKinds())('history charts on %s', (store) => {
       endTime: formatDateTime(new Date(T0 + (N - 1) * MINUTE)),
       items: [{ deviceId, pointKey: 'humidity', name: '温湿度计湿度' }, { deviceId: tilt, pointKey: 'tilt_x' }],
     };
-    const saved = await submit(tenant, 'datacomparison', body);
-    await submit(tenant, 'datacomparison', { ...body, name: '第二期', batchNumber: '2026-第2期', items: JSON.stringify(body.items.slice(1)) });
-    expectRefused(await tenant.post(`${X}/datacomparison/submit`, body), '该批次已有同名的数据对比');
-    expectRefused(await tenant.post(`${X}/datacomparison/submit`, { ...body, name: 'x', items: [] }), '请选择对比的设备点位');
-    expectRefused(await tenant.post(`${X}/datacomparison/submit`, { ...body, name: 'x', items: 'not json' }), '对比项应为 JSON 数组');
-    expectRefused(await tenant.post(`${X}/datacomparison/submit`, { ...body, name: 'x', items: [{ deviceId, pointKey: 'nope' }] }), '第1个对比项: 设备 QJ-TH-01 没有点位 nope');
-    expectRefused(await tenant.post(`${X}/datacomparison/submit`, { ...body, name: 'x', items: [{ deviceId: '123', pointKey: 'tilt_x' }] }), '第1个对比项: 设备不存在或无权操作');
-    expectRefused(await tenant.post(`${X}/datacomparison/submit`, { ...body, name: 'x', startTime: '2026-02-01 00:00:00', endTime: '2026-01-01 00:00:00' }), '开始时间应早于结束时间');
+    const saved = await submit(ctx.demo, 'datacomparison', body);
+    await submit(ctx.demo, 'datacomparison', { ...body, name: '第二期', batchNumber: '2026-第2期', items: JSON.stringify(body.items.slice(1)) });
+    expectRefused(await ctx.demo.post(`${X}/datacomparison/submit`, body), '该批次已有同名的数据对比');
+    expectRefused(await ctx.demo.post(`${X}/datacomparison/submit`, { ...body, name: 'x', items: [] }), '请选择对比的设备点位');
+    expectRefused(await ctx.demo.post(`${X}/datacomparison/submit`, { ...body, name: 'x', items: 'not json' }), '对比项应为 JSON 数组');
+    expectRefused(await ctx.demo.post(`${X}/datacomparison/submit`, { ...body, name: 'x', items: [{ deviceId, pointKey: 'nope' }] }), '第1个对比项: 设备 QJ-TH-01 没有点位 nope');
+    expectRefused(await ctx.demo.post(`${X}/datacomparison/submit`, { ...body, name: 'x', items: [{ deviceId: '123', pointKey: 'tilt_x' }] }), '第1个对比项: 设备不存在或无权操作');
+    expectRefused(await ctx.demo.post(`${X}/datacomparison/submit`, { ...body, name: 'x', startTime: '2026-02-01 00:00:00', endTime: '2026-01-01 00:00:00' }), '开始时间应早于结束时间');
 
-    const list = expectOk(await tenant.get<Array<{ name: string; items: Array<{ deviceCode: string }>; projectName: string }>>(`${X}/datacomparison/nopage`, { projectId }));
+    const list = expectOk(await ctx.demo.get<Array<{ name: string; items: Array<{ deviceCode: string }>; projectName: string }>>(`${X}/datacomparison/nopage`, { projectId }));
     expect(list.map((r) => r.name).sort()).toEqual(['湿度与倾角', '第二期']);
     expect(list.find((r) => r.name === '湿度与倾角')?.items.map((i) => i.deviceCode)).toEqual(['QJ-TH-01', 'QJ-TILT-01']);
-    const batches = expectOk(await postParams<Array<{ batchNumber: string; count: number }>>(tenant, `${X}/datacomparison/selectBatchNumber`, { projectId }));
+    const batches = expectOk(await postParams<Array<{ batchNumber: string; count: number }>>(ctx.demo, `${X}/datacomparison/selectBatchNumber`, { projectId }));
     expect(batches).toEqual([expect.objectContaining({ batchNumber: '2026-第2期', count: 1 }), expect.objectContaining({ batchNumber: '2026-第1期', count: 1 })]);
 
-    const compared = expectOk(await tenant.get<Chart & { batchNumber: string }>(`${X}/datacomparison/getHistoryEchartsData`, { id: saved.id, width: 100 }));
+    const compared = expectOk(await ctx.demo.get<Chart & { batchNumber: string }>(`${X}/datacomparison/getHistoryEchartsData`, { id: saved.id, width: 100 }));
     expect(compared.batchNumber).toBe('2026-第1期');
     expect(compared.series.map((s) => [s.deviceCode, s.pointKey, s.count])).toEqual([['QJ-TH-01', 'humidity', N], ['QJ-TILT-01', 'tilt_x', 30]]);
     expect(compared.legend[0]).toBe('温湿度计湿度');
     expect(compared.series[1].bucketMs).toBe(0);
 
-    const stranger = await staffUser(server, '000000', 'comparison_stranger');
+    const stranger = await staffUser(ctx.server, '000000', 'comparison_stranger');
     expectRefused(await stranger.client.get(`${X}/datacomparison/getHistoryEchartsData`, { id: saved.id }), '数据对比不存在或无权查看', 404);
     expect(expectOk(await stranger.client.get<unknown[]>(`${X}/datacomparison/nopage`))).toEqual([]);
   });
 
   it('answers long ranges from the rollups exactly as from the points, through corrections and removals', async () => {
-    const db = server.app.platform.db;
+    const db = ctx.server.app.platform.db;
     const values = new Map(Array.from({ length: N }, (_, i) => [T0 + i * MINUTE, valueAt(i)]));
     /** The buckets of `span` over [from, to] computed here from what the series holds. */
     const reference = (from: number, to: number, span: number): Bucket[] => {
@@ -231,7 +225,7 @@ describe.each(await storeKinds())('history charts on %s', (store) => {
     // Points written straight into the table are marked by its triggers; until rolled up they are read as points.
     expect(Number((await db.selectFrom('wit_device_log_dirty').select(db.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBeGreaterThan(0);
     await expectExact();
-    expect(await server.app.ingest.rollups.settle()).toBeGreaterThan(0);
+    expect(await ctx.server.app.ingest.rollups.settle()).toBeGreaterThan(0);
     expect(await db.selectFrom('wit_device_log_dirty').selectAll().execute()).toEqual([]);
     expect(Number((await db.selectFrom('wit_device_log_rollup').select(db.fn.countAll().as('n')).where('deviceId', '=', deviceId).executeTakeFirstOrThrow()).n)).toBeGreaterThan(0);
     await expectExact();
@@ -250,7 +244,7 @@ describe.each(await storeKinds())('history charts on %s', (store) => {
     await db.deleteFrom('wit_device_log').where('deviceId', '=', deviceId).where('pointKey', '=', 'humidity').where('ts', '>=', from).where('ts', '<=', to).execute();
     for (const ts of [...values.keys()]) if (ts >= from && ts <= to) values.delete(ts);
     await expectExact();
-    await server.app.ingest.rollups.settle();
+    await ctx.server.app.ingest.rollups.settle();
     await expectExact();
 
     // A claim a crash left behind (the roller had taken the mark, not yet recomputed): stale until the next pass.
@@ -258,7 +252,7 @@ describe.each(await storeKinds())('history charts on %s', (store) => {
     await db.updateTable('wit_device_log_rollup').set({ mx: 54321 }).where('deviceId', '=', deviceId).where('pointKey', '=', 'humidity').where('step', '=', 10 * MINUTE).where('bucket', '=', later.bucket).execute();
     await db.insertInto('wit_device_log_rolling').values({ deviceId, hour: Math.floor(Number(later.bucket) / HOUR) }).execute();
     await expectExact();
-    expect(await server.app.ingest.rollups.settle()).toBeGreaterThan(0);
+    expect(await ctx.server.app.ingest.rollups.settle()).toBeGreaterThan(0);
     expect(await db.selectFrom('wit_device_log_rolling').selectAll().execute()).toEqual([]);
     await expectExact();
   });

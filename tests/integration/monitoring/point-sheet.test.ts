@@ -1,9 +1,9 @@
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, type Envelope, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
-import { DEMO, demoId, expectOk, type PageData, X } from './support';
+import { expect, it } from 'vitest';
+import type { ApiClient, Envelope } from '../../support/client';
+import { expectOk, type PageData } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
+import { demoId, X } from './support';
 
 const HEADER = ['设备编号', '点位标识', '点位名称', '单位', '因素项编号', '精度', '通道', '备注'];
 
@@ -21,17 +21,9 @@ async function upload(api: ApiClient, file: Blob, name: string) {
   return api.request<Envelope<unknown>>('POST', `${X}/devicepoint/upload`, { raw: form });
 }
 
-describe.each(await storeKinds())('device point sheet upload on %s', (store) => {
-  let server: TestServer;
-  let demo: ApiClient;
+onEveryStore('device point sheet upload', { signIn: ['demo'] }, (ctx) => {
   const pointsOf = async (code: string) =>
-    (await server.app.platform.db.selectFrom('wit_device_point').selectAll().where('deviceId', '=', demoId(`device:${code}`)).where('isDeleted', '=', 0).orderBy('pointKey').execute()) as Array<Record<string, unknown>>;
-
-  beforeAll(async () => {
-    server = await startServer(store);
-    demo = await signedIn(server.url, 'admin', 'admin', DEMO);
-  });
-  afterAll(() => server.stop());
+    (await ctx.server.app.platform.db.selectFrom('wit_device_point').selectAll().where('deviceId', '=', demoId(`device:${code}`)).where('isDeleted', '=', 0).orderBy('pointKey').execute()) as Array<Record<string, unknown>>;
 
   it('imports a good .xlsx sheet: new points inserted, existing ones updated', async () => {
     const file = await xlsx([
@@ -40,18 +32,18 @@ describe.each(await storeKinds())('device point sheet upload on %s', (store) => 
       [],
       ['QJ-RAIN-01', 'battery', '电池电压', 'V', '', 2, 2, ''],
     ]);
-    const reply = await upload(demo, file, '点位表.xlsx');
+    const reply = await upload(ctx.demo, file, '点位表.xlsx');
     expect(expectOk(reply)).toEqual({ total: 3, inserted: 2, updated: 1 });
     const tilt = await pointsOf('QJ-TILT-01');
     expect(tilt.map((p) => [p.pointKey, p.name, p.precision])).toEqual([['temperature', '温度', 1], ['tilt_x', 'X向倾角(修)', 4], ['tilt_y', 'Y向倾角', 2]]);
     expect(tilt[0].factorsItemId).toBe(demoId('fi:temperature_raw'));
-    const listed = expectOk(await demo.get<PageData>(`${X}/devicepoint/list`, { deviceId: demoId('device:QJ-RAIN-01') }));
+    const listed = expectOk(await ctx.demo.get<PageData>(`${X}/devicepoint/list`, { deviceId: demoId('device:QJ-RAIN-01') }));
     expect(listed.total).toBe(2);
   });
 
   it('imports a .csv sheet, keeping codes as typed', async () => {
     const csv = `\uFEFF${HEADER.join(',')}\nQJ-TH-01,dew_point,"露点, 计算",℃,,1,3,\n`;
-    expect(expectOk(await upload(demo, new Blob([csv], { type: 'text/csv' }), 'points.csv'))).toEqual({ total: 1, inserted: 1, updated: 0 });
+    expect(expectOk(await upload(ctx.demo, new Blob([csv], { type: 'text/csv' }), 'points.csv'))).toEqual({ total: 1, inserted: 1, updated: 0 });
     expect((await pointsOf('QJ-TH-01')).find((p) => p.pointKey === 'dew_point')?.name).toBe('露点, 计算');
   });
 
@@ -65,7 +57,7 @@ describe.each(await storeKinds())('device point sheet upload on %s', (store) => 
       ['QJ-HLS-01', 'temperature', '重复', '', '', '', '', ''],
       ['BENCH-TILT-01', 'x', '别的租户的设备', '', '', '', '', ''],
     ]);
-    const reply = await upload(demo, file, 'bad.xlsx');
+    const reply = await upload(ctx.demo, file, 'bad.xlsx');
     expect(reply.status).toBe(400);
     expect(reply.body.success).toBe(false);
     expect(reply.body.msg).toContain('点位表有5行错误,未导入任何数据');
@@ -82,15 +74,15 @@ describe.each(await storeKinds())('device point sheet upload on %s', (store) => 
   });
 
   it('refuses files that are not point sheets', async () => {
-    const wrongType = await upload(demo, new Blob(['hello'], { type: 'text/plain' }), 'notes.txt');
+    const wrongType = await upload(ctx.demo, new Blob(['hello'], { type: 'text/plain' }), 'notes.txt');
     expect(wrongType.body.msg).toBe('仅支持 .xlsx 或 .csv 文件');
-    const noColumns = await upload(demo, new Blob(['a,b\n1,2\n'], { type: 'text/csv' }), 'x.csv');
+    const noColumns = await upload(ctx.demo, new Blob(['a,b\n1,2\n'], { type: 'text/csv' }), 'x.csv');
     expect(noColumns.body.msg).toBe('缺少列: deviceCode, pointKey, name');
-    const broken = await upload(demo, new Blob(['not a zip'], { type: 'application/octet-stream' }), 'broken.xlsx');
+    const broken = await upload(ctx.demo, new Blob(['not a zip'], { type: 'application/octet-stream' }), 'broken.xlsx');
     expect(broken.body.msg).toBe('文件无法解析,请使用点位导入模板');
-    const empty = await upload(demo, await xlsx([]), 'empty.xlsx');
+    const empty = await upload(ctx.demo, await xlsx([]), 'empty.xlsx');
     expect(empty.body.msg).toBe('文件中没有数据');
-    const none = await demo.request<Envelope<unknown>>('POST', `${X}/devicepoint/upload`, { json: {} });
+    const none = await ctx.demo.request<Envelope<unknown>>('POST', `${X}/devicepoint/upload`, { json: {} });
     expect(none.body.msg).toBe('请选择要上传的文件');
   });
 });

@@ -1,77 +1,66 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
-import { DEMO, demoId, expectOk, expectRefused, type PageData, postParams, type Row, staffUser, submit, X } from './support';
+import { expect, it } from 'vitest';
+import { expectOk, expectRefused, type PageData, postParams, type Row } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
+import { DEMO, demoId, staffUser, submit, X } from './support';
 
-describe.each(await storeKinds())('projects, customers, categories and user projects on %s', (store) => {
-  let server: TestServer;
-  let platform: ApiClient; // administrator of 000000
-  let demo: ApiClient; // administrator of the demo tenant
+onEveryStore('projects, customers, categories and user projects', { signIn: ['admin', 'demo'] }, (ctx) => {
   const bridge = demoId('project:bridge');
 
-  beforeAll(async () => {
-    server = await startServer(store);
-    platform = await signedIn(server.url);
-    demo = await signedIn(server.url, 'admin', 'admin', DEMO);
-  });
-  afterAll(() => server.stop());
-
   it('lists the seeded bridge with its names, in every list variant', async () => {
-    const page = expectOk(await demo.get<PageData>(`${X}/project/page`, { name: '钱塘江' }));
+    const page = expectOk(await ctx.demo.get<PageData>(`${X}/project/page`, { name: '钱塘江' }));
     expect(page.total).toBe(1);
     expect(page.records[0]).toMatchObject({ id: bridge, code: 'QJ-BRIDGE', structureTypeName: '桥梁', categoryName: '斜拉桥', customerName: '省交通投资集团', deviceCount: 9 });
     for (const variant of ['nopageList', 'SelectList', 'select']) {
-      const rows = expectOk(await demo.get<Row[]>(`${X}/project/${variant}`));
+      const rows = expectOk(await ctx.demo.get<Row[]>(`${X}/project/${variant}`));
       expect(rows.map((r) => r.id), variant).toEqual([bridge]);
     }
-    const types = expectOk(await postParams<Row[]>(demo, `${X}/project/selectDeviceTypeByPid`, { projectId: bridge }));
+    const types = expectOk(await postParams<Row[]>(ctx.demo, `${X}/project/selectDeviceTypeByPid`, { projectId: bridge }));
     expect(types.map((t) => t.code).sort()).toEqual(['crack_meter', 'gnss', 'inclinometer', 'rain_gauge', 'settlement_gauge', 'thermo_hygrometer']);
     expect(types.find((t) => t.code === 'inclinometer')?.deviceCount).toBe(2);
   });
 
   it('validates projects: required name, coordinates, dates, references of the own tenant', async () => {
-    expectRefused(await demo.post(`${X}/project/submit`, { code: 'NO-NAME' }), '请输入项目名称');
-    expectRefused(await demo.post(`${X}/project/submit`, { name: '无编号' }), '请输入项目编号');
-    expectRefused(await demo.post(`${X}/project/submit`, { name: '坐标错误', code: 'P-LNG', longitude: 200 }), '经度应在 -180 到 180 之间');
-    expectRefused(await demo.post(`${X}/project/submit`, { name: '日期颠倒', code: 'P-DATE', startDate: '2026-05-01', endDate: '2026-01-01' }), '结束日期不能早于开始日期');
-    const foreignCategory = await submit(platform, 'projectcategory', { name: '平台分类' });
-    expectRefused(await demo.post(`${X}/project/submit`, { name: '别人的分类', code: 'P-CAT', categoryId: foreignCategory.id }), '项目分类不存在');
-    expectRefused(await demo.post(`${X}/project/submit`, { name: '重复编号', code: 'QJ-BRIDGE' }), '项目编号已存在');
+    expectRefused(await ctx.demo.post(`${X}/project/submit`, { code: 'NO-NAME' }), '请输入项目名称');
+    expectRefused(await ctx.demo.post(`${X}/project/submit`, { name: '无编号' }), '请输入项目编号');
+    expectRefused(await ctx.demo.post(`${X}/project/submit`, { name: '坐标错误', code: 'P-LNG', longitude: 200 }), '经度应在 -180 到 180 之间');
+    expectRefused(await ctx.demo.post(`${X}/project/submit`, { name: '日期颠倒', code: 'P-DATE', startDate: '2026-05-01', endDate: '2026-01-01' }), '结束日期不能早于开始日期');
+    const foreignCategory = await submit(ctx.admin, 'projectcategory', { name: '平台分类' });
+    expectRefused(await ctx.demo.post(`${X}/project/submit`, { name: '别人的分类', code: 'P-CAT', categoryId: foreignCategory.id }), '项目分类不存在');
+    expectRefused(await ctx.demo.post(`${X}/project/submit`, { name: '重复编号', code: 'QJ-BRIDGE' }), '项目编号已存在');
   });
 
   it('keeps categories as a tree and customers with their projects', async () => {
-    const tree = expectOk(await demo.get<Array<Row & { children?: Row[] }>>(`${X}/projectcategory/tree`));
+    const tree = expectOk(await ctx.demo.get<Array<Row & { children?: Row[] }>>(`${X}/projectcategory/tree`));
     const bridgeNode = tree.find((n) => n.title === '桥梁');
     expect(bridgeNode?.children?.map((c) => c.title)).toEqual(['斜拉桥']);
-    expect(expectOk(await demo.get<Row[]>(`${X}/projectcategory/selectlist`)).length).toBe(3);
-    expectRefused(await demo.request('POST', `${X}/projectcategory/remove`, { query: { ids: demoId('category:bridge') } }) as never, '请先删除子节点');
+    expect(expectOk(await ctx.demo.get<Row[]>(`${X}/projectcategory/selectlist`)).length).toBe(3);
+    expectRefused(await ctx.demo.request('POST', `${X}/projectcategory/remove`, { query: { ids: demoId('category:bridge') } }) as never, '请先删除子节点');
 
-    const customer = await submit(demo, 'projectcustomer', { name: '市城投集团', linkman: '赵工' });
-    const second = await submit(demo, 'project', { name: '城东立交', code: 'CD-01', structureType: 1 });
-    expectOk(await postParams(demo, `${X}/projectcustomer/setProject`, { customerId: customer.id, projectIds: `${bridge},${second.id}` }));
-    let tree2 = expectOk(await demo.get<Array<Row & { children?: Row[] }>>(`${X}/projectcustomer/httpTreeList`));
+    const customer = await submit(ctx.demo, 'projectcustomer', { name: '市城投集团', linkman: '赵工' });
+    const second = await submit(ctx.demo, 'project', { name: '城东立交', code: 'CD-01', structureType: 1 });
+    expectOk(await postParams(ctx.demo, `${X}/projectcustomer/setProject`, { customerId: customer.id, projectIds: `${bridge},${second.id}` }));
+    let tree2 = expectOk(await ctx.demo.get<Array<Row & { children?: Row[] }>>(`${X}/projectcustomer/httpTreeList`));
     expect(tree2.find((n) => n.id === customer.id)?.children?.map((c) => c.id).sort()).toEqual([bridge, second.id].sort());
-    expectOk(await postParams(demo, `${X}/projectcustomer/setProject`, { customerId: customer.id, projectIds: second.id }));
-    tree2 = expectOk(await demo.get<Array<Row & { children?: Row[] }>>(`${X}/projectcustomer/httpTreeList`));
+    expectOk(await postParams(ctx.demo, `${X}/projectcustomer/setProject`, { customerId: customer.id, projectIds: second.id }));
+    tree2 = expectOk(await ctx.demo.get<Array<Row & { children?: Row[] }>>(`${X}/projectcustomer/httpTreeList`));
     expect(tree2.find((n) => n.id === customer.id)?.children?.map((c) => c.id)).toEqual([second.id]);
     // The platform administrator may look at another tenant's customers; a tenant only at its own.
-    const seen = expectOk(await platform.get<Row[]>(`${X}/projectcustomer/httpTreeList`, { tenantId: DEMO }));
+    const seen = expectOk(await ctx.admin.get<Row[]>(`${X}/projectcustomer/httpTreeList`, { tenantId: DEMO }));
     expect(seen.map((n) => n.id)).toContain(customer.id);
-    expect(expectOk(await demo.get<Row[]>(`${X}/projectcustomer/httpTreeList`, { tenantId: '000000' })).map((n) => n.id)).toContain(customer.id);
-    expectRefused(await postParams(demo, `${X}/projectcustomer/setProject`, { customerId: customer.id, projectIds: demoId('nothing') }), '项目不存在或无权操作');
+    expect(expectOk(await ctx.demo.get<Row[]>(`${X}/projectcustomer/httpTreeList`, { tenantId: '000000' })).map((n) => n.id)).toContain(customer.id);
+    expectRefused(await postParams(ctx.demo, `${X}/projectcustomer/setProject`, { customerId: customer.id, projectIds: demoId('nothing') }), '项目不存在或无权操作');
   });
 
   it('limits a user assigned to projects to those projects and what belongs to them', async () => {
-    const other = await submit(demo, 'project', { name: '北岸边坡', code: 'SLOPE-B', structureType: 3 });
-    const slopeDevice = await submit(demo, 'device', { code: 'SLOPE-B-01', name: '边坡倾角计', projectId: other.id });
-    const staff = await staffUser(server, DEMO, 'bridge_watcher');
+    const other = await submit(ctx.demo, 'project', { name: '北岸边坡', code: 'SLOPE-B', structureType: 3 });
+    const slopeDevice = await submit(ctx.demo, 'device', { code: 'SLOPE-B-01', name: '边坡倾角计', projectId: other.id });
+    const staff = await staffUser(ctx.server, DEMO, 'bridge_watcher');
 
     // Without assignments a user sees every project of the tenant.
     expect(expectOk(await staff.client.get<PageData>(`${X}/project/list`)).total).toBeGreaterThanOrEqual(2);
 
-    expectOk(await postParams(demo, `${X}/userproject/setUserProject`, { userId: staff.userId, projectIds: bridge }));
-    const assigned = expectOk(await demo.get<{ projectIds: string[] }>(`${X}/userproject/selectUserProject`, { userId: staff.userId }));
+    expectOk(await postParams(ctx.demo, `${X}/userproject/setUserProject`, { userId: staff.userId, projectIds: bridge }));
+    const assigned = expectOk(await ctx.demo.get<{ projectIds: string[] }>(`${X}/userproject/selectUserProject`, { userId: staff.userId }));
     expect(assigned.projectIds).toEqual([bridge]);
 
     const projects = expectOk(await staff.client.get<PageData>(`${X}/project/list`));
@@ -90,49 +79,49 @@ describe.each(await storeKinds())('projects, customers, categories and user proj
     expectRefused(await postParams(staff.client, `${X}/userproject/setUserProject`, { userId: staff.userId, projectIds: '' }), '无权分配项目', 403);
 
     // The tenant administrator still sees everything.
-    expect(expectOk(await demo.get<PageData>(`${X}/device/list`, { projectId: other.id })).total).toBe(1);
+    expect(expectOk(await ctx.demo.get<PageData>(`${X}/device/list`, { projectId: other.id })).total).toBe(1);
 
     // Emptying the assignment gives the user the whole tenant again.
-    expectOk(await postParams(demo, `${X}/userproject/setUserProject`, { userId: staff.userId, projectIds: '' }));
+    expectOk(await postParams(ctx.demo, `${X}/userproject/setUserProject`, { userId: staff.userId, projectIds: '' }));
     expect(expectOk(await staff.client.get<PageData>(`${X}/device/detail`, { id: slopeDevice.id }))).not.toBeNull();
 
     // userproject rows name users and projects of the own tenant only.
-    expectRefused(await demo.post(`${X}/userproject/submit`, { userId: '383477459231075293', projectId: bridge }), '用户不存在');
-    const link = await submit(demo, 'userproject', { userId: staff.userId, projectId: other.id });
-    const listed = expectOk(await demo.get<PageData>(`${X}/userproject/list`, { userId: staff.userId }));
+    expectRefused(await ctx.demo.post(`${X}/userproject/submit`, { userId: '383477459231075293', projectId: bridge }), '用户不存在');
+    const link = await submit(ctx.demo, 'userproject', { userId: staff.userId, projectId: other.id });
+    const listed = expectOk(await ctx.demo.get<PageData>(`${X}/userproject/list`, { userId: staff.userId }));
     expect(listed.records).toEqual([expect.objectContaining({ id: link.id, projectName: '北岸边坡', account: 'bridge_watcher' })]);
   });
 
   it('moves a removed project to the recycle bin, recovers it, and purges it with what it owns', async () => {
-    const project = await submit(demo, 'project', { name: '待删除基坑', code: 'PIT-1', structureType: 4 });
-    const gw = await submit(demo, 'gateway', { code: 'PIT-GW', name: '基坑网关', projectId: project.id });
-    const dev = await submit(demo, 'device', { code: 'PIT-01', name: '基坑测斜仪', projectId: project.id, gatewayId: gw.id });
-    await submit(demo, 'devicepoint', { deviceId: dev.id, pointKey: 'depth_1', name: '1m 位移', unit: 'mm' });
-    const mp = await submit(demo, 'monitorpoint', { projectId: project.id, name: '测斜孔1', code: 'CX-1' });
-    await submit(demo, 'pointrelationdevice', { monitorPointId: mp.id, deviceId: dev.id, pointKey: 'depth_1' });
-    await submit(demo, 'mqttuser', { username: 'pit-01', password: 'Device#Secret01', clientType: 1, clientId: 'PIT-01' });
+    const project = await submit(ctx.demo, 'project', { name: '待删除基坑', code: 'PIT-1', structureType: 4 });
+    const gw = await submit(ctx.demo, 'gateway', { code: 'PIT-GW', name: '基坑网关', projectId: project.id });
+    const dev = await submit(ctx.demo, 'device', { code: 'PIT-01', name: '基坑测斜仪', projectId: project.id, gatewayId: gw.id });
+    await submit(ctx.demo, 'devicepoint', { deviceId: dev.id, pointKey: 'depth_1', name: '1m 位移', unit: 'mm' });
+    const mp = await submit(ctx.demo, 'monitorpoint', { projectId: project.id, name: '测斜孔1', code: 'CX-1' });
+    await submit(ctx.demo, 'pointrelationdevice', { monitorPointId: mp.id, deviceId: dev.id, pointKey: 'depth_1' });
+    await submit(ctx.demo, 'mqttuser', { username: 'pit-01', password: 'Device#Secret01', clientType: 1, clientId: 'PIT-01' });
 
-    expectOk(await demo.request('POST', `${X}/project/remove`, { query: { ids: project.id } }) as never);
-    expect(expectOk(await demo.get(`${X}/project/detail`, { id: project.id }))).toBeNull();
-    expect(expectOk(await demo.get<PageData>(`${X}/device/list`, { code: 'PIT-01' })).total).toBe(0);
-    const bin = expectOk(await demo.get<PageData>(`${X}/project/recycle`));
+    expectOk(await ctx.demo.request('POST', `${X}/project/remove`, { query: { ids: project.id } }) as never);
+    expect(expectOk(await ctx.demo.get(`${X}/project/detail`, { id: project.id }))).toBeNull();
+    expect(expectOk(await ctx.demo.get<PageData>(`${X}/device/list`, { code: 'PIT-01' })).total).toBe(0);
+    const bin = expectOk(await ctx.demo.get<PageData>(`${X}/project/recycle`));
     expect(bin.records.map((r) => r.id)).toEqual([project.id]);
-    expect(expectOk(await platform.get<PageData>(`${X}/project/recycle`)).records.map((r) => r.id)).toContain(project.id);
+    expect(expectOk(await ctx.admin.get<PageData>(`${X}/project/recycle`)).records.map((r) => r.id)).toContain(project.id);
 
     // A user limited to the bridge sees nothing of this project, in the bin either.
-    const watcher = await staffUser(server, DEMO, 'bin_watcher');
-    expectOk(await postParams(demo, `${X}/userproject/setUserProject`, { userId: watcher.userId, projectIds: bridge }));
+    const watcher = await staffUser(ctx.server, DEMO, 'bin_watcher');
+    expectOk(await postParams(ctx.demo, `${X}/userproject/setUserProject`, { userId: watcher.userId, projectIds: bridge }));
     expect(expectOk(await watcher.client.get<PageData>(`${X}/project/recycle`)).total).toBe(0);
     expectRefused(await watcher.client.get(`${X}/project/recovery`, { projectId: project.id }), '回收站中没有该项目');
-    expectRefused(await demo.get(`${X}/project/recovery`, { projectId: bridge }), '回收站中没有该项目');
-    expectOk(await demo.get(`${X}/project/recovery`, { projectId: project.id }));
-    expect(expectOk(await demo.get<PageData>(`${X}/device/list`, { code: 'PIT-01' })).total).toBe(1);
-    expect(expectOk(await demo.get<PageData>(`${X}/project/recycle`)).total).toBe(0);
+    expectRefused(await ctx.demo.get(`${X}/project/recovery`, { projectId: bridge }), '回收站中没有该项目');
+    expectOk(await ctx.demo.get(`${X}/project/recovery`, { projectId: project.id }));
+    expect(expectOk(await ctx.demo.get<PageData>(`${X}/device/list`, { code: 'PIT-01' })).total).toBe(1);
+    expect(expectOk(await ctx.demo.get<PageData>(`${X}/project/recycle`)).total).toBe(0);
 
-    expectRefused(await demo.get(`${X}/project/deleteProjectById`, { id: project.id }), '回收站中没有该项目');
-    expectOk(await demo.request('POST', `${X}/project/remove`, { query: { ids: project.id } }) as never);
-    expectOk(await demo.get(`${X}/project/deleteProjectById`, { id: project.id }));
-    const db = server.app.platform.db;
+    expectRefused(await ctx.demo.get(`${X}/project/deleteProjectById`, { id: project.id }), '回收站中没有该项目');
+    expectOk(await ctx.demo.request('POST', `${X}/project/remove`, { query: { ids: project.id } }) as never);
+    expectOk(await ctx.demo.get(`${X}/project/deleteProjectById`, { id: project.id }));
+    const db = ctx.server.app.platform.db;
     const left = async (table: string, column: string, value: string) => (await db.selectFrom(table).select('id').where(column, '=', value).execute()).length;
     expect(await left('wit_project', 'id', project.id)).toBe(0);
     expect(await left('wit_device', 'id', dev.id)).toBe(0);
@@ -145,18 +134,18 @@ describe.each(await storeKinds())('projects, customers, categories and user proj
   });
 
   it('lets only the platform administrator move projects to another tenant', async () => {
-    const project = await submit(demo, 'project', { name: '迁移隧道', code: 'TUN-1', structureType: 2, categoryId: demoId('category:slope') });
-    const dev = await submit(demo, 'device', { code: 'TUN-01', name: '隧道收敛计', projectId: project.id });
-    expectRefused(await postParams(demo, `${X}/project/adjustTenant`, { ids: project.id, tenantId: '000000' }), '请求被拒绝', 403);
-    expectRefused(await postParams(platform, `${X}/project/adjustTenant`, { ids: project.id, tenantId: '999999' }), '租户信息错误');
-    await submit(platform, 'project', { name: '同编号', code: 'QJ-BRIDGE' });
-    expectRefused(await postParams(platform, `${X}/project/adjustTenant`, { ids: demoId('project:bridge'), tenantId: '000000' }), '目标租户已存在编号为 QJ-BRIDGE 的项目');
-    expect(expectOk(await demo.get<Row>(`${X}/project/detail`, { id: demoId('project:bridge') })).tenantId).toBe(DEMO);
-    expectOk(await postParams(platform, `${X}/project/adjustTenant`, { ids: project.id, tenantId: '000000' }));
-    expect(expectOk(await demo.get(`${X}/project/detail`, { id: project.id }))).toBeNull();
-    expect(expectOk(await demo.get(`${X}/device/detail`, { id: dev.id }))).toBeNull();
-    const moved = expectOk(await platform.get<Row>(`${X}/device/detail`, { id: dev.id }));
+    const project = await submit(ctx.demo, 'project', { name: '迁移隧道', code: 'TUN-1', structureType: 2, categoryId: demoId('category:slope') });
+    const dev = await submit(ctx.demo, 'device', { code: 'TUN-01', name: '隧道收敛计', projectId: project.id });
+    expectRefused(await postParams(ctx.demo, `${X}/project/adjustTenant`, { ids: project.id, tenantId: '000000' }), '请求被拒绝', 403);
+    expectRefused(await postParams(ctx.admin, `${X}/project/adjustTenant`, { ids: project.id, tenantId: '999999' }), '租户信息错误');
+    await submit(ctx.admin, 'project', { name: '同编号', code: 'QJ-BRIDGE' });
+    expectRefused(await postParams(ctx.admin, `${X}/project/adjustTenant`, { ids: demoId('project:bridge'), tenantId: '000000' }), '目标租户已存在编号为 QJ-BRIDGE 的项目');
+    expect(expectOk(await ctx.demo.get<Row>(`${X}/project/detail`, { id: demoId('project:bridge') })).tenantId).toBe(DEMO);
+    expectOk(await postParams(ctx.admin, `${X}/project/adjustTenant`, { ids: project.id, tenantId: '000000' }));
+    expect(expectOk(await ctx.demo.get(`${X}/project/detail`, { id: project.id }))).toBeNull();
+    expect(expectOk(await ctx.demo.get(`${X}/device/detail`, { id: dev.id }))).toBeNull();
+    const moved = expectOk(await ctx.admin.get<Row>(`${X}/device/detail`, { id: dev.id }));
     expect(moved.tenantId).toBe('000000');
-    expect(expectOk(await platform.get<Row>(`${X}/project/detail`, { id: project.id }))).toMatchObject({ tenantId: '000000', categoryId: null });
+    expect(expectOk(await ctx.admin.get<Row>(`${X}/project/detail`, { id: project.id }))).toMatchObject({ tenantId: '000000', categoryId: null });
   });
 });

@@ -1,14 +1,15 @@
 import mqtt from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TARGET_TYPE } from '../../../resources/iot/alarm';
 import type { Db } from '../../../server/db/database';
 import { DEFAULT_INIT_PASSWORD } from '../../../server/db/seed';
 import { nextId } from '../../../server/ids';
 import { type ApiClient, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
-import { BRIDGE, deviceOf, GATEWAY, until } from '../data/support';
-import { DEMO, demoId, expectOk, type PageData, postParams, type Row, submit, X } from './support';
+import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
+import { until } from '../../support/wait';
+import { BRIDGE, deviceOf, GATEWAY } from '../data/support';
+import { DEMO, demoId, submit, X } from './support';
 
 /**
  * Purging a project from the recycle bin and purging a tenant (docs/data-model.md "Projects", "Purging"). A purge
@@ -100,53 +101,46 @@ async function backlog(db: Db, deviceId: string, tenantId: string, count: number
 const countOf = async (db: Db, table: string, column: string, values: string[]) =>
   Number(((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where(column, 'in', values).execute()) as Array<{ n: number }>)[0].n);
 
-describe.each(await storeKinds())('purging projects and tenants on %s', (store) => {
-  let server: TestServer;
-  let platform: ApiClient;
-  let demo: ApiClient;
+onEveryStore('purging projects and tenants', { signIn: ['admin', 'demo'] }, (ctx) => {
   let db: Db;
 
   beforeAll(async () => {
-    server = await startServer(store);
-    platform = await signedIn(server.url);
-    demo = await signedIn(server.url, 'admin', 'admin', DEMO);
-    db = server.app.platform.db;
+    db = ctx.server.app.platform.db;
   });
-  afterAll(() => server?.stop());
 
   it('purges a project from the recycle bin with every row, in any table, that names it or what it owns', async () => {
-    const project = await submit(demo, 'project', { name: '待彻底删除边坡', code: 'PURGE-SLOPE', structureType: 3 });
-    const gateway = await submit(demo, 'gateway', { code: 'PG-GW-01', name: '边坡网关', projectId: project.id });
-    const group = expectOk(await demo.post<Row>(`${X}/device/updateDeviceGroup`, { projectId: project.id, name: '坡顶' }));
-    const device = await submit(demo, 'device', { code: 'PG-CRACK-01', name: '边坡裂缝计', projectId: project.id, gatewayId: gateway.id, groupId: group.id });
-    const point = await submit(demo, 'devicepoint', { deviceId: device.id, pointKey: 'crack', name: '裂缝', unit: 'mm' });
-    await submit(demo, 'devicepointatt', { pointId: point.id, attrKey: 'k', attrValue: '1.5' });
-    const monitorPoint = await submit(demo, 'monitorpoint', { projectId: project.id, name: '裂缝测点', code: 'PG-MP-1' });
-    await submit(demo, 'pointrelationdevice', { monitorPointId: monitorPoint.id, deviceId: device.id, pointKey: 'crack' });
-    await submit(demo, 'mqttuser', { username: 'pg-crack-01', password: 'Device#Purge2026', clientType: 1, clientId: 'PG-CRACK-01' });
-    await submit(demo, 'mqttacl', { username: 'pg-crack-01', topic: 'vigil/%t/device/%c/debug', action: 2, allow: 1 });
-    await submit(demo, 'devicethreshold', { targetType: TARGET_TYPE.devicePoint, deviceId: device.id, pointKey: 'crack', level1Upper: 10, level2Upper: 5, level3Upper: 3, level4Upper: 2 });
-    await submit(demo, 'collectstrategy', { name: '边坡采集', projectId: project.id, deviceIds: device.id, intervalSeconds: 600, command: { command: 'collect' }, enabled: 0 });
-    await submit(demo, 'datacomparison', { projectId: project.id, name: '边坡对比', batchNumber: '2026-第1期', items: [{ deviceId: device.id, pointKey: 'crack' }] });
+    const project = await submit(ctx.demo, 'project', { name: '待彻底删除边坡', code: 'PURGE-SLOPE', structureType: 3 });
+    const gateway = await submit(ctx.demo, 'gateway', { code: 'PG-GW-01', name: '边坡网关', projectId: project.id });
+    const group = expectOk(await ctx.demo.post<Row>(`${X}/device/updateDeviceGroup`, { projectId: project.id, name: '坡顶' }));
+    const device = await submit(ctx.demo, 'device', { code: 'PG-CRACK-01', name: '边坡裂缝计', projectId: project.id, gatewayId: gateway.id, groupId: group.id });
+    const point = await submit(ctx.demo, 'devicepoint', { deviceId: device.id, pointKey: 'crack', name: '裂缝', unit: 'mm' });
+    await submit(ctx.demo, 'devicepointatt', { pointId: point.id, attrKey: 'k', attrValue: '1.5' });
+    const monitorPoint = await submit(ctx.demo, 'monitorpoint', { projectId: project.id, name: '裂缝测点', code: 'PG-MP-1' });
+    await submit(ctx.demo, 'pointrelationdevice', { monitorPointId: monitorPoint.id, deviceId: device.id, pointKey: 'crack' });
+    await submit(ctx.demo, 'mqttuser', { username: 'pg-crack-01', password: 'Device#Purge2026', clientType: 1, clientId: 'PG-CRACK-01' });
+    await submit(ctx.demo, 'mqttacl', { username: 'pg-crack-01', topic: 'vigil/%t/device/%c/debug', action: 2, allow: 1 });
+    await submit(ctx.demo, 'devicethreshold', { targetType: TARGET_TYPE.devicePoint, deviceId: device.id, pointKey: 'crack', level1Upper: 10, level2Upper: 5, level3Upper: 3, level4Upper: 2 });
+    await submit(ctx.demo, 'collectstrategy', { name: '边坡采集', projectId: project.id, deviceIds: device.id, intervalSeconds: 600, command: { command: 'collect' }, enabled: 0 });
+    await submit(ctx.demo, 'datacomparison', { projectId: project.id, name: '边坡对比', batchNumber: '2026-第1期', items: [{ deviceId: device.id, pointKey: 'crack' }] });
 
     // A reading over MQTT: the raw message, the series and an alarm with its log.
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${server.app.broker?.port}`, { clientId: 'PG-CRACK-01', username: 'pg-crack-01', password: 'Device#Purge2026', reconnectPeriod: 0 });
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${ctx.server.app.broker?.port}`, { clientId: 'PG-CRACK-01', username: 'pg-crack-01', password: 'Device#Purge2026', reconnectPeriod: 0 });
     const ts = Date.now() - 60_000;
     await client.publishAsync(`vigil/${DEMO}/device/PG-CRACK-01/data`, JSON.stringify({ ts, values: { crack: 2.5 } }), { qos: 1 });
     await client.endAsync(true);
     await until(async () => (await countOf(db, 'wit_alarm', 'deviceId', [device.id])) > 0, 5000, 'the alarm');
-    await server.app.alarms.engine.idle();
+    await ctx.server.app.alarms.engine.idle();
     // A correction over HTTP (audited), and a backlog of history with its rollups.
-    expectOk(await demo.post(`${X}/devicelog/submit`, { deviceId: device.id, pointKey: 'crack', ts: ts - 1000, value: 1.5, reason: '补录' }));
+    expectOk(await ctx.demo.post(`${X}/devicelog/submit`, { deviceId: device.id, pointKey: 'crack', ts: ts - 1000, value: 1.5, reason: '补录' }));
     await backlog(db, device.id, DEMO, BACKLOG);
-    await server.app.ingest.rollups.settle();
+    await ctx.server.app.ingest.rollups.settle();
     // Pushed to a target of the tenant, with a mapping of the device (nothing is sent: no reading arrives after this).
-    const target = await submit(demo, 'mqttparam', { name: '业主平台', pushType: 2, url: 'http://127.0.0.1:9/push' });
-    expectOk(await demo.post(`${X}/tenantproject/setTenantProject`, { mqttParamId: target.id, projectIds: [project.id] }));
-    await submit(demo, 'subtable', { mqttParamId: target.id, deviceId: device.id, targetDevice: 'OWNER-CRACK' });
+    const target = await submit(ctx.demo, 'mqttparam', { name: '业主平台', pushType: 2, url: 'http://127.0.0.1:9/push' });
+    expectOk(await ctx.demo.post(`${X}/tenantproject/setTenantProject`, { mqttParamId: target.id, projectIds: [project.id] }));
+    await submit(ctx.demo, 'subtable', { mqttParamId: target.id, deviceId: device.id, targetDevice: 'OWNER-CRACK' });
 
     // The roller would recompute (and so delete) a planted claim before it is counted: it waits until then.
-    await server.app.ingest.rollups.stop();
+    await ctx.server.app.ingest.rollups.stop();
     // Every other table that can name the project gets a row naming it (tagged with another tenant: a purge goes by
     // what a row names, not by its tag), and a row naming the bridge, which must stay.
     const ids = await idsOf(db, project.id);
@@ -174,10 +168,10 @@ describe.each(await storeKinds())('purging projects and tenants on %s', (store) 
     expect(before['wit_alarm_log.alarm_id']).toBeGreaterThan(0);
     expect(before['wit_mqtt_acl.username']).toBe(1);
     expect(Object.entries(before).filter(([, n]) => n === 0).map(([k]) => k)).toEqual([]);
-    server.app.ingest.rollups.start();
+    ctx.server.app.ingest.rollups.start();
 
-    expectOk(await postParams(demo, `${X}/project/remove`, { ids: project.id }));
-    expectOk(await demo.get(`${X}/project/deleteProjectById`, { id: project.id }));
+    expectOk(await postParams(ctx.demo, `${X}/project/remove`, { ids: project.id }));
+    expectOk(await ctx.demo.get(`${X}/project/deleteProjectById`, { id: project.id }));
     // What names the bridge is untouched.
     for (const { table, row } of planted) {
       // Marks (no id) are the roller's, which may have dropped the bridge's already.
@@ -185,7 +179,7 @@ describe.each(await storeKinds())('purging projects and tenants on %s', (store) 
       expect(await countOf(db, table, 'id', [row.id]), `${table} of the bridge`).toBe(1);
     }
     // Marks of deleted hours are the roller's to drop; once it has run, nothing of the project is left anywhere.
-    await server.app.ingest.rollups.settle();
+    await ctx.server.app.ingest.rollups.settle();
     const after = await referencing(db, ids, names);
     expect(Object.fromEntries(Object.entries(after).filter(([, n]) => n > 0))).toEqual({});
     expect(await countOf(db, 'wit_project', 'id', [project.id])).toBe(0);
@@ -204,12 +198,12 @@ describe.each(await storeKinds())('purging projects and tenants on %s', (store) 
       const chart = expectOk(await api.get<{ series: Array<{ pointKey: string; count: number }> }>(`${X}/devicelog/getHistoryEchartsData`, { deviceId, pointKey: 'crack', startTime: T0, endTime: T0 + POINTS * 60_000, width: 50 }));
       return chart.series.find((s) => s.pointKey === 'crack')?.count ?? 0;
     };
-    const newTenant = async (tenantName: string) => expectOk(await platform.post<{ tenantId: string }>('/api/blade-system/tenant/submit', { tenantName })).tenantId;
+    const newTenant = async (tenantName: string) => expectOk(await ctx.admin.post<{ tenantId: string }>('/api/blade-system/tenant/submit', { tenantName })).tenantId;
     const purgeTenant = async (tenantId: string) => {
       const row = await db.selectFrom('blade_tenant').select('id').where('tenantId', '=', tenantId).executeTakeFirstOrThrow();
-      expectOk(await postParams(platform, '/api/blade-system/tenant/remove', { ids: String(row.id) }));
-      expectOk(await platform.get('/api/blade-system/tenant/deleteTenantById', { tenantId }));
-      await server.app.ingest.rollups.settle();
+      expectOk(await postParams(ctx.admin, '/api/blade-system/tenant/remove', { ids: String(row.id) }));
+      expectOk(await ctx.admin.get('/api/blade-system/tenant/deleteTenantById', { tenantId }));
+      await ctx.server.app.ingest.rollups.settle();
     };
     /** Rows of the device's series, its rollups and its marks. */
     const seriesOf = async (deviceId: string) => {
@@ -223,7 +217,7 @@ describe.each(await storeKinds())('purging projects and tenants on %s', (store) 
       tenants.from = await newTenant('迁出业主');
       tenants.toA = await newTenant('迁入业主甲');
       tenants.toB = await newTenant('迁入业主乙');
-      admins.from = await signedIn(server.url, 'admin', DEFAULT_INIT_PASSWORD, tenants.from);
+      admins.from = await signedIn(ctx.server.url, 'admin', DEFAULT_INIT_PASSWORD, tenants.from);
       const projects: Record<keyof typeof devices, Row> = {} as never;
       for (const key of ['movedA', 'movedB', 'stayed'] as const) {
         projects[key] = await submit(admins.from, 'project', { name: `隧道 ${key}`, code: `TUN-${key}`, structureType: 2 });
@@ -231,12 +225,12 @@ describe.each(await storeKinds())('purging projects and tenants on %s', (store) 
         await submit(admins.from, 'devicepoint', { deviceId: devices[key].id, pointKey: 'crack', name: '收敛', unit: 'mm' });
         await backlog(db, devices[key].id, tenants.from, POINTS);
       }
-      await server.app.ingest.rollups.settle();
+      await ctx.server.app.ingest.rollups.settle();
       expect(await historyTotal(admins.from, devices.movedA.id)).toBe(POINTS);
 
-      expectOk(await postParams(platform, `${X}/project/adjustTenant`, { ids: projects.movedA.id, tenantId: tenants.toA }));
-      expectOk(await postParams(platform, `${X}/project/adjustTenant`, { ids: projects.movedB.id, tenantId: tenants.toB }));
-      admins.toA = await signedIn(server.url, 'admin', DEFAULT_INIT_PASSWORD, tenants.toA);
+      expectOk(await postParams(ctx.admin, `${X}/project/adjustTenant`, { ids: projects.movedA.id, tenantId: tenants.toA }));
+      expectOk(await postParams(ctx.admin, `${X}/project/adjustTenant`, { ids: projects.movedB.id, tenantId: tenants.toB }));
+      admins.toA = await signedIn(ctx.server.url, 'admin', DEFAULT_INIT_PASSWORD, tenants.toA);
       expect(await historyTotal(admins.toA, devices.movedA.id)).toBe(POINTS);
       expect(await chartCount(admins.toA, devices.movedA.id)).toBe(POINTS);
     });

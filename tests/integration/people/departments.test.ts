@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
-import { expectOk, expectRefused, type PageData, postParams, type Row } from './support';
+import { beforeAll, expect, it } from 'vitest';
+import { expectOk, expectRefused, expectRefusedExactly, type PageData, postParams, type Row } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
 
 const DEPT = '/api/blade-system/dept';
 const POST = '/api/blade-system/post';
@@ -21,22 +19,17 @@ interface Node {
 const paths = (nodes: Node[], prefix = ''): string[] =>
   nodes.flatMap((n) => [`${prefix}${n.title}`, ...paths(n.children ?? [], `${prefix}${n.title}/`)]);
 
-describe.each(await storeKinds())('departments and posts on %s', (store) => {
-  let server: TestServer;
-  let admin: ApiClient;
+onEveryStore('departments and posts', { signIn: ['admin'] }, (ctx) => {
   let me: Row;
   let rootId: string;
 
   beforeAll(async () => {
-    server = await startServer(store);
-    admin = await signedIn(server.url);
-    me = expectOk(await admin.get<Row>('/api/blade-user/info'));
+    me = expectOk(await ctx.admin.get<Row>('/api/blade-user/info'));
     rootId = String(me.deptId);
   });
-  afterAll(() => server.stop());
 
-  const save = async (body: Record<string, unknown>) => expectOk(await admin.post<Row>(`${DEPT}/submit`, body));
-  const detail = async (id: string) => expectOk(await admin.get<Row>(`${DEPT}/detail`, { id }));
+  const save = async (body: Record<string, unknown>) => expectOk(await ctx.admin.post<Row>(`${DEPT}/submit`, body));
+  const detail = async (id: string) => expectOk(await ctx.admin.get<Row>(`${DEPT}/detail`, { id }));
 
   it('derives ancestors from the parent and nests the tree', async () => {
     const a = await save({ parentId: rootId, deptName: 'A部', deptCategory: 2, sort: 1 });
@@ -48,7 +41,7 @@ describe.each(await storeKinds())('departments and posts on %s', (store) => {
     expect(await detail(b.id)).toMatchObject({ parentName: 'A部', deptCategoryName: '小组', fullName: 'B组', hasChildren: true });
     expect(await detail(c.id)).toMatchObject({ parentName: 'B组', deptCategoryName: '公司', hasChildren: false });
 
-    const tree = expectOk(await admin.get<Node[]>(`${DEPT}/tree`));
+    const tree = expectOk(await ctx.admin.get<Node[]>(`${DEPT}/tree`));
     expect(paths(tree)).toEqual(['Vigil', 'Vigil/A部', 'Vigil/A部/B组', 'Vigil/A部/B组/C班']);
     expect(tree[0]).toMatchObject({ id: rootId, parentId: '0', key: rootId, value: rootId, hasChildren: true });
   });
@@ -59,98 +52,98 @@ describe.each(await storeKinds())('departments and posts on %s', (store) => {
     const c = await save({ parentId: b.id, deptName: '移动C' });
     const d = await save({ parentId: c.id, deptName: '移动D' });
 
-    expectRefused(await admin.post(`${DEPT}/submit`, { id: b.id, parentId: d.id }), '上级机构不能是自身或其下级机构');
-    expectRefused(await admin.post(`${DEPT}/submit`, { id: b.id, parentId: b.id }), '上级机构不能是自身或其下级机构');
-    expectRefused(await admin.post(`${DEPT}/submit`, { id: b.id, parentId: '123456' }), '上级机构不存在');
+    expectRefusedExactly(await ctx.admin.post(`${DEPT}/submit`, { id: b.id, parentId: d.id }), '上级机构不能是自身或其下级机构');
+    expectRefusedExactly(await ctx.admin.post(`${DEPT}/submit`, { id: b.id, parentId: b.id }), '上级机构不能是自身或其下级机构');
+    expectRefusedExactly(await ctx.admin.post(`${DEPT}/submit`, { id: b.id, parentId: '123456' }), '上级机构不存在');
     expect((await detail(d.id)).ancestors).toBe(`0,${rootId},${a.id},${b.id},${c.id}`);
 
     // B (with C and D) becomes a top-level dept, then moves back below the root, renamed on the way.
-    expectOk(await admin.post(`${DEPT}/submit`, { id: b.id, parentId: '0' }));
+    expectOk(await ctx.admin.post(`${DEPT}/submit`, { id: b.id, parentId: '0' }));
     expect(await detail(b.id)).toMatchObject({ parentId: '0', ancestors: '0' });
     expect((await detail(c.id)).ancestors).toBe(`0,${b.id}`);
     expect((await detail(d.id)).ancestors).toBe(`0,${b.id},${c.id}`);
-    expectOk(await admin.post(`${DEPT}/update`, { id: b.id, parentId: rootId, deptName: '移动B2' }));
+    expectOk(await ctx.admin.post(`${DEPT}/update`, { id: b.id, parentId: rootId, deptName: '移动B2' }));
     expect(await detail(b.id)).toMatchObject({ parentId: rootId, ancestors: `0,${rootId}`, deptName: '移动B2' });
     expect((await detail(d.id)).ancestors).toBe(`0,${rootId},${b.id},${c.id}`);
     // Moving C below its former sibling subtree root A leaves A's other rows alone.
-    expectOk(await admin.post(`${DEPT}/submit`, { id: c.id, parentId: a.id }));
+    expectOk(await ctx.admin.post(`${DEPT}/submit`, { id: c.id, parentId: a.id }));
     expect((await detail(d.id)).ancestors).toBe(`0,${rootId},${a.id},${c.id}`);
     expect(await detail(a.id)).toMatchObject({ ancestors: `0,${rootId}`, hasChildren: true });
     expect(await detail(b.id)).toMatchObject({ hasChildren: false });
   });
 
   it('lists one level lazily, searches the whole tree, and answers lazy trees', async () => {
-    const top = expectOk(await admin.get<Row[]>(`${DEPT}/lazy-list`));
+    const top = expectOk(await ctx.admin.get<Row[]>(`${DEPT}/lazy-list`));
     expect(top.map((r) => r.id)).toContain(rootId);
     expect(top.every((r) => r.parentId === '0')).toBe(true);
     expect(top.find((r) => r.id === rootId)?.hasChildren).toBe(true);
-    const level = expectOk(await admin.get<Row[]>(`${DEPT}/lazy-list`, { parentId: rootId }));
+    const level = expectOk(await ctx.admin.get<Row[]>(`${DEPT}/lazy-list`, { parentId: rootId }));
     expect(level.map((r) => r.deptName)).toEqual(expect.arrayContaining(['A部', '移动A', '移动B2']));
     expect(level.every((r) => r.parentId === rootId)).toBe(true);
-    const found = expectOk(await admin.get<Row[]>(`${DEPT}/lazy-list`, { deptName: 'C班' }));
+    const found = expectOk(await ctx.admin.get<Row[]>(`${DEPT}/lazy-list`, { deptName: 'C班' }));
     expect(found.map((r) => r.deptName)).toEqual(['C班']);
 
-    const lazy = expectOk(await admin.get<Node[]>(`${DEPT}/lazy-tree`, { parentId: rootId }));
+    const lazy = expectOk(await ctx.admin.get<Node[]>(`${DEPT}/lazy-tree`, { parentId: rootId }));
     expect(lazy.map((n) => n.title)).toEqual(expect.arrayContaining(['A部', '移动A']));
     expect(lazy.find((n) => n.title === 'A部')).toMatchObject({ parentId: rootId, hasChildren: true });
     expect(lazy.every((n) => n.children === undefined)).toBe(true);
-    expect(expectOk(await admin.get<Node[]>(`${DEPT}/lazy-tree`)).map((n) => n.id)).toEqual([rootId]);
-    expect((await admin.get(`${DEPT}/lazy-tree`, { parentId: 'x' })).body.msg).toBe('请求参数类型错误: parentId');
+    expect(expectOk(await ctx.admin.get<Node[]>(`${DEPT}/lazy-tree`)).map((n) => n.id)).toEqual([rootId]);
+    expect((await ctx.admin.get(`${DEPT}/lazy-tree`, { parentId: 'x' })).body.msg).toBe('请求参数类型错误: parentId');
   });
 
   it('lets the platform administrator read another tenant tree', async () => {
-    const theirs = expectOk(await admin.get<Node[]>(`${DEPT}/tree`, { tenantId: '100001' }));
+    const theirs = expectOk(await ctx.admin.get<Node[]>(`${DEPT}/tree`, { tenantId: '100001' }));
     expect(paths(theirs)).toEqual(['演示工程公司']);
-    const level = expectOk(await admin.get<Row[]>(`${DEPT}/lazy-list`, { tenantId: '100001' }));
+    const level = expectOk(await ctx.admin.get<Row[]>(`${DEPT}/lazy-list`, { tenantId: '100001' }));
     expect(level.map((r) => [r.tenantId, r.deptName])).toEqual([['100001', '演示工程公司']]);
-    const everyTenant = expectOk(await admin.get<Row[]>(`${DEPT}/lazy-list`));
+    const everyTenant = expectOk(await ctx.admin.get<Row[]>(`${DEPT}/lazy-list`));
     expect(new Set(everyTenant.map((r) => r.tenantId))).toEqual(new Set(['000000', '100001']));
-    const lazy = expectOk(await admin.get<Node[]>(`${DEPT}/lazy-tree`, { tenantId: '100001' }));
+    const lazy = expectOk(await ctx.admin.get<Node[]>(`${DEPT}/lazy-tree`, { tenantId: '100001' }));
     expect(lazy.map((n) => n.title)).toEqual(['演示工程公司']);
-    expectRefused(await admin.post(`${DEPT}/submit`, { parentId: theirs[0].id, deptName: '跨租户' }), '上级机构不存在');
+    expectRefusedExactly(await ctx.admin.post(`${DEPT}/submit`, { parentId: theirs[0].id, deptName: '跨租户' }), '上级机构不存在');
     const placed = await save({ parentId: theirs[0].id, deptName: '租户分部', tenantId: '100001' });
     expect(placed).toMatchObject({ tenantId: '100001', ancestors: `0,${theirs[0].id}` });
   });
 
   it('selects the depts of a user, named depts, or the tenant', async () => {
-    const mine = expectOk(await admin.get<Row[]>(`${DEPT}/select`, { userId: String(me.id) }));
+    const mine = expectOk(await ctx.admin.get<Row[]>(`${DEPT}/select`, { userId: String(me.id) }));
     expect(mine.map((r) => r.id)).toEqual([rootId]);
-    const all = expectOk(await admin.get<Row[]>(`${DEPT}/select`));
+    const all = expectOk(await ctx.admin.get<Row[]>(`${DEPT}/select`));
     expect(all.length).toBeGreaterThan(5);
     expect(all.every((r) => r.tenantId === '000000')).toBe(true);
-    expectRefused(await admin.get(`${DEPT}/select`, { userId: '42' }), '数据不存在或无权操作');
+    expectRefusedExactly(await ctx.admin.get(`${DEPT}/select`, { userId: '42' }), '数据不存在或无权操作');
   });
 
   it('removes only leaves that no user belongs to', async () => {
     const parent = await save({ parentId: rootId, deptName: '待删父' });
     const child = await save({ parentId: parent.id, deptName: '待删子' });
-    expectRefused(await postParams(admin, `${DEPT}/remove`, { ids: parent.id }), '请先删除子节点');
-    const member = expectOk(await admin.post<Row>('/api/blade-user/submit', { account: 'dept_member', password: 'Pass@1234', deptId: child.id }));
-    expectRefused(await postParams(admin, `${DEPT}/remove`, { ids: child.id }), '该机构下仍有用户,不能删除');
-    expectOk(await postParams(admin, '/api/blade-user/remove', { ids: member.id }));
-    expectOk(await postParams(admin, `${DEPT}/remove`, { ids: `${parent.id},${child.id}` }));
-    expect((await admin.get(`${DEPT}/detail`, { id: parent.id })).body.data).toBeNull();
-    expectRefused(await admin.post(`${DEPT}/submit`, { parentId: rootId }), '请输入机构名称', true);
+    expectRefusedExactly(await postParams(ctx.admin, `${DEPT}/remove`, { ids: parent.id }), '请先删除子节点');
+    const member = expectOk(await ctx.admin.post<Row>('/api/blade-user/submit', { account: 'dept_member', password: 'Pass@1234', deptId: child.id }));
+    expectRefusedExactly(await postParams(ctx.admin, `${DEPT}/remove`, { ids: child.id }), '该机构下仍有用户,不能删除');
+    expectOk(await postParams(ctx.admin, '/api/blade-user/remove', { ids: member.id }));
+    expectOk(await postParams(ctx.admin, `${DEPT}/remove`, { ids: `${parent.id},${child.id}` }));
+    expect((await ctx.admin.get(`${DEPT}/detail`, { id: parent.id })).body.data).toBeNull();
+    expectRefused(await ctx.admin.post(`${DEPT}/submit`, { parentId: rootId }), '请输入机构名称');
   });
 
   it('keeps posts: unique codes, select per tenant, no removal while held', async () => {
-    const post = expectOk(await admin.post<Row>(`${POST}/submit`, { category: 2, postCode: 'engineer', postName: '工程师', sort: 2 }));
-    expectRefused(await admin.post(`${POST}/submit`, { postCode: 'engineer', postName: '另一个' }), '岗位编号已存在');
-    expectRefused(await admin.post(`${POST}/submit`, { postCode: 'x' }), '请输入岗位名称', true);
-    const page = expectOk(await admin.get<PageData>(`${POST}/list`, { postName: '工程' }));
+    const post = expectOk(await ctx.admin.post<Row>(`${POST}/submit`, { category: 2, postCode: 'engineer', postName: '工程师', sort: 2 }));
+    expectRefusedExactly(await ctx.admin.post(`${POST}/submit`, { postCode: 'engineer', postName: '另一个' }), '岗位编号已存在');
+    expectRefused(await ctx.admin.post(`${POST}/submit`, { postCode: 'x' }), '请输入岗位名称');
+    const page = expectOk(await ctx.admin.get<PageData>(`${POST}/list`, { postName: '工程' }));
     expect(page.records).toEqual([expect.objectContaining({ id: post.id, categoryName: '中层' })]);
-    expectOk(await admin.post(`${POST}/update`, { id: post.id, postName: '高级工程师' }));
-    expect(expectOk(await admin.get<Row>(`${POST}/detail`, { id: post.id })).postName).toBe('高级工程师');
+    expectOk(await ctx.admin.post(`${POST}/update`, { id: post.id, postName: '高级工程师' }));
+    expect(expectOk(await ctx.admin.get<Row>(`${POST}/detail`, { id: post.id })).postName).toBe('高级工程师');
 
-    const mine = expectOk(await admin.get<Row[]>(`${POST}/select`));
+    const mine = expectOk(await ctx.admin.get<Row[]>(`${POST}/select`));
     expect(mine.map((r) => r.postCode).sort()).toEqual(['ceo', 'engineer']);
-    const theirs = expectOk(await admin.get<Row[]>(`${POST}/select`, { tenantId: '100001' }));
+    const theirs = expectOk(await ctx.admin.get<Row[]>(`${POST}/select`, { tenantId: '100001' }));
     expect(theirs.map((r) => [r.tenantId, r.postCode])).toEqual([['100001', 'ceo']]);
 
-    const holder = expectOk(await admin.post<Row>('/api/blade-user/submit', { account: 'post_holder', password: 'Pass@1234', postId: post.id }));
-    expectRefused(await postParams(admin, `${POST}/remove`, { ids: post.id }), '该岗位下仍有用户,不能删除');
-    expectOk(await postParams(admin, '/api/blade-user/remove', { ids: holder.id }));
-    expectOk(await postParams(admin, `${POST}/remove`, { ids: post.id }));
-    expect(expectOk(await admin.get<Row[]>(`${POST}/select`)).map((r) => r.postCode)).toEqual(['ceo']);
+    const holder = expectOk(await ctx.admin.post<Row>('/api/blade-user/submit', { account: 'post_holder', password: 'Pass@1234', postId: post.id }));
+    expectRefusedExactly(await postParams(ctx.admin, `${POST}/remove`, { ids: post.id }), '该岗位下仍有用户,不能删除');
+    expectOk(await postParams(ctx.admin, '/api/blade-user/remove', { ids: holder.id }));
+    expectOk(await postParams(ctx.admin, `${POST}/remove`, { ids: post.id }));
+    expect(expectOk(await ctx.admin.get<Row[]>(`${POST}/select`)).map((r) => r.postCode)).toEqual(['ceo']);
   });
 });

@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, signedIn } from '../../support/client';
 import { storeKinds } from '../../support/databases';
+import { expectOk, expectRefusedExactly, postParams, type Row } from '../../support/envelope';
 import { startServer, type TestServer } from '../../support/server';
-import { expectOk, expectRefused, findByAccount, insertRole, postParams, type Row } from './support';
+import { findByAccount, insertRole } from './support';
 
 /**
  * A tiny OAuth 2 provider on 127.0.0.1: the code `code-<login>` is exchanged for a token, and the token for the
@@ -76,20 +77,20 @@ describe.each(await storeKinds())('third-party registration on %s', (store) => {
 
     const register = (body: Record<string, unknown>) => guest.post('/api/blade-user/register-guest', body);
     const form = { tenantId: '100001', name: '爱丽丝', account: 'alice', password: 'Alice@2026', password2: 'Alice@2026', oauthId: guestToken.oauth_id };
-    expectRefused(await register({ ...form, tenantId: '' }), '请先输入租户编号');
-    expectRefused(await register({ ...form, account: '' }), '请先输入账号名称');
-    expectRefused(await register({ ...form, password: '' }), '请先输入密码');
-    expectRefused(await register({ ...form, password2: '' }), '请先输入密码');
-    expectRefused(await register({ ...form, password2: 'Alice@2027' }), '两次密码输入不一致');
-    expectRefused(await register({ ...form, password: 'alice', password2: 'alice' }), '密码长度应为6到30位');
-    expectRefused(await register({ ...form, tenantId: '999999' }), '租户信息错误');
-    expectRefused(await register({ ...form, oauthId: '123456789' }), '第三方登录信息错误');
-    expectRefused(await register({ ...form, account: 'admin' }), '当前用户已存在!');
+    expectRefusedExactly(await register({ ...form, tenantId: '' }), '请先输入租户编号');
+    expectRefusedExactly(await register({ ...form, account: '' }), '请先输入账号名称');
+    expectRefusedExactly(await register({ ...form, password: '' }), '请先输入密码');
+    expectRefusedExactly(await register({ ...form, password2: '' }), '请先输入密码');
+    expectRefusedExactly(await register({ ...form, password2: 'Alice@2027' }), '两次密码输入不一致');
+    expectRefusedExactly(await register({ ...form, password: 'alice', password2: 'alice' }), '密码长度应为6到30位');
+    expectRefusedExactly(await register({ ...form, tenantId: '999999' }), '租户信息错误');
+    expectRefusedExactly(await register({ ...form, oauthId: '123456789' }), '第三方登录信息错误');
+    expectRefusedExactly(await register({ ...form, account: 'admin' }), '当前用户已存在!');
     expect(await findByAccount(tenantAdmin, 'alice')).toBeUndefined();
 
     const { password2: _password2, ...withoutConfirmation } = form;
     expectOk(await register(withoutConfirmation));
-    expectRefused(await register({ ...form, account: 'alice2' }), '该第三方账号已绑定用户');
+    expectRefusedExactly(await register({ ...form, account: 'alice2' }), '该第三方账号已绑定用户');
 
     const pending = await findByAccount(tenantAdmin, 'alice');
     expect(pending).toMatchObject({ tenantId: '100001', status: 0, name: '爱丽丝', realName: '爱丽丝', avatar: 'https://idp.example/alice.png', email: 'alice@idp.example' });
@@ -113,7 +114,7 @@ describe.each(await storeKinds())('third-party registration on %s', (store) => {
     const { body: bob } = await social('bob');
     const { client: carol } = await social('carol');
     const form = { tenantId: '100001', name: 'Bob', account: 'bob', password: 'Bob@20260', password2: 'Bob@20260', oauthId: bob.oauth_id };
-    expectRefused(await carol.post('/api/blade-user/register-guest', form), '第三方登录信息错误');
+    expectRefusedExactly(await carol.post('/api/blade-user/register-guest', form), '第三方登录信息错误');
     expect((await tenantAdmin.post('/api/blade-user/register-guest', form)).status).toBe(403);
     expect((await new ApiClient(server.url).post('/api/blade-user/register-guest', form)).body.msg).toBe('缺失令牌,鉴权失败');
     expect(await findByAccount(tenantAdmin, 'bob')).toBeUndefined();

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { StoredReading } from '../../../server/ingest/types';
-import { type ApiClient, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { GUARDED, startServer, type TestServer } from '../../support/server';
-import { BRIDGE, deviceOf, until } from '../data/support';
-import { DEMO, expectOk, expectRefused, type PageData, type Row, X } from '../monitoring/support';
+import { expectOk, expectRefused, type PageData, type Row } from '../../support/envelope';
+import { GUARDED } from '../../support/server';
+import { onEveryStore } from '../../support/suite';
+import { until } from '../../support/wait';
+import { BRIDGE, deviceOf } from '../data/support';
+import { DEMO, X } from '../monitoring/support';
 import { type OwnerBroker, type Receiver, startOwnerBroker, startReceiver } from './support';
 
 /**
@@ -17,34 +18,29 @@ const REFUSED = '指向内网或本机,已拒绝 (OUTBOUND_ALLOW_PRIVATE)';
 /** A public-looking name that never resolves (RFC 6761): saved, then turned into a local address in the table. */
 const NOWHERE = 'push.example.invalid';
 
-describe.each(await storeKinds())('outbound guard on push targets on %s', (store) => {
-  let server: TestServer;
-  let demo: ApiClient;
+onEveryStore('outbound guard on push targets', { signIn: ['demo'], config: GUARDED }, (ctx) => {
   let owner: OwnerBroker;
   let receiver: Receiver;
   /** The owner's broker by name: `localhost` resolves to 127.0.0.1. */
   let ownerByName: string;
 
-  const post = <T = unknown>(path: string, body?: unknown) => demo.post<T>(`${X}/${path}`, body);
+  const post = <T = unknown>(path: string, body?: unknown) => ctx.demo.post<T>(`${X}/${path}`, body);
   const target = async (body: Record<string, unknown>) => expectOk(await post<Row>('mqttparam/submit', { flushInterval: 200, timeout: 2000, ...body }));
-  const logs = async (query: Record<string, string | number>) => expectOk(await demo.get<PageData>(`${X}/apisendlog/list`, { size: 100, ...query })).records;
+  const logs = async (query: Record<string, string | number>) => expectOk(await ctx.demo.get<PageData>(`${X}/apisendlog/list`, { size: 100, ...query })).records;
   /** What DNS would do to a saved name: the stored address now leads to this machine. */
-  const repoint = (id: string, values: Record<string, string>) => server.app.platform.db.updateTable('wit_mqtt_param').set(values).where('id', '=', id).execute();
+  const repoint = (id: string, values: Record<string, string>) => ctx.server.app.platform.db.updateTable('wit_mqtt_param').set(values).where('id', '=', id).execute();
   const nothingArrived = () => {
     expect(receiver.posted).toEqual([]);
     expect(owner.messages).toEqual([]);
   };
 
   beforeAll(async () => {
-    server = await startServer(store, GUARDED);
-    server.app.push.forwarder.retry = { attempts: 3, baseMs: 50, maxMs: 200 };
-    demo = await signedIn(server.url, 'admin', 'admin', DEMO);
+    ctx.server.app.push.forwarder.retry = { attempts: 3, baseMs: 50, maxMs: 200 };
     owner = await startOwnerBroker('owner', 'Owner#Push2026');
     receiver = await startReceiver();
     ownerByName = owner.url.replace('127.0.0.1', 'localhost');
   });
   afterAll(async () => {
-    await server?.stop();
     await owner?.close();
     await receiver?.close();
   });
@@ -63,7 +59,7 @@ describe.each(await storeKinds())('outbound guard on push targets on %s', (store
     for (const [name, body] of local) {
       const reply = await post('mqttparam/submit', { name, ...body });
       expectRefused(reply, REFUSED);
-      expect(expectOk(await demo.get<PageData>(`${X}/mqttparam/list`, { name })).total, name).toBe(0);
+      expect(expectOk(await ctx.demo.get<PageData>(`${X}/mqttparam/list`, { name })).total, name).toBe(0);
     }
 
     // A name that does not resolve now is saved (it is judged again at every connection); an edit to a local address
@@ -71,7 +67,7 @@ describe.each(await storeKinds())('outbound guard on push targets on %s', (store
     const saved = await target({ name: '外部平台', pushType: 2, url: `http://${NOWHERE}/data` });
     expectRefused(await post('mqttparam/update', { id: saved.id, url: 'http://127.0.0.1:5432/' }), REFUSED);
     expectRefused(await post('mqttparam/update', { id: saved.id, pushType: 1, brokerUrl: 'mqtt://localhost:1883' }), REFUSED);
-    expect(expectOk(await demo.get<Row>(`${X}/mqttparam/detail`, { id: saved.id }))).toMatchObject({ url: `http://${NOWHERE}/data`, pushType: 2 });
+    expect(expectOk(await ctx.demo.get<Row>(`${X}/mqttparam/detail`, { id: saved.id }))).toMatchObject({ url: `http://${NOWHERE}/data`, pushType: 2 });
     expectOk(await post('mqttparam/update', { id: saved.id, remark: '仍可修改' }));
     nothingArrived();
   });
@@ -93,7 +89,7 @@ describe.each(await storeKinds())('outbound guard on push targets on %s', (store
     await repoint(String(saved.id), { brokerUrl: ownerByName });
     const answer = expectOk(await post<{ success: boolean; message: string }>('subtable/testMQTT', { id: saved.id }));
     expect(answer).toMatchObject({ success: false, message: `目标地址 localhost ${REFUSED}` });
-    await server.app.push.idle();
+    await ctx.server.app.push.idle();
     const [logged] = await logs({ mqttParamId: String(saved.id), trigger: 'test' });
     expect(logged).toMatchObject({ state: 2, error: `目标地址 localhost ${REFUSED}` });
     nothingArrived();
@@ -110,20 +106,20 @@ describe.each(await storeKinds())('outbound guard on push targets on %s', (store
 
     const ts = Date.now() - 1000;
     const reading: StoredReading = { tenantId: DEMO, projectId: BRIDGE, deviceId: deviceOf('QJ-RAIN-01'), deviceCode: 'QJ-RAIN-01', pointKey: 'rainfall', ts, value: 2.5, raw: 2.5 };
-    server.app.platform.events.emit('readings', [reading]);
+    ctx.server.app.platform.events.emit('readings', [reading]);
     for (const [binding, host] of [
       [bindings[0], '127.0.0.1'],
       [bindings[1], 'localhost'],
     ] as const) {
       const rows = await until(async () => {
-        await server.app.push.idle();
+        await ctx.server.app.push.idle();
         const found = await logs({ tenantProjectId: String(binding.id) });
         return found.length > 0 && found;
       }, 8000, `the refusal of ${host} logged`);
       // Not retried: one attempt, the refusal as its error.
       const error = expect.stringContaining(`目标地址 ${host} ${REFUSED}`);
       expect(rows).toEqual([expect.objectContaining({ trigger: 'realtime', attempt: 1, state: 2, readings: 1, error })]);
-      const state = expectOk(await demo.get<Row>(`${X}/tenantproject/detail`, { id: String(binding.id) }));
+      const state = expectOk(await ctx.demo.get<Row>(`${X}/tenantproject/detail`, { id: String(binding.id) }));
       expect(state).toMatchObject({ lastState: 2, lastError: error });
     }
 

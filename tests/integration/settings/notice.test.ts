@@ -1,34 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { publishNotice, unreadNotices } from '../../../server/modules/blade-desk';
 import { principalOf } from '../../../server/auth/tokens';
-import { type ApiClient, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
-import { createStaff, expectOk, type PageData, type Staff } from './support';
+import type { ApiClient } from '../../support/client';
+import { expectOk, type PageData } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
+import { createStaff, type Staff } from './support';
 
 type Notice = Record<string, unknown> & { id: string; title: string; readFlag: number; content: string };
 
-describe.each(await storeKinds())('notices on %s', (store) => {
-  let server: TestServer;
-  let admin: ApiClient;
-  let tenantAdmin: ApiClient;
+onEveryStore('notices', { signIn: ['admin', 'demo'] }, (ctx) => {
   let alice: Staff;
   let bob: Staff;
   beforeAll(async () => {
-    server = await startServer(store);
-    admin = await signedIn(server.url);
-    tenantAdmin = await signedIn(server.url, 'admin', 'admin', '100001');
-    alice = await createStaff(server, '100001', 'alice');
-    bob = await createStaff(server, '100001', 'bob');
+    alice = await createStaff(ctx.server, '100001', 'alice');
+    bob = await createStaff(ctx.server, '100001', 'bob');
   });
-  afterAll(() => server.stop());
 
   const list = async (client: ApiClient, query: Record<string, string | number> = {}) =>
     expectOk(await client.get<PageData<Notice>>('/api/blade-desk/notice/list', { size: 50, ...query })).records;
   const flags = async (client: ApiClient) => Object.fromEntries((await list(client)).map((n) => [n.title, n.readFlag]));
 
   it('validates and sanitises notices', async () => {
-    const empty = await tenantAdmin.post('/api/blade-desk/notice/submit', {});
+    const empty = await ctx.demo.post('/api/blade-desk/notice/submit', {});
     expect(empty.status).toBe(400);
     expect(empty.body.msg).toContain('请输入通知标题');
     expect(empty.body.msg).toContain('请选择通知类型');
@@ -38,21 +31,21 @@ describe.each(await storeKinds())('notices on %s', (store) => {
       '<b>加粗</b><a href="javascript:alert(2)">坏链接</a><a href="https://example.com/a">好链接</a>',
       '<img src="https://example.com/p.png" onerror="alert(3)" alt="图"><div onclick="alert(4)">点击</div>',
     ].join('');
-    const saved = expectOk(await tenantAdmin.post<Notice>('/api/blade-desk/notice/submit', { title: '维护通知', category: 1, content }));
+    const saved = expectOk(await ctx.demo.post<Notice>('/api/blade-desk/notice/submit', { title: '维护通知', category: 1, content }));
     expect(saved.releaseTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-    const stored = expectOk(await tenantAdmin.get<Notice>('/api/blade-desk/notice/detail', { id: saved.id })).content;
+    const stored = expectOk(await ctx.demo.get<Notice>('/api/blade-desk/notice/detail', { id: saved.id })).content;
     for (const gone of ['<script', 'alert(', 'onerror', 'onclick', 'javascript:', 'position']) expect(stored).not.toContain(gone);
     for (const kept of ['<p style="color:red">重要</p>', '<b>加粗</b>', '<a href="https://example.com/a">好链接</a>', '<img src="https://example.com/p.png" alt="图" />', '点击']) {
       expect(stored).toContain(kept);
     }
-    const updated = expectOk(await tenantAdmin.post<Notice>('/api/blade-desk/notice/submit', { id: saved.id, content: '<i>改</i><iframe src="https://x"></iframe>' }));
+    const updated = expectOk(await ctx.demo.post<Notice>('/api/blade-desk/notice/submit', { id: saved.id, content: '<i>改</i><iframe src="https://x"></iframe>' }));
     expect(updated.content).toBe('<i>改</i>');
   });
 
   it('keeps read flags per user: detail with isView, setRead and batchSetRead', async () => {
     const ids: string[] = [];
     for (const [title, category] of [['停电通知', 1], ['会议安排', 7], ['巡检计划', 6]] as const) {
-      ids.push(expectOk(await tenantAdmin.post<Notice>('/api/blade-desk/notice/submit', { title, category, content: `<p>${title}</p>` })).id);
+      ids.push(expectOk(await ctx.demo.post<Notice>('/api/blade-desk/notice/submit', { title, category, content: `<p>${title}</p>` })).id);
     }
     const [outage, meeting, inspection] = ids;
     const aliceView = await list(alice.client);
@@ -83,7 +76,7 @@ describe.each(await storeKinds())('notices on %s', (store) => {
   });
 
   it('publishes notices to chosen users from server code', async () => {
-    const id = await publishNotice(server.app.platform, { tenantId: '100001', title: '告警: 沉降超限', category: 8, content: '<p>P-01</p><script>x()</script>', userIds: [alice.userId] });
+    const id = await publishNotice(ctx.server.app.platform, { tenantId: '100001', title: '告警: 沉降超限', category: 8, content: '<p>P-01</p><script>x()</script>', userIds: [alice.userId] });
     const aliceNotice = (await list(alice.client)).find((n) => n.id === id);
     expect(aliceNotice).toMatchObject({ readFlag: 0, categoryName: '告警通知', content: '<p>P-01</p>' });
     expect((await list(bob.client)).some((n) => n.id === id)).toBe(false);
@@ -91,7 +84,7 @@ describe.each(await storeKinds())('notices on %s', (store) => {
     expect((await bob.client.post('/api/blade-desk/notice/setRead', undefined, { id })).body.msg).toBe('数据不存在或无权操作');
 
     // The notice centre's station list: unread, visible notices of the caller's tenant.
-    const platform = server.app.platform;
+    const platform = ctx.server.app.platform;
     const asCaller = async (client: ApiClient) => {
       const verified = await platform.tokens.verify(client.token!, 'access_token');
       if (!('claims' in verified)) throw new Error(verified.error);
@@ -102,13 +95,13 @@ describe.each(await storeKinds())('notices on %s', (store) => {
   });
 
   it('never shows or marks another tenant\'s notices', async () => {
-    const own = expectOk(await admin.post<Notice>('/api/blade-desk/notice/submit', { title: '平台公告', category: 1 }));
-    expect((await list(tenantAdmin)).some((n) => n.id === own.id)).toBe(false);
-    expect(expectOk(await tenantAdmin.get('/api/blade-desk/notice/detail', { id: own.id }))).toBeNull();
+    const own = expectOk(await ctx.admin.post<Notice>('/api/blade-desk/notice/submit', { title: '平台公告', category: 1 }));
+    expect((await list(ctx.demo)).some((n) => n.id === own.id)).toBe(false);
+    expect(expectOk(await ctx.demo.get('/api/blade-desk/notice/detail', { id: own.id }))).toBeNull();
     expect((await alice.client.post('/api/blade-desk/notice/setRead', undefined, { id: own.id })).status).toBe(400);
-    expect((await tenantAdmin.post('/api/blade-desk/notice/remove', undefined, { ids: own.id })).status).toBe(400);
-    expect((await list(admin)).some((n) => n.id === own.id)).toBe(true);
-    expectOk(await admin.post('/api/blade-desk/notice/remove', undefined, { ids: own.id }));
-    expect((await list(admin)).some((n) => n.id === own.id)).toBe(false);
+    expect((await ctx.demo.post('/api/blade-desk/notice/remove', undefined, { ids: own.id })).status).toBe(400);
+    expect((await list(ctx.admin)).some((n) => n.id === own.id)).toBe(true);
+    expectOk(await ctx.admin.post('/api/blade-desk/notice/remove', undefined, { ids: own.id }));
+    expect((await list(ctx.admin)).some((n) => n.id === own.id)).toBe(false);
   });
 });

@@ -3,9 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, type Envelope, signedIn } from '../../support/client';
 import { storeKinds } from '../../support/databases';
+import { expectOk, expectRefused, type PageData } from '../../support/envelope';
 import { GUARDED, startServer, type TestServer } from '../../support/server';
-import { expectRefused } from '../monitoring/support';
-import { expectOk, type PageData } from './support';
 
 /**
  * The outbound guard on object storage and SMS gateways (docs/push.md "Outbound addresses"): a server started as a

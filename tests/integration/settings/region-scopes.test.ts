@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
-import { createStaff, expectOk, grantScope, type PageData } from './support';
+import { expect, it } from 'vitest';
+import type { ApiClient } from '../../support/client';
+import { expectOk, type PageData } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
+import { createStaff, grantScope } from './support';
 
 type Region = Record<string, unknown> & { id: string; code: string; name: string };
 
-describe.each(await storeKinds())('regions and scopes on %s', (store) => {
-  let server: TestServer;
-  let admin: ApiClient;
-  let tenantAdmin: ApiClient;
-  beforeAll(async () => {
-    server = await startServer(store);
-    admin = await signedIn(server.url);
-    tenantAdmin = await signedIn(server.url, 'admin', 'admin', '100001');
-  });
-  afterAll(() => server.stop());
-
-  const region = (body: Record<string, unknown>, client = admin) => client.post<Region>('/api/blade-system/region/submit', body);
+onEveryStore('regions and scopes', { signIn: ['admin', 'demo'] }, (ctx) => {
+  const region = (body: Record<string, unknown>, client = ctx.admin) => client.post<Region>('/api/blade-system/region/submit', body);
 
   it('builds the region tree with derived levels, names and ancestors', async () => {
     const missing = await region({ parentCode: '00' });
@@ -42,58 +32,58 @@ describe.each(await storeKinds())('regions and scopes on %s', (store) => {
     expect((await region({ code: '3201', parentCode: '32', name: '重复' })).body.msg).toBe('区划编号已存在');
     expect((await region({ code: '9901', parentCode: '99', name: '无上级' })).body.msg).toBe('上级区划不存在');
 
-    const top = expectOk(await admin.get<Region[]>('/api/blade-system/region/lazy-tree'));
+    const top = expectOk(await ctx.admin.get<Region[]>('/api/blade-system/region/lazy-tree'));
     expect(top).toEqual([{ id: '32', parentId: '00', title: '江苏省', key: '32', value: '32', regionLevel: 1, hasChildren: true }]);
-    const cities = expectOk(await admin.get<Region[]>('/api/blade-system/region/lazy-tree', { parentCode: '32' }));
+    const cities = expectOk(await ctx.admin.get<Region[]>('/api/blade-system/region/lazy-tree', { parentCode: '32' }));
     expect(cities.map((c) => [c.title, c.hasChildren])).toEqual([['南京市', true], ['无锡市', false]]);
-    const lazyList = expectOk(await admin.get<Region[]>('/api/blade-system/region/lazy-list', { parentCode: '3201' }));
+    const lazyList = expectOk(await ctx.admin.get<Region[]>('/api/blade-system/region/lazy-list', { parentCode: '3201' }));
     expect(lazyList.map((r) => [r.name, r.hasChildren])).toEqual([['玄武区', false]]);
-    expect(expectOk(await admin.get<Region>('/api/blade-system/region/detail', { code: '3201' })).name).toBe('南京市');
-    const list = expectOk(await admin.get<PageData<Region>>('/api/blade-system/region/list', { cityName: '南京' }));
+    expect(expectOk(await ctx.admin.get<Region>('/api/blade-system/region/detail', { code: '3201' })).name).toBe('南京市');
+    const list = expectOk(await ctx.admin.get<PageData<Region>>('/api/blade-system/region/list', { cityName: '南京' }));
     expect(list.records.map((r) => r.code).sort()).toEqual(['3201', '320102']);
 
     // Renaming reaches the rows below; a region with children keeps its code and place.
     expectOk(await region({ id: city.id, name: '南京' }));
-    expect(expectOk(await admin.get<Region>('/api/blade-system/region/detail', { code: '320102' })).cityName).toBe('南京');
+    expect(expectOk(await ctx.admin.get<Region>('/api/blade-system/region/detail', { code: '320102' })).cityName).toBe('南京');
     expect((await region({ id: city.id, code: '3299' })).body.msg).toBe('该区划有下级区划,不可修改编号或上级');
 
-    const refused = await admin.post('/api/blade-system/region/remove', undefined, { id: '3201' });
+    const refused = await ctx.admin.post('/api/blade-system/region/remove', undefined, { id: '3201' });
     expect(refused.body.msg).toBe('请先删除子节点');
-    expectOk(await admin.post('/api/blade-system/region/remove', undefined, { id: district.id }));
-    expectOk(await admin.post('/api/blade-system/region/remove', undefined, { id: '3201' }));
-    expect(expectOk(await admin.get('/api/blade-system/region/detail', { code: '3201' }))).toBeNull();
+    expectOk(await ctx.admin.post('/api/blade-system/region/remove', undefined, { id: district.id }));
+    expectOk(await ctx.admin.post('/api/blade-system/region/remove', undefined, { id: '3201' }));
+    expect(expectOk(await ctx.admin.get('/api/blade-system/region/detail', { code: '3201' }))).toBeNull();
     // A removed code can be used again.
     expect(expectOk(await region({ code: '3201', parentCode: '32', name: '南京市' })).name).toBe('南京市');
     expect(province.id).toBeTruthy();
   });
 
   it('lets tenant administrators read regions but not change them', async () => {
-    expect(expectOk(await tenantAdmin.get<Region[]>('/api/blade-system/region/lazy-tree')).length).toBeGreaterThan(0);
-    expect((await region({ code: '11', parentCode: '00', name: '北京市' }, tenantAdmin)).status).toBe(403);
-    expect((await tenantAdmin.post('/api/blade-system/region/remove', undefined, { id: '32' })).status).toBe(403);
+    expect(expectOk(await ctx.demo.get<Region[]>('/api/blade-system/region/lazy-tree')).length).toBeGreaterThan(0);
+    expect((await region({ code: '11', parentCode: '00', name: '北京市' }, ctx.demo)).status).toBe(403);
+    expect((await ctx.demo.post('/api/blade-system/region/remove', undefined, { id: '32' })).status).toBe(403);
     const scope = { menuId: '1', resourceCode: 'x/y', scopeName: 'x', scopeType: 1 };
-    expect((await tenantAdmin.post('/api/blade-system/data-scope/submit', scope)).status).toBe(403);
-    expect((await tenantAdmin.post('/api/blade-system/api-scope/submit', { ...scope, scopePath: '/x/**' })).status).toBe(403);
+    expect((await ctx.demo.post('/api/blade-system/data-scope/submit', scope)).status).toBe(403);
+    expect((await ctx.demo.post('/api/blade-system/api-scope/submit', { ...scope, scopePath: '/x/**' })).status).toBe(403);
   });
 
   it('validates scopes and lists them per menu', async () => {
-    const empty = await admin.post('/api/blade-system/data-scope/submit', {});
+    const empty = await ctx.admin.post('/api/blade-system/data-scope/submit', {});
     expect(empty.status).toBe(400);
     for (const message of ['请选择菜单', '请输入数据权限编号', '请输入数据权限名称', '请选择数据权限类型']) expect(empty.body.msg).toContain(message);
-    const custom = await admin.post('/api/blade-system/data-scope/submit', { menuId: '7', resourceCode: 'a/b', scopeName: '自定义', scopeType: 5 });
+    const custom = await ctx.admin.post('/api/blade-system/data-scope/submit', { menuId: '7', resourceCode: 'a/b', scopeName: '自定义', scopeType: 5 });
     expect(custom.body.msg).toContain('请输入自定义的部门编号');
-    const api = await admin.post('/api/blade-system/api-scope/submit', { menuId: '7', resourceCode: 'a', scopeName: 'a', scopeType: 1 });
+    const api = await ctx.admin.post('/api/blade-system/api-scope/submit', { menuId: '7', resourceCode: 'a', scopeName: 'a', scopeType: 1 });
     expect(api.body.msg).toContain('请输入接口权限路径');
 
-    expectOk(await admin.post('/api/blade-system/data-scope/submit', { menuId: '7', resourceCode: 'a/b', scopeName: '全部', scopeType: 1 }));
-    expectOk(await admin.post('/api/blade-system/data-scope/submit', { menuId: '71', resourceCode: 'a/c', scopeName: '另一个菜单', scopeType: 1 }));
-    const byMenu = expectOk(await admin.get<PageData>('/api/blade-system/data-scope/list', { menuId: '7' }));
+    expectOk(await ctx.admin.post('/api/blade-system/data-scope/submit', { menuId: '7', resourceCode: 'a/b', scopeName: '全部', scopeType: 1 }));
+    expectOk(await ctx.admin.post('/api/blade-system/data-scope/submit', { menuId: '71', resourceCode: 'a/c', scopeName: '另一个菜单', scopeType: 1 }));
+    const byMenu = expectOk(await ctx.admin.get<PageData>('/api/blade-system/data-scope/list', { menuId: '7' }));
     expect(byMenu.records.map((r) => r.scopeName)).toEqual(['全部']);
   });
 
   it('enforces a granted "own rows" data scope and API scopes end to end', async () => {
-    const staff = await createStaff(server, '100001', 'inspector');
-    const other = await createStaff(server, '100001', 'surveyor');
+    const staff = await createStaff(ctx.server, '100001', 'inspector');
+    const other = await createStaff(ctx.server, '100001', 'surveyor');
     const param = (client: ApiClient, key: string) => client.post('/api/blade-system/param/submit', { paramName: key, paramKey: key, paramValue: 'v' });
     expectOk(await param(staff.client, 'staff.own'));
     expectOk(await param(other.client, 'other.own'));
@@ -102,31 +92,31 @@ describe.each(await storeKinds())('regions and scopes on %s', (store) => {
     expect(await keys(staff.client)).toEqual(['account.initPassword', 'other.own', 'staff.own']);
 
     const own = expectOk(
-      await admin.post<{ id: string }>('/api/blade-system/data-scope/submit', { menuId: '1', resourceCode: 'blade-system/param', scopeName: '本人可见', scopeType: 2 }),
+      await ctx.admin.post<{ id: string }>('/api/blade-system/data-scope/submit', { menuId: '1', resourceCode: 'blade-system/param', scopeName: '本人可见', scopeType: 2 }),
     );
     expect(await keys(staff.client)).toEqual(['account.initPassword', 'other.own', 'staff.own']); // declared, not yet granted
-    await grantScope(server, staff.roleId, own.id, 1);
+    await grantScope(ctx.server, staff.roleId, own.id, 1);
     expect(await keys(staff.client)).toEqual(['staff.own']);
     expect(await keys(other.client)).toEqual(['account.initPassword', 'other.own', 'staff.own']);
     const foreign = expectOk(await other.client.get<PageData>('/api/blade-system/param/list', { paramKey: 'other.own' })).records[0];
     expect(expectOk(await staff.client.get('/api/blade-system/param/detail', { id: String(foreign.id) }))).toBeNull();
 
     // Removing the scope lifts the restriction at once.
-    expectOk(await admin.post('/api/blade-system/data-scope/remove', undefined, { ids: own.id }));
+    expectOk(await ctx.admin.post('/api/blade-system/data-scope/remove', undefined, { ids: own.id }));
     expect(await keys(staff.client)).toHaveLength(3);
 
     const api = expectOk(
-      await admin.post<{ id: string }>('/api/blade-system/api-scope/submit', { menuId: '1', resourceCode: 'param_api', scopeName: '参数接口', scopePath: '/blade-system/param/**', scopeType: 1 }),
+      await ctx.admin.post<{ id: string }>('/api/blade-system/api-scope/submit', { menuId: '1', resourceCode: 'param_api', scopeName: '参数接口', scopePath: '/blade-system/param/**', scopeType: 1 }),
     );
     const denied = await staff.client.get('/api/blade-system/param/list');
     expect(denied.status).toBe(403);
     expect(denied.body.msg).toBe('请求被拒绝');
     expect((await staff.client.get('/api/blade-system/dict/dictionary', { code: 'sex' })).status).toBe(200);
-    await grantScope(server, staff.roleId, api.id, 2);
+    await grantScope(ctx.server, staff.roleId, api.id, 2);
     expect((await staff.client.get('/api/blade-system/param/list')).status).toBe(200);
     expect((await other.client.get('/api/blade-system/param/list')).status).toBe(403);
-    expect((await admin.get('/api/blade-system/param/list')).status).toBe(200);
-    expectOk(await admin.post('/api/blade-system/api-scope/remove', undefined, { ids: api.id }));
+    expect((await ctx.admin.get('/api/blade-system/param/list')).status).toBe(200);
+    expectOk(await ctx.admin.post('/api/blade-system/api-scope/remove', undefined, { ids: api.id }));
     expect((await other.client.get('/api/blade-system/param/list')).status).toBe(200);
   });
 });

@@ -3,12 +3,11 @@ import { existsSync, readdirSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, type Envelope, signedIn } from '../../support/client';
-import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authorization } from '../../../server/modules/blade-resource/s3';
-import { expectOk, type PageData } from './support';
+import type { ApiClient, Envelope } from '../../support/client';
+import { expectOk, type PageData } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
 
 interface Uploaded {
   link: string;
@@ -59,118 +58,111 @@ function rawGet(base: string, path: string): Promise<number> {
   });
 }
 
-describe.each(await storeKinds())('OSS, SMS and attachments on %s', (store) => {
-  let server: TestServer;
-  let admin: ApiClient;
-  let tenantAdmin: ApiClient;
+onEveryStore('OSS, SMS and attachments', { signIn: ['admin', 'demo'], config: { uploadLimit: UPLOAD_LIMIT } }, (ctx) => {
   const gateway = new Receiver();
   const s3 = new Receiver();
   beforeAll(async () => {
-    server = await startServer(store, { uploadLimit: UPLOAD_LIMIT });
-    admin = await signedIn(server.url);
-    tenantAdmin = await signedIn(server.url, 'admin', 'admin', '100001');
     await gateway.start();
     await s3.start();
   });
   afterAll(async () => {
     await gateway.stop();
     await s3.stop();
-    await server.stop();
   });
 
   async function upload(client: ApiClient, content: Buffer | string, filename: string, field = 'file') {
     const form = new FormData();
     form.append(field, new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), filename);
-    const response = await fetch(`${server.url}/api/blade-resource/oss/endpoint/put-file`, { method: 'POST', headers: client.headers(), body: form });
+    const response = await fetch(`${ctx.server.url}/api/blade-resource/oss/endpoint/put-file`, { method: 'POST', headers: client.headers(), body: form });
     return { status: response.status, body: (await response.json()) as Envelope<Uploaded> };
   }
 
   it('keeps OSS configs per tenant with one enabled at a time', async () => {
-    const invalid = await admin.post('/api/blade-resource/oss/submit', { category: 2, ossCode: 's3-main' });
+    const invalid = await ctx.admin.post('/api/blade-resource/oss/submit', { category: 2, ossCode: 's3-main' });
     expect(invalid.status).toBe(400);
     expect(invalid.body.msg).toContain('请输入资源地址');
-    expect((await admin.post('/api/blade-resource/oss/submit', { category: 1 })).body.msg).toContain('请输入资源编号');
+    expect((await ctx.admin.post('/api/blade-resource/oss/submit', { category: 1 })).body.msg).toContain('请输入资源编号');
 
-    const local = expectOk(await admin.post<{ id: string; status: number }>('/api/blade-resource/oss/submit', { category: 1, ossCode: 'local', remark: '本地' }));
+    const local = expectOk(await ctx.admin.post<{ id: string; status: number }>('/api/blade-resource/oss/submit', { category: 1, ossCode: 'local', remark: '本地' }));
     expect(local.status).toBe(1);
     const s3 = expectOk(
-      await admin.post<{ id: string }>('/api/blade-resource/oss/submit', {
+      await ctx.admin.post<{ id: string }>('/api/blade-resource/oss/submit', {
         category: 2, ossCode: 's3-main', endpoint: 'http://127.0.0.1:9', accessKey: 'ak', secretKey: 'sk', bucketName: 'vigil',
       }),
     );
-    const tenantOwn = expectOk(await tenantAdmin.post<{ id: string }>('/api/blade-resource/oss/submit', { category: 1, ossCode: 'local' }));
-    expectOk(await tenantAdmin.post('/api/blade-resource/oss/enable', undefined, { id: tenantOwn.id }));
+    const tenantOwn = expectOk(await ctx.demo.post<{ id: string }>('/api/blade-resource/oss/submit', { category: 1, ossCode: 'local' }));
+    expectOk(await ctx.demo.post('/api/blade-resource/oss/enable', undefined, { id: tenantOwn.id }));
 
     const statusOf = async () =>
-      Object.fromEntries(expectOk(await admin.get<PageData>('/api/blade-resource/oss/list', { size: 50 })).records.map((r) => [r.id, r.status]));
-    expectOk(await admin.post('/api/blade-resource/oss/enable', undefined, { id: local.id }));
+      Object.fromEntries(expectOk(await ctx.admin.get<PageData>('/api/blade-resource/oss/list', { size: 50 })).records.map((r) => [r.id, r.status]));
+    expectOk(await ctx.admin.post('/api/blade-resource/oss/enable', undefined, { id: local.id }));
     expect(await statusOf()).toMatchObject({ [local.id]: 2, [s3.id]: 1, [tenantOwn.id]: 2 });
-    expectOk(await admin.post('/api/blade-resource/oss/enable', undefined, { id: s3.id }));
+    expectOk(await ctx.admin.post('/api/blade-resource/oss/enable', undefined, { id: s3.id }));
     expect(await statusOf()).toMatchObject({ [local.id]: 1, [s3.id]: 2, [tenantOwn.id]: 2 });
 
-    expectOk(await admin.post('/api/blade-resource/oss/enable', undefined, { id: local.id }));
+    expectOk(await ctx.admin.post('/api/blade-resource/oss/enable', undefined, { id: local.id }));
 
     // Another tenant can neither see nor switch these configs.
-    const visible = expectOk(await tenantAdmin.get<PageData>('/api/blade-resource/oss/list', { size: 50 })).records;
+    const visible = expectOk(await ctx.demo.get<PageData>('/api/blade-resource/oss/list', { size: 50 })).records;
     expect(visible.map((r) => r.id)).toEqual([tenantOwn.id]);
-    expect((await tenantAdmin.post('/api/blade-resource/oss/enable', undefined, { id: s3.id })).body.msg).toBe('数据不存在或无权操作');
+    expect((await ctx.demo.post('/api/blade-resource/oss/enable', undefined, { id: s3.id })).body.msg).toBe('数据不存在或无权操作');
   });
 
   it('uploads, serves, lists and removes files, refusing oversized uploads and traversal', async () => {
     const content = Buffer.from('crack width 0.21 mm\n');
-    const reply = await upload(admin, content, 'report.txt');
+    const reply = await upload(ctx.admin, content, 'report.txt');
     const file = expectOk({ status: reply.status, body: reply.body });
     expect(file.originalName).toBe('report.txt');
     expect(file.name).toMatch(/^000000\/\d{8}\/[0-9a-f]{32}\.txt$/);
     expect(file.link).toBe(`${file.domain}/${file.name}`);
-    expect(existsSync(join(server.dataDir, 'upload', ...file.name.split('/')))).toBe(true);
+    expect(existsSync(join(ctx.server.dataDir, 'upload', ...file.name.split('/')))).toBe(true);
 
     const download = await fetch(file.link);
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toContain('text/plain');
     expect(Buffer.from(await download.arrayBuffer()).equals(content)).toBe(true);
 
-    const attach = expectOk(await admin.get<Record<string, unknown>>('/api/blade-resource/attach/detail', { id: file.attachId }));
+    const attach = expectOk(await ctx.admin.get<Record<string, unknown>>('/api/blade-resource/attach/detail', { id: file.attachId }));
     expect(attach).toMatchObject({ name: file.name, originalName: 'report.txt', extension: 'txt', attachSize: content.length, tenantId: '000000' });
-    expect(expectOk(await admin.get<PageData>('/api/blade-resource/attach/list', { originalName: 'report' })).total).toBe(1);
-    expect((await admin.post('/api/blade-resource/attach/submit', { link: 'x', name: 'y' })).status).toBe(404); // rows come from uploads only
+    expect(expectOk(await ctx.admin.get<PageData>('/api/blade-resource/attach/list', { originalName: 'report' })).total).toBe(1);
+    expect((await ctx.admin.post('/api/blade-resource/attach/submit', { link: 'x', name: 'y' })).status).toBe(404); // rows come from uploads only
 
     // A hostile file name is only a display name; the stored name is the server's.
-    const hostile = expectOk(await upload(admin, '<script>alert(1)</script>', '../../../evil.html'));
+    const hostile = expectOk(await upload(ctx.admin, '<script>alert(1)</script>', '../../../evil.html'));
     expect(hostile.originalName).toBe('evil.html');
     expect(hostile.name).toMatch(/^000000\/\d{8}\/[0-9a-f]{32}\.html$/);
     const served = await fetch(hostile.link);
     expect(served.headers.get('content-disposition')).toMatch(/^attachment/);
-    expect(readdirSync(server.dataDir).filter((name) => name.includes('evil'))).toEqual([]);
+    expect(readdirSync(ctx.server.dataDir).filter((name) => name.includes('evil'))).toEqual([]);
 
     const day = file.name.split('/')[1];
     const base = `/api/blade-resource/oss/endpoint/file/000000/${day}`;
     for (const path of [`${base}/..%2f..%2f..%2fjwt-secret`, `${base}/%2e%2e%2fjwt-secret`, '/api/blade-resource/oss/endpoint/file/000000/..%2f..%2f/jwt-secret', `${base}/${'0'.repeat(32)}.txt`]) {
-      expect(await rawGet(server.url, path)).toBe(404);
+      expect(await rawGet(ctx.server.url, path)).toBe(404);
     }
 
-    const big = await upload(admin, Buffer.alloc(UPLOAD_LIMIT + 10_000, 7), 'big.bin');
+    const big = await upload(ctx.admin, Buffer.alloc(UPLOAD_LIMIT + 10_000, 7), 'big.bin');
     expect(big.status).toBe(413);
     expect(big.body).toMatchObject({ code: 413, success: false, msg: '上传文件过大' });
-    expect(expectOk(await admin.get<PageData>('/api/blade-resource/attach/list', { originalName: 'big' })).total).toBe(0);
+    expect(expectOk(await ctx.admin.get<PageData>('/api/blade-resource/attach/list', { originalName: 'big' })).total).toBe(0);
 
-    const viaAttachCall = await fetch(`${server.url}/api/blade-resource/oss/endpoint/put-file-attach`, {
-      method: 'POST', headers: admin.headers(), body: (() => { const f = new FormData(); f.append('file', new Blob(['a,b\n1,2\n']), 'data.csv'); return f; })(),
+    const viaAttachCall = await fetch(`${ctx.server.url}/api/blade-resource/oss/endpoint/put-file-attach`, {
+      method: 'POST', headers: ctx.admin.headers(), body: (() => { const f = new FormData(); f.append('file', new Blob(['a,b\n1,2\n']), 'data.csv'); return f; })(),
     });
     const viaAttach = (await viaAttachCall.json()) as Envelope<Uploaded>;
     expect(viaAttach.data).toMatchObject({ originalName: 'data.csv' });
-    expect(expectOk(await admin.get<Record<string, unknown>>('/api/blade-resource/attach/detail', { id: viaAttach.data.attachId })).extension).toBe('csv');
+    expect(expectOk(await ctx.admin.get<Record<string, unknown>>('/api/blade-resource/attach/detail', { id: viaAttach.data.attachId })).extension).toBe('csv');
 
-    const notMultipart = await admin.post('/api/blade-resource/oss/endpoint/put-file', { file: 'x' });
+    const notMultipart = await ctx.admin.post('/api/blade-resource/oss/endpoint/put-file', { file: 'x' });
     expect(notMultipart.status).toBe(415);
-    expect((await upload(admin, 'x', 'a.txt', 'other')).body.msg).toBe('请选择要上传的文件');
+    expect((await upload(ctx.admin, 'x', 'a.txt', 'other')).body.msg).toBe('请选择要上传的文件');
 
     // Other tenants neither list nor remove it; removing it removes the file.
-    expect(expectOk(await tenantAdmin.get<PageData>('/api/blade-resource/attach/list')).total).toBe(0);
-    expect((await tenantAdmin.post('/api/blade-resource/attach/remove', undefined, { ids: file.attachId })).status).toBe(400);
+    expect(expectOk(await ctx.demo.get<PageData>('/api/blade-resource/attach/list')).total).toBe(0);
+    expect((await ctx.demo.post('/api/blade-resource/attach/remove', undefined, { ids: file.attachId })).status).toBe(400);
     expect((await fetch(file.link)).status).toBe(200);
-    expectOk(await admin.post('/api/blade-resource/attach/remove', undefined, { ids: file.attachId }));
-    expect(existsSync(join(server.dataDir, 'upload', ...file.name.split('/')))).toBe(false);
+    expectOk(await ctx.admin.post('/api/blade-resource/attach/remove', undefined, { ids: file.attachId }));
+    expect(existsSync(join(ctx.server.dataDir, 'upload', ...file.name.split('/')))).toBe(false);
     expect((await fetch(file.link)).status).toBe(404);
   });
 
@@ -186,13 +178,13 @@ describe.each(await storeKinds())('OSS, SMS and attachments on %s', (store) => {
     );
 
     const config = expectOk(
-      await tenantAdmin.post<{ id: string }>('/api/blade-resource/oss/submit', {
+      await ctx.demo.post<{ id: string }>('/api/blade-resource/oss/submit', {
         category: 2, ossCode: 'minio', endpoint: s3.origin, accessKey: 'tenant-ak', secretKey: 'tenant-sk', bucketName: 'photos', region: 'cn-east-1',
       }),
     );
-    expectOk(await tenantAdmin.post('/api/blade-resource/oss/enable', undefined, { id: config.id }));
+    expectOk(await ctx.demo.post('/api/blade-resource/oss/enable', undefined, { id: config.id }));
     const content = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]);
-    const file = expectOk(await upload(tenantAdmin, content, 'crack.png'));
+    const file = expectOk(await upload(ctx.demo, content, 'crack.png'));
     expect(file.domain).toBe(`${s3.origin}/photos`);
     expect(file.name).toMatch(/^100001\/\d{8}\/[0-9a-f]{32}\.png$/);
     expect(file.link).toBe(`${s3.origin}/photos/${file.name}`);
@@ -212,16 +204,16 @@ describe.each(await storeKinds())('OSS, SMS and attachments on %s', (store) => {
         accessKey: 'tenant-ak', secretKey: 'tenant-sk', region: 'cn-east-1', day: amzDate.slice(0, 8), amzDate,
       }),
     );
-    expect(existsSync(join(server.dataDir, 'upload', '100001'))).toBe(false);
+    expect(existsSync(join(ctx.server.dataDir, 'upload', '100001'))).toBe(false);
 
     s3.status = 503;
-    const failed = await upload(tenantAdmin, 'x', 'b.txt');
+    const failed = await upload(ctx.demo, 'x', 'b.txt');
     expect(failed.status).toBe(400);
     expect(failed.body.msg).toContain('文件上传失败');
-    expect(expectOk(await tenantAdmin.get<PageData>('/api/blade-resource/attach/list', { originalName: 'b.txt' })).total).toBe(0);
+    expect(expectOk(await ctx.demo.get<PageData>('/api/blade-resource/attach/list', { originalName: 'b.txt' })).total).toBe(0);
     s3.status = 200;
 
-    expectOk(await tenantAdmin.post('/api/blade-resource/attach/remove', undefined, { ids: file.attachId }));
+    expectOk(await ctx.demo.post('/api/blade-resource/attach/remove', undefined, { ids: file.attachId }));
     const removed = s3.received.at(-1)!;
     expect(removed.method).toBe('DELETE');
     expect(removed.url).toBe(`/photos/${file.name}`);
@@ -229,16 +221,16 @@ describe.each(await storeKinds())('OSS, SMS and attachments on %s', (store) => {
   });
 
   it('sends SMS through the enabled gateway and logs every attempt', async () => {
-    const needsEndpoint = await admin.post('/api/blade-resource/sms/submit', { category: 1, smsCode: 'gw', templateId: 'T1' });
+    const needsEndpoint = await ctx.admin.post('/api/blade-resource/sms/submit', { category: 1, smsCode: 'gw', templateId: 'T1' });
     expect(needsEndpoint.body.msg).toContain('请输入短信网关地址');
-    expect((await admin.post('/api/blade-resource/sms/submit', { category: 1, smsCode: 'gw' })).body.msg).toContain('请输入模板ID');
+    expect((await ctx.admin.post('/api/blade-resource/sms/submit', { category: 1, smsCode: 'gw' })).body.msg).toContain('请输入模板ID');
     const gw = expectOk(
-      await admin.post<{ id: string }>('/api/blade-resource/sms/submit', { category: 1, smsCode: 'gw', templateId: 'ALARM_01', signName: 'Vigil', accessKey: 'ak-1', secretKey: 'sk-1', endpoint: `${gateway.origin}/sms/send` }),
+      await ctx.admin.post<{ id: string }>('/api/blade-resource/sms/submit', { category: 1, smsCode: 'gw', templateId: 'ALARM_01', signName: 'Vigil', accessKey: 'ak-1', secretKey: 'sk-1', endpoint: `${gateway.origin}/sms/send` }),
     );
-    const send = (query: Record<string, string>) => admin.post('/api/blade-resource/sms/endpoint/send-message', undefined, query);
+    const send = (query: Record<string, string>) => ctx.admin.post('/api/blade-resource/sms/endpoint/send-message', undefined, query);
 
     expect((await send({ phones: '13800138000', params: '{}' })).body.msg).toBe('未启用短信配置');
-    expectOk(await admin.post('/api/blade-resource/sms/enable', undefined, { id: gw.id }));
+    expectOk(await ctx.admin.post('/api/blade-resource/sms/enable', undefined, { id: gw.id }));
     expect((await send({ phones: '1380013800' })).body.msg).toContain('手机号码长度不为11位');
     expect((await send({ phones: '12800138000' })).body.msg).toContain('手机号码格式不正确');
     expect((await send({ phones: '13800138000', params: 'not json' })).body.msg).toContain('参数应为 JSON 对象');
@@ -257,15 +249,15 @@ describe.each(await storeKinds())('OSS, SMS and attachments on %s', (store) => {
     expect(failed.body.msg).toContain('短信发送失败');
 
     // A log-only config named by code sends nowhere but is recorded too.
-    expectOk(await admin.post('/api/blade-resource/sms/submit', { category: 2, smsCode: 'dev', templateId: 'T2' }));
-    expectOk(await admin.post('/api/blade-resource/sms/endpoint/send-message', { code: 'dev', phones: '13700137000', params: { a: 1 } }));
+    expectOk(await ctx.admin.post('/api/blade-resource/sms/submit', { category: 2, smsCode: 'dev', templateId: 'T2' }));
+    expectOk(await ctx.admin.post('/api/blade-resource/sms/endpoint/send-message', { code: 'dev', phones: '13700137000', params: { a: 1 } }));
     expect(gateway.received).toHaveLength(2);
 
-    await server.app.platform.logs.flush();
-    const logs = expectOk(await admin.get<PageData<{ logLevel: string; logData: string }>>('/api/blade-log/usual/list', { logId: 'sms', size: 50 })).records;
+    await ctx.server.app.platform.logs.flush();
+    const logs = expectOk(await ctx.admin.get<PageData<{ logLevel: string; logData: string }>>('/api/blade-log/usual/list', { logId: 'sms', size: 50 })).records;
     expect(logs.map((l) => l.logLevel).sort()).toEqual(['ERROR', 'INFO', 'INFO']);
     expect(logs.some((l) => JSON.parse(l.logData).smsCode === 'dev')).toBe(true);
-    expect(expectOk(await tenantAdmin.get<PageData>('/api/blade-resource/sms/list')).total).toBe(0);
-    expect(expectOk(await tenantAdmin.get<PageData>('/api/blade-log/usual/list', { logId: 'sms' })).total).toBe(0);
+    expect(expectOk(await ctx.demo.get<PageData>('/api/blade-resource/sms/list')).total).toBe(0);
+    expect(expectOk(await ctx.demo.get<PageData>('/api/blade-log/usual/list', { logId: 'sms' })).total).toBe(0);
   });
 });

@@ -1,11 +1,10 @@
 import { nextId } from '../../../server/ids';
-import type { Envelope, Reply } from '../../support/client';
 import type { TestServer } from '../../support/server';
 import { createStaff as createStaffUser, type Staff } from '../../support/staff';
 
 export type { Staff };
 
-/** Fixtures of the settings suites: users and roles written straight to the database, and envelope checks. */
+/** Fixtures of the settings suites: users and roles written straight to the database. */
 
 /** A staff user in a department of its own (tests/support/staff.ts), for the data-scope suites. */
 export const createStaff = (server: TestServer, tenantId: string, account: string, password = 'Staff@123'): Promise<Staff> =>
@@ -16,16 +15,4 @@ export async function grantScope(server: TestServer, roleId: string, scopeId: st
   const platform = server.app.platform;
   await platform.db.insertInto('blade_role_scope').values({ id: nextId(), scopeCategory: category, scopeId, roleId }).execute();
   platform.events.emit('changed', 'blade_role_scope');
-}
-
-export function expectOk<T>(reply: Reply<Envelope<T>>): T {
-  if (reply.status !== 200 || reply.body.code !== 200) throw new Error(`expected success, got ${reply.status} ${JSON.stringify(reply.body)}`);
-  return reply.body.data;
-}
-
-export interface PageData<T = Record<string, unknown>> {
-  records: T[];
-  total: number;
-  current: number;
-  size: number;
 }

@@ -1,9 +1,10 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PULL_STATE } from '../../../resources/iot/third';
 import { storeKinds } from '../../support/databases';
-import { sleep, until } from '../data/support';
-import { expectOk, expectRefused, type PageData, type Row, X } from '../monitoring/support';
+import { expectOk, expectRefused, type PageData, type Row } from '../../support/envelope';
+import { until } from '../../support/wait';
+import { X } from '../monitoring/support';
 import { connection, fetchOk, type Pair, postOk, REMOTE_ACCOUNT, REMOTE_BRIDGE, REMOTE_CLIENT_SECRET, REMOTE_PASSWORD, remoteDevice, SHORT_CLIENT, startPair } from './support';
 
 /** What goes wrong with a remote platform, bad input, other tenants, and the secrets of a connection. */
@@ -47,7 +48,11 @@ describe.each(await storeKinds())('third-party failures and isolation on %s', (s
 
     // Two refused sign-ins, and no more while the connection waits for a fix.
     expect(await remoteFailures()).toBe(2);
-    await sleep(6000);
+    // Barrier: a connection enabled now pulls first 5 s from now, after the paused one's next pull would have. It signs
+    // in as the remote's administrator, so the failures counted stay those of the paused connection's account.
+    const barrier = await postOk<Row>(pair.demo, 'thirdmonitorparam/submit', connection(pair.remote, { name: '屏障', username: 'admin', password: 'admin', intervalSeconds: 5, enabled: 1 }));
+    await until(async () => (await detail(barrier.id)).lastPullState === PULL_STATE.ok, 9000, 'the barrier pull');
+    await postOk(pair.demo, 'thirdmonitorparam/submit', { id: barrier.id, enabled: 0 });
     expect(await remoteFailures()).toBe(2);
 
     // The fix resumes it: the next periodic pull succeeds (and the remote forgets the failures).
@@ -91,9 +96,15 @@ describe.each(await storeKinds())('third-party failures and isolation on %s', (s
     const before = await signIns();
     await fetchOk(pair.demo, 'thirdmonitorparam/getThirdProject', { thirdParamId: String(param.id) });
     expect(await signIns()).toBe(before + 1);
-    await sleep(4500); // the 4-second token has expired
-    await fetchOk(pair.demo, 'thirdmonitorparam/getThirdProject', { thirdParamId: String(param.id) });
-    await fetchOk(pair.demo, 'thirdmonitorparam/getThirdProject', { thirdParamId: String(param.id) });
+    // The clock, not the test, moves past the 4-second token's life: Date only, timers stay real. Both servers run in
+    // this process, so the remote sees the token expired too.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 4500, shouldAdvanceTime: true });
+    try {
+      await fetchOk(pair.demo, 'thirdmonitorparam/getThirdProject', { thirdParamId: String(param.id) });
+      await fetchOk(pair.demo, 'thirdmonitorparam/getThirdProject', { thirdParamId: String(param.id) });
+    } finally {
+      vi.useRealTimers();
+    }
     expect(await signIns()).toBe(before + 1);
   });
 

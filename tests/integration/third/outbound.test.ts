@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PULL_STATE } from '../../../resources/iot/third';
 import { type ApiClient, signedIn } from '../../support/client';
 import { storeKinds } from '../../support/databases';
+import { expectOk, expectRefused, type PageData, type Row } from '../../support/envelope';
 import { GUARDED, startServer, type TestServer } from '../../support/server';
-import { until } from '../data/support';
-import { DEMO, expectOk, expectRefused, type PageData, type Row, X } from '../monitoring/support';
+import { until } from '../../support/wait';
+import { DEMO, X } from '../monitoring/support';
 
 /**
  * The outbound guard on third-party platforms (docs/third-party.md "Outbound addresses"): a server without

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PULL_STATE } from '../../../resources/iot/third';
 import type { StoredReading } from '../../../server/ingest/types';
 import { storeKinds } from '../../support/databases';
-import { deviceOf, type FakeDevice, connectAs, sleep, until } from '../data/support';
-import { expectOk, expectRefused, type PageData, postParams, type Row, staffUser, X } from '../monitoring/support';
+import { expectOk, expectRefused, type PageData, postParams, type Row } from '../../support/envelope';
+import { until } from '../../support/wait';
+import { deviceOf, type FakeDevice, connectAs } from '../data/support';
+import { staffUser, X } from '../monitoring/support';
 import { connection, expectNoSecrets, fetchOk, type Pair, postOk, REMOTE_BRIDGE, remoteDevice, startPair } from './support';
 
 /**
@@ -198,7 +200,10 @@ describe.each(await storeKinds())('third-party platform on %s', (store) => {
     await postOk(pair.demo, 'thirdmonitorparam/submit', { id: param.id, enabled: 0 });
     expect((await fetchOk<Row>(pair.demo, 'thirdmonitorparam/detail', { id: String(param.id) })).running).toBe(0);
     await crack.publish({ ts: ts + 1000, values: { crack: 0.27 } });
-    await sleep(6000);
+    // Barrier: a connection enabled now pulls first 5 s from now, after the stopped one's next pull would have.
+    const barrier = await postOk<Row>(pair.demo, 'thirdmonitorparam/submit', connection(pair.remote, { name: '屏障', intervalSeconds: 5, enabled: 1 }));
+    await until(async () => (await fetchOk<Row>(pair.demo, 'thirdmonitorparam/detail', { id: String(barrier.id) })).lastPullState === PULL_STATE.ok, 9000, 'the barrier pull');
+    await postOk(pair.demo, 'thirdmonitorparam/submit', { id: barrier.id, enabled: 0 });
     expect((await series(String(localCrack.id))).find(([t]) => t === ts + 1000)).toBeUndefined();
   });
 

@@ -1,8 +1,9 @@
 import { expect } from 'vitest';
 import { type ApiClient, type Reply, signedIn } from '../../support/client';
 import type { StoreKind } from '../../support/databases';
+import { expectOk, type Row } from '../../support/envelope';
 import { startServer, type TestServer } from '../../support/server';
-import { demoId, expectOk, type Row, staffUser, X } from '../monitoring/support';
+import { demoId, staffUser, X } from '../monitoring/support';
 
 /**
  * Two real servers: `remote` plays the third-party platform (its demo tenant 100001 holds the bridge project and its
