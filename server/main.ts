@@ -1,5 +1,6 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { OPERATOR_ACCOUNT, OPERATOR_PASSWORD } from './db/seed/operator';
 
 /** The whole shutdown's bound: past it the process exits anyway, so a restart never finds its ports still taken. */
 const SHUTDOWN_LIMIT_MS = 10_000;
@@ -15,7 +16,8 @@ async function main(): Promise<void> {
   const store = config.databaseUrl ? 'PostgreSQL' : `SQLite (${config.dataDir}/vigil.sqlite)`;
   console.log(`\nVigil is running: http://${shown}:${port}/  (store: ${store})`);
   console.log(broker ? `MQTT broker on port ${broker.port}` : `MQTT: external broker ${config.mqttUrl}`);
-  console.log('Sign in with tenant 000000, account admin, password admin\n');
+  console.log('Sign in with tenant 000000, account admin, password admin');
+  console.log(`Demo tenant 100001: admin / admin, or the duty operator ${OPERATOR_ACCOUNT} / ${OPERATOR_PASSWORD}\n`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
