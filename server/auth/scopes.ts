@@ -120,7 +120,8 @@ export class ScopeService {
           eb(
             column('createDept'),
             'in',
-            sql<string>`(select id from blade_dept where id = ${principal.deptId} or ancestors like ${`%${principal.deptId}%`})`,
+            // Whole ids in the comma-joined path: dept 17002 below 17001 is not below 7001.
+            sql<string>`(select id from blade_dept where id = ${principal.deptId} or ',' || ancestors || ',' like ${`%,${principal.deptId},%`})`,
           );
       default: {
         const depts = (scope.scopeValue ?? '').split(',').map((s) => s.trim()).filter(Boolean);

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { ApiClient } from '../../support/client';
+import { type ApiClient, signedIn } from '../../support/client';
 import { expectOk, type PageData } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { createStaff, grantScope } from './support';
@@ -118,5 +118,37 @@ onEveryStore('regions and scopes', { signIn: ['admin', 'demo'] }, (ctx) => {
     expect((await ctx.admin.get('/api/blade-system/param/list')).status).toBe(200);
     expectOk(await ctx.admin.post('/api/blade-system/api-scope/remove', undefined, { ids: api.id }));
     expect((await other.client.get('/api/blade-system/param/list')).status).toBe(200);
+  });
+
+  it('enforces "own dept and its children", by the dept tree and not by a look-alike id', async () => {
+    const db = ctx.server.app.platform.db;
+    const now = '2026-01-01 00:00:00';
+    // Dept 17001 contains 7001 in its digits; its child 17002 has ancestors '0,17001'.
+    const depts = [
+      { id: '7001', parentId: '0', ancestors: '0', deptName: '一工区' },
+      { id: '7002', parentId: '7001', ancestors: '0,7001', deptName: '一工区测量组' },
+      { id: '17001', parentId: '0', ancestors: '0', deptName: '十七工区' },
+      { id: '17002', parentId: '17001', ancestors: '0,17001', deptName: '十七工区测量组' },
+    ];
+    await db.insertInto('blade_dept').values(depts.map((d) => ({ ...d, tenantId: '100001', sort: 1, createTime: now, updateTime: now, status: 1, isDeleted: 0 }))).execute();
+    const staffIn = async (account: string, deptId: string) => {
+      const staff = await createStaff(ctx.server, '100001', account);
+      await db.updateTable('blade_user').set({ deptId }).where('id', '=', staff.userId).execute();
+      ctx.server.app.platform.events.emit('changed', 'blade_user');
+      return { ...staff, client: await signedIn(ctx.server.url, account, 'Staff@123', '100001') };
+    };
+    const lead = await staffIn('lead7001', '7001');
+    const surveyor = await staffIn('survey7002', '7002');
+    const stranger = await staffIn('survey17002', '17002');
+    for (const [who, key] of [[lead, 'dept.lead'], [surveyor, 'dept.child'], [stranger, 'dept.lookalike']] as const) {
+      expectOk(await who.client.post('/api/blade-system/param/submit', { paramName: key, paramKey: key, paramValue: 'v' }));
+    }
+    const scope = expectOk(
+      await ctx.admin.post<{ id: string }>('/api/blade-system/data-scope/submit', { menuId: '1', resourceCode: 'blade-system/param', scopeName: '本部门及下级可见', scopeType: 4 }),
+    );
+    await grantScope(ctx.server, lead.roleId, scope.id, 1);
+    const keys = expectOk(await lead.client.get<PageData>('/api/blade-system/param/list', { size: 100, paramKey: 'dept.' })).records.map((r) => r.paramKey);
+    expect(keys.sort()).toEqual(['dept.child', 'dept.lead']);
+    expectOk(await ctx.admin.post('/api/blade-system/data-scope/remove', undefined, { ids: scope.id }));
   });
 });
