@@ -145,13 +145,20 @@ describe('the broker closing with data in flight', () => {
   const publish = (device: mqtt.MqttClient) =>
     device.publishAsync('vigil/100001/device/QJ-TH-01/data', JSON.stringify({ ts: Date.now(), values: { temperature: 20 } }), { qos: 1 });
 
-  it('acknowledges a message that commits within the drain, then disconnects and stops listening', async () => {
+  /** A new server whose data messages are held, and the demo device connected to its broker. */
+  async function heldDevice() {
+    await server?.stop();
     server = await startServer('sqlite');
     const broker = server.app.broker;
     if (!broker) throw new Error('no embedded broker');
-    const { arrived, release } = holdData(server);
+    const held = holdData(server);
     const device = await connectDevice(broker.port);
     const closed = new Promise<void>((resolve) => device.once('close', () => resolve()));
+    return { broker, device, closed, ...held };
+  }
+
+  it('acknowledges a message that commits within the drain, then disconnects and stops listening', async () => {
+    const { broker, device, closed, arrived, release } = await heldDevice();
     const acked = publish(device);
     await arrived;
     const closing = broker.close(10_000);
@@ -165,19 +172,12 @@ describe('the broker closing with data in flight', () => {
   });
 
   it('drops a message that does not commit within the drain: unacknowledged, the device sends it again elsewhere', async () => {
-    await server.stop();
-    server = await startServer('sqlite');
-    const broker = server.app.broker;
-    if (!broker) throw new Error('no embedded broker');
-    const { arrived, release } = holdData(server);
-    const device = await connectDevice(broker.port);
-    const closed = new Promise<void>((resolve) => device.once('close', () => resolve()));
+    const { broker, device, closed, arrived, release } = await heldDevice();
     let acked = false;
     publish(device).then(() => (acked = true), () => undefined);
     await arrived;
-    const started = Date.now();
+    // The message stays held while the broker closes: closing at all proves the drain is bounded.
     await Promise.all([broker.close(200), closed]);
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(acked).toBe(false);
     release();
   });
