@@ -56,9 +56,11 @@ async function startProcess(env: Record<string, string>): Promise<ServerProcess>
   return { child, output, exited };
 }
 
-/** Sends SIGTERM and waits for the exit, failing past `bound` ms; returns the exit and how long it took. */
+/**
+ * Sends SIGTERM and waits for the exit, failing past `bound` ms rather than waiting for the test's time-out (the old
+ * server kept serving for 45 s). Exit code 0 is what proves a clean drain: the 10 s hard limit exits with 1.
+ */
 async function terminate(server: ServerProcess, bound = EXIT_BOUND_MS) {
-  const started = Date.now();
   server.child.kill('SIGTERM');
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
@@ -66,7 +68,7 @@ async function terminate(server: ServerProcess, bound = EXIT_BOUND_MS) {
   });
   try {
     const exit = await Promise.race([server.exited, late]);
-    return { ...exit, ms: Date.now() - started };
+    return exit;
   } finally {
     clearTimeout(timer);
   }
@@ -105,7 +107,6 @@ describe.each(await storeKinds())('SIGTERM with clients connected (%s)', (kind) 
 
     const exit = await terminate(first);
     expect(exit, first.output.join('')).toMatchObject({ code: 0, signal: null });
-    expect(exit.ms).toBeLessThan(EXIT_BOUND_MS);
     expect(first.output.join('')).toContain('SIGTERM: shutting down');
     // a server-side transport close: socket.io-client reconnects on its own (unlike after "io server disconnect")
     expect(await socketClosed).toBe('transport close');
