@@ -22,10 +22,10 @@ export type Right = { kind: 'public' | 'session' | 'guest' | 'self' | 'lookup' }
 export const menuRight = (...codes: string[]): Right => ({ kind: 'menu', codes });
 
 export const PUBLIC: Right = { kind: 'public' };
-export const SESSION: Right = { kind: 'session' };
-export const GUEST: Right = { kind: 'guest' };
-export const SELF: Right = { kind: 'self' };
-export const LOOKUP: Right = { kind: 'lookup' };
+const SESSION: Right = { kind: 'session' };
+const GUEST: Right = { kind: 'guest' };
+const SELF: Right = { kind: 'self' };
+const LOOKUP: Right = { kind: 'lookup' };
 
 /** Route options declaring a right: `app.get(path, needs('user_reset'), handler)`. */
 export function needs(...codes: string[]): { config: { right: Right } } {

@@ -65,7 +65,7 @@ type SaveMode = 'submit' | 'save' | 'update';
  * `submit` adds without an id and edits with one, `save` only adds, `update` only edits; each checks the button the
  * write needs (`<menu>_add`, `<menu>_edit`, or the resource's own, see CrudHooks.writeRight).
  */
-export function saveHandler(platform: Platform, resource: Resource, hooks: CrudHooks = {}, mode: SaveMode = 'submit') {
+function saveHandler(platform: Platform, resource: Resource, hooks: CrudHooks = {}, mode: SaveMode = 'submit') {
   return async (request: FastifyRequest) => {
     const body = bodyOf(request);
     const editing = hasId(body);
@@ -87,7 +87,7 @@ const PICKERS: ReadonlySet<ListVariant> = new Set(['select', 'selectList', 'sele
  * The rights of a resource's routes: its menu to read, the menu's buttons to write (the writes check the exact
  * button once the body is read).
  */
-export function crudRights(resource: Resource, hooks: CrudHooks = {}) {
+function crudRights(resource: Resource, hooks: CrudHooks = {}) {
   const { menu } = resource;
   return {
     read: needs(menu),
