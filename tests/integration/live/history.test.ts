@@ -37,6 +37,8 @@ onEveryStore('history charts', { signIn: ['demo'] }, (ctx) => {
   let deviceId: string;
 
   beforeAll(async () => {
+    // The test rolls up itself (settle); the background roller would race it for the marks.
+    await ctx.server.app.ingest.rollups.stop();
     const db = ctx.server.app.platform.db;
     deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
     const rows = Array.from({ length: N }, (_, i) => ({ deviceId, pointKey: 'humidity', ts: T0 + i * MINUTE, value: valueAt(i), raw: valueAt(i), tenantId: '100001' }));
