@@ -25,6 +25,22 @@ export interface UniqueRule {
   acrossTenants?: boolean;
 }
 
+/**
+ * A field holding the id of another resource's row (docs/resources.md "References"). The CRUD builder refuses a
+ * submit naming a row that is missing, removed or not the caller's to see (`missing`), adds the named row's `shows`
+ * column to listed and detailed rows as `as`, and the console derives the field's picker and name column from it.
+ */
+export interface Reference {
+  /** The resource referenced; a function, since declarations reference each other. */
+  to: () => Resource;
+  /** Refusal when the id names no row the caller may see, e.g. `项目不存在或无权操作`. */
+  missing: string;
+  /** The field the referenced row's name is added as on list and detail (`projectName`); none when absent. */
+  as?: string;
+  /** The referenced column shown, `name` by default. */
+  shows?: string;
+}
+
 export interface ResourceDeclaration<Shape extends z.ZodRawShape> {
   /** First path segment after /api, e.g. `blade-system`. */
   service: string;
@@ -57,6 +73,14 @@ export interface ResourceDeclaration<Shape extends z.ZodRawShape> {
    */
   projectField?: string;
   projectThrough?: readonly string[];
+  /** Fields naming rows of other resources, by field. */
+  references?: Readonly<Partial<Record<Extract<keyof Shape, string>, Reference>>>;
+  /**
+   * Remove refuses rows still named by a live row through another resource's declared reference, with this message
+   * (`设备类型已被使用,不能删除`). Without it, references do not hold a row back (a project goes to the recycle bin
+   * with its devices).
+   */
+  inUse?: string;
   /** Field holding the parent id for tree resources; remove refuses rows that still have children. */
   parentField?: string;
   /**
