@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { registerDeclared } from '../http/registry';
 import type { Platform } from '../platform';
 import { type DeviceLink, registerCommands } from './wit-xinde/commands';
 import { registerDeviceLog } from './wit-xinde/devicelog/routes';
@@ -13,7 +14,7 @@ import { registerUser } from './blade-user';
 import { registerXinde } from './wit-xinde';
 import type { Third } from '../third';
 
-/** Every service's routes; each module registers its generic resources and its own calls. */
+/** Every service's routes: each module registers its own calls and the resources it adds hooks to; then the rest. */
 export function registerModules(app: FastifyInstance, platform: Platform, link: DeviceLink, third: Third): void {
   registerOAuth(app, platform);
   registerUser(app, platform);
@@ -26,4 +27,5 @@ export function registerModules(app: FastifyInstance, platform: Platform, link: 
   // Device data and commands need the ingestion side and the broker, built with the app.
   registerDeviceLog(app, platform, link);
   registerStrategies(app, platform, registerCommands(app, platform, link));
+  registerDeclared(app, platform);
 }
