@@ -34,12 +34,12 @@ describe('debugEvents', () => {
         },
       };
       const events: Record<string, DebugEvent[]> = {
-        A: [{ type: 'connection', connected: true }],
+        A: [{ type: 'connection', connected: true, at: 1 }],
         B: [{ type: 'subscribed', answer: ok }],
         C: [{ type: 'message', message: message('a', 100) }],
         D: [{ type: 'message', message: message('b', 200) }],
-        E: [{ type: 'connection', connected: false }],
-        F: [{ type: 'connection', connected: true }],
+        E: [{ type: 'connection', connected: false, at: 6 }],
+        F: [{ type: 'connection', connected: true, at: 9 }],
         G: [{ type: 'subscribed', answer: ok }],
         H: [{ type: 'message', message: message('d', 300) }],
       };
@@ -65,7 +65,7 @@ describe('debugEvents', () => {
       };
       expectObservable(debugEvents(transport, { kind: 'gateway', id: '7' }, 50, scheduler)).toBe('(xw)--y-z', {
         // The refused acknowledgement is a later scheduler action than the connection, so its own batch.
-        x: [{ type: 'connection', connected: true }],
+        x: [{ type: 'connection', connected: true, at: 0 }],
         w: [{ type: 'subscribed', answer: { ok: false, msg: '订阅超时' } }],
         y: [
           { type: 'message', message: { ...message('a', 1, '7'), kind: 'gateway' } },
@@ -83,7 +83,7 @@ describe('reduceDebug', () => {
   it('keeps the newest messages first, without repeats, and follows presence and refusals', () => {
     let state = initialDebugState([message('a', 100)], false);
     state = reduceDebug(state, [
-      { type: 'connection', connected: true },
+      { type: 'connection', connected: true, at: 10 },
       { type: 'subscribed', answer: { ok: true, online: true, replayed: 2 } },
       { type: 'message', message: message('c', 300) },
       { type: 'message', message: message('a', 100) },
@@ -91,13 +91,26 @@ describe('reduceDebug', () => {
     ]);
     expect(state.messages.map((m) => m.id)).toEqual(['c', 'b', 'a']);
     expect(state).toMatchObject({ connected: true, online: true, replayed: 2, refused: undefined });
-    state = reduceDebug(state, [{ type: 'presence', online: false, at: 1, reason: 'will' }, { type: 'connection', connected: false }]);
-    expect(state).toMatchObject({ online: false, connected: false });
+    state = reduceDebug(state, [{ type: 'presence', online: false, at: 1, reason: 'will' }, { type: 'connection', connected: false, at: 20 }]);
+    expect(state).toMatchObject({ online: false, connected: false, staleSince: 20 });
     state = reduceDebug(state, [{ type: 'subscribed', answer: { ok: false, msg: '设备不存在或无权查看' } }]);
     expect(state.refused).toBe('设备不存在或无权查看');
     const many = Array.from({ length: MAX_SHOWN + 10 }, (_, i): DebugEvent => ({ type: 'message', message: message(`m${i}`, 1000 + i) }));
     const full = reduceDebug(state, many);
     expect(full.messages).toHaveLength(MAX_SHOWN);
     expect(full.messages[0].id).toBe(`m${MAX_SHOWN + 9}`);
+  });
+
+  it('is stale from the first loss of an established link until it is back, not while first connecting', () => {
+    const lost = (at: number): DebugEvent => ({ type: 'connection', connected: false, at });
+    let state = reduceDebug(initialDebugState(), [lost(1)]);
+    expect(state.staleSince).toBeUndefined();
+    state = reduceDebug(state, [{ type: 'connection', connected: true, at: 2 }, lost(5)]);
+    expect(state.staleSince).toBe(5);
+    // Failed reconnection attempts keep the first loss.
+    state = reduceDebug(state, [lost(9)]);
+    expect(state.staleSince).toBe(5);
+    state = reduceDebug(state, [{ type: 'connection', connected: true, at: 12 }]);
+    expect(state).toMatchObject({ connected: true, staleSince: undefined });
   });
 });

@@ -2,6 +2,7 @@ import { DEBUG_EVENTS, type DebugKind, type DebugMessage, type DebugPresence, ty
 import { fromSocketEvent, type SocketEvents } from './socket';
 import {
   animationFrameScheduler,
+  asyncScheduler,
   defer,
   filter,
   map,
@@ -37,7 +38,8 @@ export interface DebugTransport {
 export type DebugEvent =
   | { type: 'message'; message: DebugMessage }
   | { type: 'presence'; online: boolean; at: number; reason: string }
-  | { type: 'connection'; connected: boolean }
+  /** `at`: when the link changed, so a lost link can say since when the screen is stale. */
+  | { type: 'connection'; connected: boolean; at: number }
   | { type: 'subscribed'; answer: SubscribeAnswer };
 
 /** Ids remembered for dropping repeats (a replay overlaps the live stream by design). */
@@ -95,17 +97,18 @@ export function debugEvents(transport: DebugTransport, target: DebugTarget, sinc
       if (newest === undefined || message.receivedAt > newest) newest = message.receivedAt;
       return true;
     };
+    const now = () => (scheduler ?? asyncScheduler).now();
     const subscriptions = transport.connected$.pipe(
       switchMap((connected) =>
         connected
           ? merge(
-              of<DebugEvent>({ type: 'connection', connected: true }),
+              of<DebugEvent>({ type: 'connection', connected: true, at: now() }),
               transport.subscribe(requestOf(target, newest)).pipe(
                 catchError(() => of<SubscribeAnswer>({ ok: false, msg: '订阅超时' })),
                 map((answer): DebugEvent => ({ type: 'subscribed', answer })),
               ),
             )
-          : of<DebugEvent>({ type: 'connection', connected: false }),
+          : of<DebugEvent>({ type: 'connection', connected: false, at: now() }),
       ),
     );
     const messages = transport.messages$.pipe(
@@ -125,6 +128,11 @@ export interface DebugState {
   messages: DebugMessage[];
   online?: boolean;
   connected: boolean;
+  /**
+   * Since when the live link has been lost after it was up: what the screen shows may be out of date (presence
+   * included) until it reconnects and the missed messages are replayed.
+   */
+  staleSince?: number;
   /** Why the subscription was refused, if it was. */
   refused?: string;
   replayed: number;
@@ -143,7 +151,7 @@ export function reduceDebug(state: DebugState, events: readonly DebugEvent[]): D
   for (const event of events) {
     if (event.type === 'message') arrived.push(event.message);
     else if (event.type === 'presence') next = { ...next, online: event.online };
-    else if (event.type === 'connection') next = { ...next, connected: event.connected };
+    else if (event.type === 'connection') next = { ...next, connected: event.connected, staleSince: linkLost(next, event) };
     else if (event.answer.ok) next = { ...next, refused: undefined, online: event.answer.online ?? next.online, replayed: next.replayed + (event.answer.replayed ?? 0) };
     else next = { ...next, refused: event.answer.msg ?? '订阅失败' };
   }
@@ -153,6 +161,11 @@ export function reduceDebug(state: DebugState, events: readonly DebugEvent[]): D
     next = { ...next, messages: [...added, ...next.messages].sort(newestFirst).slice(0, MAX_SHOWN) };
   }
   return next;
+}
+
+function linkLost(state: DebugState, event: { connected: boolean; at: number }): number | undefined {
+  if (event.connected) return undefined;
+  return state.staleSince ?? (state.connected ? event.at : undefined);
 }
 
 /** The part of a socket.io-client Socket the debug stream uses. */

@@ -1,4 +1,5 @@
 import mqtt, { type MqttClient } from 'mqtt';
+import type { WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleUnderTest, openConsole } from './support/console';
 
@@ -73,5 +74,32 @@ describe('device debug and history views', () => {
       await gateway.endAsync(true);
     }
     expect(c.browser.errors).toEqual([]);
+  });
+
+  it('greys the whole live screen, saying since when, while the server is unreachable, and recovers', async () => {
+    // The page's live link goes through this route: closed and refused on demand, as a server gone away would.
+    let reachable = true;
+    const links: WebSocketRoute[] = [];
+    await c.page.routeWebSocket(/socket\.io/, (ws) => {
+      if (!reachable) return ws.close();
+      links.push(ws);
+      ws.connectToServer();
+    });
+    await c.page.route('**/socket.io/**', (route) => (reachable ? route.continue() : route.abort()));
+    await c.page.goto(`/xinde/device/debug?id=${deviceId}`);
+    await c.page.locator('.vg-debug-connection', { hasText: '实时连接已建立' }).waitFor();
+    expect(await c.page.locator('.vg-debug-live.is-stale').count()).toBe(0);
+
+    reachable = false;
+    for (const link of links) await link.close();
+    await c.page.locator('.vg-debug-live.is-stale').waitFor();
+    expect(await c.page.locator('.vg-debug-stale').innerText()).toMatch(/以下是 \d\d:\d\d:\d\d 时的数据/);
+    expect(await c.page.locator('.vg-debug-online').innerText()).toBe('状态未知');
+
+    reachable = true;
+    await c.page.locator('.vg-debug-connection', { hasText: '实时连接已建立' }).waitFor({ timeout: 15_000 });
+    await c.page.locator('.vg-debug-live:not(.is-stale)').waitFor();
+    expect(await c.page.locator('.vg-debug-online').innerText()).toMatch(/^(在线|离线)$/);
+    await c.page.unrouteAll();
   });
 });

@@ -1,4 +1,4 @@
-import { Button, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Callout, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useLingui } from '@lingui/react/macro';
 import { useEffect, useMemo, useState } from 'react';
 import { io } from 'socket.io-client';
@@ -58,15 +58,20 @@ function DebugView({ kind, id }: { kind: DebugKind; id: string }) {
 
   if (failure) return <NonIdealState icon="error" title={failure} />;
   if (!snapshot) return <Spinner size={24} />;
+  const staleSince = state.staleSince === undefined ? undefined : formatClock(state.staleSince);
   return (
-    <>
+    <div className={`vg-debug-live${staleSince ? ' is-stale' : ''}`}>
       <div className="vg-debug-head">
         <h3>
           {snapshot.target.name} <small>{snapshot.target.code}</small>
         </h3>
-        <Tag className="vg-debug-online" intent={state.online ? 'success' : 'none'}>
-          {state.online ? t`在线` : t`离线`}
-        </Tag>
+        {staleSince ? (
+          <Tag className="vg-debug-online" minimal>{t`状态未知`}</Tag>
+        ) : (
+          <Tag className="vg-debug-online" intent={state.online ? 'success' : 'none'}>
+            {state.online ? t`在线` : t`离线`}
+          </Tag>
+        )}
         <Tag className="vg-debug-connection" intent={state.connected ? 'primary' : 'warning'} minimal>
           {state.connected ? t`实时连接已建立` : t`正在连接…`}
         </Tag>
@@ -78,6 +83,11 @@ function DebugView({ kind, id }: { kind: DebugKind; id: string }) {
           </Button>
         )}
       </div>
+      {staleSince && (
+        <Callout className="vg-debug-stale" intent="warning" icon="offline">
+          {t`与服务器的连接已断开,以下是 ${staleSince} 时的数据;重新连接后自动补发断线期间的消息。`}
+        </Callout>
+      )}
       {devices.map((device) => (
         <LatestValues key={device.id} device={device} showName={kind === 'gateway'} />
       ))}
@@ -91,9 +101,12 @@ function DebugView({ kind, id }: { kind: DebugKind; id: string }) {
           ))}
         </div>
       )}
-    </>
+    </div>
   );
 }
+
+/** `HH:mm:ss` of a moment today (the stale banner). */
+const formatClock = (ms: number): string => formatDateTime(new Date(ms)).slice(11);
 
 /** The snapshot's values, overtaken by newer ones from the messages that arrived since. */
 function withLiveValues(devices: readonly DeviceState[], messages: readonly DebugMessage[]): DeviceState[] {
