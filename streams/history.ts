@@ -27,6 +27,8 @@ export interface HistorySeries {
   pointKey: string;
   name: string;
   unit: string | null;
+  /** Decimal places of the point, if declared. */
+  precision?: number | null;
   deviceCode: string;
   bucketMs: number;
   count: number;

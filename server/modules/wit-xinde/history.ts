@@ -107,6 +107,8 @@ export interface ChartSeries extends Sampled {
   pointKey: string;
   name: string;
   unit: string | null;
+  /** Decimal places values are shown with (resources/readings.ts). */
+  precision: number | null;
   type: 'line';
   /** The device the series is of (comparisons chart several devices). */
   deviceId: string;
@@ -136,7 +138,7 @@ export async function chartOf(platform: Platform, requests: readonly SeriesReque
   for (const { deviceRow, key, name } of requests) {
     const seriesRange = { deviceId: String(deviceRow.id), pointKey: key.pointKey, ...range };
     const data = width === 'hour' ? await hourly(platform, seriesRange) : await sampled(platform, seriesRange, width);
-    series.push({ ...data, pointKey: key.pointKey, name: name ?? key.label, unit: key.unit, type: 'line', deviceId: seriesRange.deviceId, deviceCode: String(deviceRow.code) });
+    series.push({ ...data, pointKey: key.pointKey, name: name ?? key.label, unit: key.unit, precision: key.precision, type: 'line', deviceId: seriesRange.deviceId, deviceCode: String(deviceRow.code) });
   }
   return {
     startTime: formatDateTime(new Date(range.start)),

@@ -4,10 +4,11 @@ import { useEffect, useMemo, useState } from 'react';
 import { io } from 'socket.io-client';
 import { useSearch } from 'wouter';
 import { formatDateTime } from '../../../resources/datetime';
+import { formatReading, formatValue } from '../../../resources/readings';
 import { type DebugKind, type DebugMessage, type DebugState, debugEvents, initialDebugState, reduceDebug, socketTransport } from '../../../streams/debug';
 import { navigate } from '../../app/navigation';
 import { tokenCookies } from '../../app/storage';
-import { type DebugSnapshot, type DeviceState, debugSnapshot } from './api';
+import { type DebugSnapshot, type DeviceState, debugSnapshot, type PointState } from './api';
 import { TargetPicker } from './TargetPicker';
 import './device.css';
 
@@ -55,6 +56,7 @@ function DebugView({ kind, id }: { kind: DebugKind; id: string }) {
   }, [kind, id]);
 
   const devices = useMemo(() => (snapshot ? withLiveValues(snapshot.devices, state.messages) : []), [snapshot, state.messages]);
+  const points = useMemo(() => pointsOf(devices), [devices]);
 
   if (failure) return <NonIdealState icon="error" title={failure} />;
   if (!snapshot) return <Spinner size={24} />;
@@ -97,7 +99,7 @@ function DebugView({ kind, id }: { kind: DebugKind; id: string }) {
       ) : (
         <div className="vg-debug-messages">
           {state.messages.map((message) => (
-            <MessageCard key={message.id} message={message} />
+            <MessageCard key={message.id} message={message} points={points} />
           ))}
         </div>
       )}
@@ -119,7 +121,7 @@ function withLiveValues(devices: readonly DeviceState[], messages: readonly Debu
         for (const [pointKey, { raw, value }] of Object.entries(reading.values)) {
           let point = points.find((p) => p.pointKey === pointKey);
           if (!point) {
-            point = { pointKey, name: pointKey, unit: null, value: null, raw: null, time: null };
+            point = { pointKey, name: pointKey, unit: null, precision: null, value: null, raw: null, time: null };
             points.push(point);
           }
           if (reading.ts >= (newest.get(pointKey) ?? -Infinity)) {
@@ -159,8 +161,8 @@ function LatestValues({ device, showName }: { device: DeviceState; showName: boo
               <td>
                 {p.name} <small>{p.pointKey}</small>
               </td>
-              <td className="vg-debug-value">{p.value === null ? '—' : `${p.value}${p.unit ? ` ${p.unit}` : ''}`}</td>
-              <td>{p.raw ?? '—'}</td>
+              <td className="vg-debug-value">{formatReading(p.value, p.precision, p.unit)}</td>
+              <td>{formatValue(p.raw)}</td>
               <td>{p.time ?? '—'}</td>
             </tr>
           ))}
@@ -170,7 +172,10 @@ function LatestValues({ device, showName }: { device: DeviceState; showName: boo
   );
 }
 
-function MessageCard({ message }: { message: DebugMessage }) {
+/** `deviceId|pointKey` -> the point, so the messages show values as the table does. */
+const pointsOf = (devices: readonly DeviceState[]): ReadonlyMap<string, PointState> => new Map(devices.flatMap((d) => d.points.map((p) => [`${d.id}|${p.pointKey}`, p] as const)));
+
+function MessageCard({ message, points }: { message: DebugMessage; points: ReadonlyMap<string, PointState> }) {
   return (
     <article className={`vg-debug-message${message.error ? ' has-error' : ''}`}>
       <header>
@@ -181,11 +186,14 @@ function MessageCard({ message }: { message: DebugMessage }) {
         <div key={`${reading.deviceId}:${reading.ts}`} className="vg-debug-values-line">
           <strong>{reading.code}</strong>
           <span>{formatTime(reading.ts)}</span>
-          {Object.entries(reading.values).map(([key, v]) => (
-            <span key={key} className="vg-debug-reading">
-              {key}: {v.raw} → {v.value}
-            </span>
-          ))}
+          {Object.entries(reading.values).map(([key, v]) => {
+            const point = points.get(`${reading.deviceId}|${key}`);
+            return (
+              <span key={key} className="vg-debug-reading">
+                {key}: {formatValue(v.raw)} → {formatReading(v.value, point?.precision, point?.unit)}
+              </span>
+            );
+          })}
         </div>
       ))}
       {message.error && <div className="vg-debug-error">{message.error}</div>}

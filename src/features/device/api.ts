@@ -8,6 +8,8 @@ export interface PointState {
   pointKey: string;
   name: string;
   unit: string | null;
+  /** Decimal places the value is shown with, when the point declares them. */
+  precision: number | null;
   value: number | null;
   raw: number | null;
   time: string | null;

@@ -2,6 +2,7 @@ import { Tag } from '@blueprintjs/core';
 import { msg } from '@lingui/core/macro';
 import { Trans } from '@lingui/react/macro';
 import { device, gateway, gatewayState } from '../../../resources/iot/device';
+import { formatValue } from '../../../resources/readings';
 import { type Envelope, http } from '../../api/client';
 import { navigate } from '../../app/navigation';
 import { crudCalls, type Row, treeOf } from '../../crud/api';
@@ -35,7 +36,7 @@ function lastValuesCell(row: Row) {
   } catch {
     // a malformed value shows as nothing
   }
-  const line = Object.entries(values).map(([key, value]) => `${key}=${String(value)}`).join(' ');
+  const line = Object.entries(values).map(([key, value]) => `${key}=${typeof value === 'number' ? formatValue(value) : String(value)}`).join(' ');
   return <span title={line} className="vg-last-values">{line.length > 60 ? `${line.slice(0, 60)}…` : line}</span>;
 }
 

@@ -1,3 +1,4 @@
+import { displayUnit, formatReading } from '../../../resources/readings';
 import type { HistoryChartData, TimeRange } from '../../../streams/history';
 
 /** ECharts option of a history chart: one line per series, and its min/max band when the server bucketed it. */
@@ -16,18 +17,16 @@ interface TooltipParam {
   value?: [number, number];
 }
 
-const round = (v: number) => (Math.abs(v) >= 1000 ? v.toFixed(1) : Number(v.toPrecision(6)).toString());
-
 export function historyOption(chart: HistoryChartData, extent: TimeRange, zoom: ZoomPercent = { start: 0, end: 100 }) {
   // One value axis per unit: the first on the left, the others share the right.
   const units = [...new Set(chart.series.map((s) => s.unit ?? ''))];
   const axisOf = (unit: string | null) => Math.min(1, units.indexOf(unit ?? ''));
   const series = chart.series.flatMap((s, i) => {
     const color = PALETTE[i % PALETTE.length];
-    const line = { id: `line-${i}`, name: s.name, type: 'line', yAxisIndex: axisOf(s.unit), data: s.data, showSymbol: s.bucketMs === 0 && s.data.length < 200, symbolSize: 4, color, lineStyle: { width: 1.5 }, z: 3 };
+    const line = { id: `line-${i}`, name: displayUnit(s.name), type: 'line', yAxisIndex: axisOf(s.unit), data: s.data, showSymbol: s.bucketMs === 0 && s.data.length < 200, symbolSize: 4, color, lineStyle: { width: 1.5 }, z: 3 };
     if (!s.buckets?.length) return [line];
     // The band: min stacked with (max - min); same name as the line so the legend toggles both.
-    const band = { name: s.name, type: 'line', yAxisIndex: axisOf(s.unit), stack: `band-${i}`, symbol: 'none', silent: true, color, lineStyle: { opacity: 0 }, z: 2 };
+    const band = { name: displayUnit(s.name), type: 'line', yAxisIndex: axisOf(s.unit), stack: `band-${i}`, symbol: 'none', silent: true, color, lineStyle: { opacity: 0 }, z: 2 };
     return [
       line,
       { ...band, id: `min-${i}`, data: s.buckets.map((b) => [b[0], b[1]]) },
@@ -37,7 +36,7 @@ export function historyOption(chart: HistoryChartData, extent: TimeRange, zoom: 
   const byId = new Map(chart.series.map((s, i) => [`line-${i}`, s]));
   return {
     animation: false,
-    legend: { data: chart.legend, top: 0 },
+    legend: { data: chart.legend.map(displayUnit), top: 0 },
     grid: { left: 56, right: 56, top: 36, bottom: 72 },
     tooltip: {
       trigger: 'axis',
@@ -45,11 +44,17 @@ export function historyOption(chart: HistoryChartData, extent: TimeRange, zoom: 
         const lines = params.filter((p) => p.seriesId?.startsWith('line-'));
         if (!lines.length) return '';
         const time = new Date(lines[0].value?.[0] ?? 0).toLocaleString();
-        return [time, ...lines.map((p) => `${p.marker ?? ''}${p.seriesName}: ${round(p.value?.[1] ?? Number.NaN)}${byId.get(p.seriesId ?? '')?.unit ?? ''}`)].join('<br/>');
+        return [
+          time,
+          ...lines.map((p) => {
+            const s = byId.get(p.seriesId ?? '');
+            return `${p.marker ?? ''}${p.seriesName}: ${formatReading(p.value?.[1], s?.precision, s?.unit)}`;
+          }),
+        ].join('<br/>');
       },
     },
     xAxis: { type: 'time', min: extent.start, max: extent.end },
-    yAxis: units.slice(0, 2).map((unit, i) => ({ type: 'value', scale: true, name: units.length > 2 && i === 1 ? units.slice(1).join(' / ') : unit, position: i === 0 ? 'left' : 'right', splitLine: { show: i === 0 } })),
+    yAxis: units.slice(0, 2).map((unit, i) => ({ type: 'value', scale: true, name: displayUnit(units.length > 2 && i === 1 ? units.slice(1).join(' / ') : unit), position: i === 0 ? 'left' : 'right', splitLine: { show: i === 0 } })),
     dataZoom: [
       { type: 'inside', filterMode: 'none', start: zoom.start, end: zoom.end },
       { type: 'slider', filterMode: 'none', start: zoom.start, end: zoom.end, bottom: 16 },
