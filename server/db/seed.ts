@@ -1,4 +1,5 @@
 import type { Db } from './database';
+import { seedMenuIcons } from './seed/menus';
 import { seedMonitoring } from './seed/monitoring';
 import { seedOperator } from './seed/operator';
 import { seedPush } from './seed/push';
@@ -19,6 +20,7 @@ export const SEED_STEPS: readonly SeedStep[] = [
   { name: '0002_monitoring', run: seedMonitoring },
   { name: '0003_push_reference', run: seedPush },
   { name: '0004_demo_operator', run: seedOperator },
+  { name: '0005_menu_icons', run: seedMenuIcons },
 ];
 
 /** What stores seeded before steps were recorded hold already: recorded as run on them, never run. */

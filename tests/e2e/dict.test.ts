@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole } from './support/console';
+import { type ConsoleUnderTest, openConsole, openMenu } from './support/console';
 import { confirmYes, dialog, rowAction, rowIndexOf } from './support/crud';
 
 interface Entry {
@@ -26,8 +26,7 @@ describe('dictionary pages', () => {
 
   it('adds a parent dictionary with the form rules of spec §5', async () => {
     const { page } = c;
-    await page.locator('.vg-sidebar').getByText('系统字典').click();
-    await page.waitForURL('**/system/dict');
+    await openMenu(page, '系统字典', '/system/dict');
     await page.locator('.vg-add').click();
     await expect.poll(async () => Math.round((await dialog(page).boundingBox())?.width ?? 0)).toBe(880);
     await dialog(page).getByRole('button', { name: '保存' }).click();
@@ -99,8 +98,7 @@ describe('dictionary pages', () => {
     const { page } = c;
     await page.locator('.vg-dict-children .bp6-dialog-close-button').click();
     await page.locator('.vg-dict-children').waitFor({ state: 'detached' });
-    await page.locator('.vg-sidebar').getByText('业务字典').click();
-    await page.waitForURL('**/system/dictbiz');
+    await openMenu(page, '业务字典', '/system/dictbiz');
     await page.locator('.vg-add').click();
     await page.locator('#field-code').fill('e2e_biz');
     await page.locator('#field-dictValue').fill('业务 E2E');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole } from './support/console';
+import { type ConsoleUnderTest, openConsole, openMenu } from './support/console';
 import { blurField, confirmYes, dialog, rowAction, selectRow } from './support/crud';
 
 interface Package {
@@ -24,8 +24,7 @@ describe('tenant package page', () => {
     c = await openConsole();
     api = await signedIn(c.server.url);
     await c.login();
-    await c.page.locator('.vg-sidebar').getByText('租户产品包').click();
-    await c.page.waitForURL('**/system/tenantpackage');
+    await openMenu(c.page, '租户产品包', '/system/tenantpackage');
     await c.page.locator('.vg-add').waitFor();
   });
   afterAll(() => c?.stop());

@@ -1,4 +1,5 @@
 import { Button, Dialog, DialogBody, DialogFooter, Spinner, Tab, Tabs } from '@blueprintjs/core';
+import type { I18n } from '@lingui/core';
 import { useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
 import { type Envelope, http } from '../../api/client';
@@ -7,7 +8,8 @@ import type { Row } from '../../crud/api';
 import { CheckTree } from '../../crud/CheckTree';
 import type { TreeOption } from '../../crud/types';
 import { toastSuccess } from '../../ui/toast';
-import { normaliseTree } from './grantTrees';
+import { menuLabels } from '../shell/menuLabel';
+import { consoleMenus, type MenuNode, normaliseTree } from './grantTrees';
 
 type Kind = 'menu' | 'dataScope' | 'apiScope';
 const KINDS: readonly Kind[] = ['menu', 'dataScope', 'apiScope'];
@@ -15,27 +17,30 @@ const KINDS: readonly Kind[] = ['menu', 'dataScope', 'apiScope'];
 type Trees = Record<Kind, TreeOption[]>;
 type Checked = Record<Kind, ReadonlySet<string>>;
 
-/** What the role may be granted (menu/grant-tree) and what it holds (menu/role-tree-keys). */
-async function loadGrant(roleId: string): Promise<{ trees: Trees; checked: Checked }> {
+/**
+ * What the role may be granted (menu/grant-tree) and what it holds (menu/role-tree-keys). The menu tree holds the
+ * console's screens only, named in its language.
+ */
+async function loadGrant(roleId: string, i18n: I18n): Promise<{ trees: Trees; checked: Checked }> {
   const [tree, keys] = await Promise.all([
-    http.get<Envelope<Record<Kind, unknown[]>>>('api/blade-system/menu/grant-tree'),
+    http.get<Envelope<Record<Kind, unknown[]> & { menu: MenuNode[] }>>('api/blade-system/menu/grant-tree'),
     http.get<Envelope<Record<Kind, string[]>>>('api/blade-system/menu/role-tree-keys', { searchParams: { roleIds: roleId } }),
   ]);
-  const trees = { menu: normaliseTree(tree.data.menu), dataScope: normaliseTree(tree.data.dataScope), apiScope: normaliseTree(tree.data.apiScope) };
+  const trees = { menu: consoleMenus(tree.data.menu, menuLabels(i18n)), dataScope: normaliseTree(tree.data.dataScope), apiScope: normaliseTree(tree.data.apiScope) };
   const checked = { menu: new Set(keys.data.menu.map(String)), dataScope: new Set(keys.data.dataScope.map(String)), apiScope: new Set(keys.data.apiScope.map(String)) };
   return { trees, checked };
 }
 
 /** 权限设置: a role's menus and buttons, data scopes and API scopes, saved at once with role/grant. */
 export function RoleGrantDialog({ role, onClose }: { role: Row; onClose(): void }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const [trees, setTrees] = useState<Trees>();
   const [checked, setChecked] = useState<Checked>({ menu: new Set(), dataScope: new Set(), apiScope: new Set() });
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     let live = true;
-    loadGrant(role.id).then(
+    loadGrant(role.id, i18n).then(
       (loaded) => {
         if (!live) return;
         setTrees(loaded.trees);
@@ -46,7 +51,7 @@ export function RoleGrantDialog({ role, onClose }: { role: Row; onClose(): void 
     return () => {
       live = false;
     };
-  }, [role.id]);
+  }, [role.id, i18n]);
 
   async function save() {
     setBusy(true);
@@ -76,7 +81,7 @@ export function RoleGrantDialog({ role, onClose }: { role: Row; onClose(): void 
               <Tab key={kind} id={kind} title={titles[kind]} className={`vg-grant-${kind}`}
                 panel={
                   <div className="vg-grant-tree" data-kind={kind}>
-                    <CheckTree nodes={trees[kind]} checked={checked[kind]} onChange={(next) => setChecked((c) => ({ ...c, [kind]: next }))} />
+                    <CheckTree tools nodes={trees[kind]} checked={checked[kind]} onChange={(next) => setChecked((c) => ({ ...c, [kind]: next }))} />
                   </div>
                 } />
             ))}

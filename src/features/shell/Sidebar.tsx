@@ -1,7 +1,7 @@
 import { Collapse, Icon, type IconName } from '@blueprintjs/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { MenuRow } from '../../api/system';
 import { site } from '../../app/config';
@@ -21,22 +21,37 @@ export function openMenu(menu: MenuRow, topLevel: boolean): void {
 
 const iconOf = (source?: string): IconName => (source && hasIcon(source) ? (source as IconName) : 'document');
 
-function Item({ menu, topLevel, depth }: { menu: MenuRow; topLevel: boolean; depth: number }) {
+/** Whether a group holds the screen at `path`, at any depth. */
+const holds = (menu: MenuRow, path: string): boolean => (menu.children ?? []).some((child) => linkOf(child, false).split('?')[0] === path || holds(child, path));
+
+/** A group's open state: the sidebar's one open top-level group, or its own for deeper groups. */
+interface Expansion {
+  open: boolean;
+  toggle(): void;
+}
+
+function useOwnExpansion(): Expansion {
+  const [open, setOpen] = useState(true);
+  return { open, toggle: () => setOpen(!open) };
+}
+
+function Item({ menu, topLevel, depth, expansion }: { menu: MenuRow; topLevel: boolean; depth: number; expansion?: Expansion }) {
   const labelOf = useMenuLabel();
   const [path] = useLocation();
-  const [open, setOpen] = useState(true);
+  const own = useOwnExpansion();
+  const { open, toggle } = expansion ?? own;
   const label = labelOf(menu);
   if (menu.children?.length) {
     return (
-      <div>
-        <div className="vg-menu-item" role="button" onClick={() => setOpen(!open)} title={label}>
+      <div className="vg-menu-group">
+        <div className="vg-menu-item" role="button" aria-expanded={open} onClick={toggle} title={label}>
           <Icon icon={iconOf(menu.source)} />
           <span className="vg-label" style={{ flex: 1 }}>
             {label}
           </span>
           <Icon className="vg-label" icon={open ? 'chevron-down' : 'chevron-right'} size={12} />
         </div>
-        <Collapse isOpen={open}>
+        <Collapse isOpen={open} keepChildrenMounted>
           <div className="vg-menu-children">
             {menu.children.map((child) => (
               <Item key={child.id} menu={child} topLevel={false} depth={depth + 1} />
@@ -63,11 +78,19 @@ function Item({ menu, topLevel, depth }: { menu: MenuRow; topLevel: boolean; dep
   );
 }
 
-/** The menu tree with the home item; a tip when the tree is empty. */
+/**
+ * The menu tree with the home item; a tip when the tree is empty. One top-level group is open at a time: the one
+ * holding the current screen, or the one last opened.
+ */
 export function Sidebar({ menus, logo }: { menus: MenuRow[]; logo: string }) {
   const { t } = useLingui();
   const collapsed = useSelector(preferencesActor, (s) => s.context.collapsed);
   const [path] = useLocation();
+  const current = menus.find((menu) => holds(menu, path))?.id;
+  const [openGroup, setOpenGroup] = useState(current);
+  useEffect(() => {
+    if (current) setOpenGroup(current);
+  }, [current]);
   return (
     <nav className={`vg-sidebar${collapsed ? ' collapsed' : ''}`} aria-label={t`菜单`}>
       <div className="vg-logo">
@@ -88,7 +111,13 @@ export function Sidebar({ menus, logo }: { menus: MenuRow[]; logo: string }) {
         </span>
       </a>
       {menus.map((menu) => (
-        <Item key={menu.id} menu={menu} topLevel depth={0} />
+        <Item
+          key={menu.id}
+          menu={menu}
+          topLevel
+          depth={0}
+          expansion={{ open: openGroup === menu.id, toggle: () => setOpenGroup(openGroup === menu.id ? undefined : menu.id) }}
+        />
       ))}
       {menus.length === 0 && !collapsed && (
         <div className="vg-menu-empty">

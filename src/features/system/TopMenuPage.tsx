@@ -8,12 +8,13 @@ import { CheckTree } from '../../crud/CheckTree';
 import { CrudPage } from '../../crud/CrudPage';
 import type { TreeOption } from '../../crud/types';
 import { toastSuccess } from '../../ui/toast';
-import { normaliseTree } from '../authority/grantTrees';
+import { consoleMenus, type MenuNode } from '../authority/grantTrees';
+import { menuLabels } from '../shell/menuLabel';
 import { topMenuView } from './topMenuView';
 
 /** 菜单配置: the menus a top menu shows (menu/grant-top-tree, menu/top-tree-keys), saved with topmenu/grant. */
 function TopMenuGrantDialog({ topMenu, onClose }: { topMenu: Row; onClose(): void }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const [nodes, setNodes] = useState<TreeOption[]>();
   const [checked, setChecked] = useState<ReadonlySet<string>>(new Set());
   const [busy, setBusy] = useState(false);
@@ -21,12 +22,12 @@ function TopMenuGrantDialog({ topMenu, onClose }: { topMenu: Row; onClose(): voi
   useEffect(() => {
     let live = true;
     Promise.all([
-      http.get<Envelope<{ menu: unknown[] }>>('api/blade-system/menu/grant-top-tree'),
+      http.get<Envelope<{ menu: MenuNode[] }>>('api/blade-system/menu/grant-top-tree'),
       http.get<Envelope<{ menu: string[] }>>('api/blade-system/menu/top-tree-keys', { searchParams: { topMenuIds: topMenu.id } }),
     ]).then(
       ([tree, keys]) => {
         if (!live) return;
-        setNodes(normaliseTree(tree.data.menu));
+        setNodes(consoleMenus(tree.data.menu, menuLabels(i18n)));
         setChecked(new Set(keys.data.menu.map(String)));
       },
       (error) => logFailure(error, 'top menu grant'),
@@ -34,7 +35,7 @@ function TopMenuGrantDialog({ topMenu, onClose }: { topMenu: Row; onClose(): voi
     return () => {
       live = false;
     };
-  }, [topMenu.id]);
+  }, [topMenu.id, i18n]);
 
   async function save() {
     setBusy(true);
@@ -51,7 +52,7 @@ function TopMenuGrantDialog({ topMenu, onClose }: { topMenu: Row; onClose(): voi
   const name = String(topMenu.name ?? '');
   return (
     <Dialog isOpen title={t`菜单配置: ${name}`} onClose={onClose} style={{ width: 480, maxWidth: '95vw' }} canOutsideClickClose={false} className="vg-topmenu-grant">
-      <DialogBody>{nodes ? <div className="vg-grant-tree"><CheckTree nodes={nodes} checked={checked} onChange={setChecked} /></div> : <Spinner />}</DialogBody>
+      <DialogBody>{nodes ? <div className="vg-grant-tree"><CheckTree tools nodes={nodes} checked={checked} onChange={setChecked} /></div> : <Spinner />}</DialogBody>
       <DialogFooter
         actions={
           <>

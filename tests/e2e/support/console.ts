@@ -41,9 +41,13 @@ export async function signIn(page: Page, tenantId?: string, account = 'admin', p
   await page.waitForURL('**/wel/index');
 }
 
-/** Opens a screen by its sidebar entry and waits for its path. */
+/** Opens a screen by its sidebar entry (opening its group first: one group is open at a time) and waits for its path. */
 export async function openMenu(page: Page, title: string, path: string): Promise<void> {
-  await page.locator('.vg-sidebar').getByText(title, { exact: true }).click();
+  const entry = page.locator('.vg-sidebar').getByText(title, { exact: true });
+  await entry.waitFor({ state: 'attached' });
+  const header = page.locator('.vg-sidebar .vg-menu-group').filter({ has: page.getByText(title, { exact: true }) }).last().locator(':scope > .vg-menu-item');
+  if ((await header.count()) && (await header.getAttribute('aria-expanded')) === 'false') await header.click();
+  await entry.click();
   await page.waitForURL(`**${path}`);
 }
 

@@ -85,7 +85,8 @@ async function scopeTree(db: Db, menus: MenuSet, table: 'blade_scope_data' | 'bl
   return forest(nodes);
 }
 
-const nodesOf = (rows: readonly MenuRow[]) => forest(rows.map((m) => treeNode(m.id, m.parentId, m.name)));
+/** Menu nodes with what the console needs to translate them and to keep only the screens it has. */
+const nodesOf = (rows: readonly MenuRow[]) => forest(rows.map((m) => treeNode(m.id, m.parentId, m.name, { code: m.code, path: m.path, category: m.category })));
 
 /** Ids of the roles among `ids` the caller may see (its tenant's, or any for the platform administrator). */
 async function visibleRoleIds(platform: Platform, ctx: CallContext, ids: readonly string[]): Promise<string[]> {
