@@ -71,7 +71,5 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   'server/realtime/debug.ts': [3, BACKGROUND],
   'server/series/purge.ts': [2, PLATFORM],
   'server/series/sampling.ts': [1, BACKGROUND],
-  'server/third/bindings.ts': [14, TO_CONVERT],
   'server/third/puller.ts': [10, BACKGROUND],
-  'server/third/sync.ts': [24, TO_CONVERT],
 };
