@@ -1,6 +1,6 @@
 import type { DeleteQueryBuilder, DeleteResult, SelectQueryBuilder, Transaction, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import { z } from 'zod';
-import type { Resource } from '../../resources/define';
+import type { Resource, UniqueRule } from '../../resources/define';
 import { isPlatformAdmin, type Principal } from '../auth/principal';
 import type { ScopeService } from '../auth/scopes';
 import type { EventBus } from '../events';
@@ -240,11 +240,13 @@ export class Repository {
 
   /**
    * A new row with its base columns: an id (kept when `values` has one, for a module that plans writes by id), the
-   * caller as author, and the tenant — the caller's, or the one the platform administrator names.
+   * caller as author, and the tenant — the caller's, or the one the platform administrator names. A createTime
+   * module code gives is kept (a log row's event time); submit bodies never carry one (`parse` strips base columns).
    */
   build(ctx: CallContext, values: Row, now = formatDateTime()): Row {
     const p = ctx.principal;
-    const row: Row = { ...values, id: typeof values.id === 'string' ? values.id : nextId(), createUser: p.userId, createDept: p.deptId, createTime: now };
+    const createTime = typeof values.createTime === 'string' ? values.createTime : now;
+    const row: Row = { ...values, id: typeof values.id === 'string' ? values.id : nextId(), createUser: p.userId, createDept: p.deptId, createTime };
     Object.assign(row, { updateUser: p.userId, updateTime: now, status: values.status ?? 1, isDeleted: 0 });
     if (this.resource.tenancy === 'tenant') {
       row.tenantId = isPlatformAdmin(p) && typeof values.tenantId === 'string' ? values.tenantId : p.tenantId;
@@ -342,14 +344,24 @@ export class Repository {
     return Number(result.numUpdatedRows);
   }
 
-  private async checkUnique(row: Row): Promise<void> {
+  /**
+   * The unique rule a live row other than `row` already holds its values for, if any: within the row's tenant, or
+   * on the whole platform for rules `acrossTenants` (device codes are client ids of the one broker).
+   */
+  async clash(row: Row): Promise<UniqueRule | undefined> {
     for (const rule of this.resource.unique ?? []) {
       let qb = this.db.selectFrom(this.table).select('id').where('isDeleted', '=', 0) as Select;
       if (this.resource.tenancy === 'tenant' && !rule.acrossTenants) qb = qb.where('tenantId', '=', row.tenantId as string);
       for (const field of rule.fields) qb = row[field] == null ? qb.where(field, 'is', null) : qb.where(field, '=', row[field]);
       if (row.id) qb = qb.where('id', '<>', row.id as string);
-      if (await qb.executeTakeFirst()) throw badRequest(rule.message);
+      if (await qb.executeTakeFirst()) return rule;
     }
+    return undefined;
+  }
+
+  private async checkUnique(row: Row): Promise<void> {
+    const rule = await this.clash(row);
+    if (rule) throw badRequest(rule.message);
   }
 }
 
