@@ -7,7 +7,7 @@
 
 const BACKGROUND = 'runs without a caller (ingestion, alarms, push, presence, pulls): the tenant comes from the device or row it works on';
 const IDENTITY = "identity and rights: reads users, roles and grants by id or account, before or beside the caller's scope";
-const PLATFORM = 'moves or purges rows across tenants, as the platform administrator';
+const PLATFORM = 'moves or purges rows across tenants, as the platform administrator or by ownership of projects the caller may purge';
 /** Debt, not a reason: module calls that filter by tenant by hand. Move them onto the scoped repository. */
 const TO_CONVERT = 'to move onto the scoped repository: a hand-applied tenant filter';
 
@@ -43,18 +43,12 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   'server/modules/blade-user/tenancy.ts': [1, IDENTITY],
   'server/modules/wit-xinde/alarms.ts': [7, TO_CONVERT],
   'server/modules/wit-xinde/catalogue.ts': [3, TO_CONVERT],
-  'server/modules/wit-xinde/commands.ts': [8, TO_CONVERT],
+  'server/modules/wit-xinde/commands.ts': [4, BACKGROUND],
   'server/modules/wit-xinde/common.ts': [3, TO_CONVERT],
-  'server/modules/wit-xinde/devicelog/recalculation.ts': [4, TO_CONVERT],
-  'server/modules/wit-xinde/devicelog/routes.ts': [1, TO_CONVERT],
-  'server/modules/wit-xinde/devicelog/settlement.ts': [1, TO_CONVERT],
-  'server/modules/wit-xinde/devicelog/values.ts': [1, TO_CONVERT],
   'server/modules/wit-xinde/devices.ts': [9, TO_CONVERT],
-  'server/modules/wit-xinde/history.ts': [1, TO_CONVERT],
   'server/modules/wit-xinde/monitoring.ts': [3, TO_CONVERT],
-  'server/modules/wit-xinde/point-sheet.ts': [3, TO_CONVERT],
   'server/modules/wit-xinde/project-move.ts': [4, PLATFORM],
-  'server/modules/wit-xinde/project-rows.ts': [5, TO_CONVERT],
+  'server/modules/wit-xinde/project-rows.ts': [5, PLATFORM],
   'server/modules/wit-xinde/projects.ts': [17, TO_CONVERT],
   'server/modules/wit-xinde/push-calls.ts': [3, TO_CONVERT],
   'server/modules/wit-xinde/push.ts': [4, TO_CONVERT],
