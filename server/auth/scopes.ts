@@ -36,6 +36,12 @@ interface Snapshot {
 
 type Filter = (eb: ExpressionBuilder<Schema, string>) => Expression<SqlBool>;
 
+/** Where a data filter runs: the executor to read the scopes with (a transaction), and the table to name columns by. */
+export interface DataFilterOn {
+  db?: Db;
+  table?: string;
+}
+
 /** `/blade-user/**`, `/blade-user/page` or a prefix; matched against paths without the /api prefix. */
 function patternOf(path: string): RegExp {
   const clean = path.trim().replace(/^\/api(?=\/)/, '');
@@ -55,19 +61,23 @@ export class ScopeService {
     });
   }
 
-  private load(): Promise<Snapshot> {
+  /**
+   * Reads the scopes once (until they change). `db` is the executor to read with: inside a transaction on SQLite
+   * the one connection is the transaction's, so a read on the database itself would wait for it forever.
+   */
+  private load(db: Db = this.db): Promise<Snapshot> {
     this.snapshot ??= (async () => {
-      const data = (await this.db
+      const data = (await db
         .selectFrom('blade_scope_data')
         .select(['id', 'resourceCode', 'scopeType', 'scopeColumn', 'scopeValue'])
         .where('isDeleted', '=', 0)
         .execute()) as unknown as DataScopeRow[];
-      const api = (await this.db
+      const api = (await db
         .selectFrom('blade_scope_api')
         .select(['id', 'scopePath'])
         .where('isDeleted', '=', 0)
         .execute()) as unknown as ApiScopeRow[];
-      const links = (await this.db.selectFrom('blade_role_scope').select(['roleId', 'scopeId']).execute()) as Array<{
+      const links = (await db.selectFrom('blade_role_scope').select(['roleId', 'scopeId']).execute()) as Array<{
         roleId: string;
         scopeId: string;
       }>;
@@ -98,18 +108,23 @@ export class ScopeService {
    * The row filter of the caller's data scopes for a resource (`service/name` or its table), or undefined when
    * the caller sees all its tenant's rows. Several granted scopes widen each other.
    */
-  async dataFilter(principal: Principal, codes: readonly string[], columns: readonly string[]): Promise<Filter | undefined> {
+  async dataFilter(principal: Principal, codes: readonly string[], columns: readonly string[], on: DataFilterOn = {}): Promise<Filter | undefined> {
     if (isPlatformAdmin(principal)) return undefined;
-    const snapshot = await this.load();
+    const snapshot = await this.load(on.db);
     const scopes = snapshot.data.filter((s) => codes.includes(s.resourceCode) && this.granted(snapshot, principal, s.id));
     if (scopes.length === 0 || scopes.some((s) => s.scopeType === DATA_SCOPE.all)) return undefined;
-    const filters = scopes.map((scope) => this.filterOf(scope, principal, columns));
+    const filters = scopes.map((scope) => this.filterOf(scope, principal, columns, on.table));
     return (eb) => eb.or(filters.map((f) => f(eb)));
   }
 
-  private filterOf(scope: DataScopeRow, principal: Principal, columns: readonly string[]): Filter {
+  /** Loads the scopes now, so a transaction that starts next finds them read (server/db/repository.ts `transact`). */
+  async ready(): Promise<void> {
+    await this.load();
+  }
+
+  private filterOf(scope: DataScopeRow, principal: Principal, columns: readonly string[], table?: string): Filter {
     const wanted = scope.scopeColumn ? scope.scopeColumn.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) : undefined;
-    const column = (fallback: string) => (wanted && columns.includes(wanted) ? wanted : fallback);
+    const column = (fallback: string) => `${table ? `${table}.` : ''}${wanted && columns.includes(wanted) ? wanted : fallback}`;
     switch (scope.scopeType) {
       case DATA_SCOPE.own:
         return (eb) => eb(column('createUser'), '=', principal.userId);

@@ -15,22 +15,25 @@ export function assignedProjects(p: Principal): RawBuilder<unknown> | undefined 
   return sql`select project_id from wit_user_project where user_id = ${p.userId} and is_deleted = 0`;
 }
 
-/** Live projects the caller may see. */
-function visibleProjects(p: Principal): RawBuilder<unknown> {
+/** Live projects the caller may see; with `binned`, projects in the recycle bin too. */
+function visibleProjects(p: Principal, binned: boolean): RawBuilder<unknown> {
   const assigned = assignedProjects(p);
-  if (!assigned) return sql`select id from wit_project where is_deleted = 0`;
-  return sql`select id from wit_project where is_deleted = 0 and (id in (${assigned}) or not exists (${assigned}))`;
+  const live = binned ? sql`1 = 1` : sql`is_deleted = 0`;
+  if (!assigned) return sql`select id from wit_project where ${live}`;
+  return sql`select id from wit_project where ${live} and (id in (${assigned}) or not exists (${assigned}))`;
 }
 
 const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
 
 /**
  * `field` (or the chain of live rows of `table.column` hops from it) leads to a visible project; rows of no project
- * only for the unlimited. A point of a removed device thus goes with it.
+ * only for the unlimited. A point of a removed device thus goes with it. With `binned` (rows of the recycle bin) the
+ * chain and the project may be removed too: only the caller's assignments limit it.
  */
-export function projectScope(p: Principal, field: string, through: readonly string[] = []): Condition {
+export function projectScope(p: Principal, field: string, through: readonly string[] = [], binned = false): Condition {
   const limited = assignedProjects(p) !== undefined;
-  const visible = visibleProjects(p);
+  const visible = visibleProjects(p, binned);
+  const live = binned ? sql`1 = 1` : sql`is_deleted = 0`;
   const last = (column: RawBuilder<unknown>) =>
     limited ? sql<SqlBool>`${column} in (${visible})` : sql<SqlBool>`(${column} is null or ${column} in (${visible}))`;
   if (through.length === 0) return () => last(sql.ref(field));
@@ -40,7 +43,7 @@ export function projectScope(p: Principal, field: string, through: readonly stri
     const [table, column] = hop.split('.');
     if (!IDENTIFIER.test(table) || !IDENTIFIER.test(column)) throw new Error(`bad projectThrough hop ${hop}`);
     const test = inner ? sql`${sql.raw(column)} in (${inner})` : last(sql.raw(column));
-    inner = sql`select id from ${sql.raw(table)} where is_deleted = 0 and ${test}`;
+    inner = sql`select id from ${sql.raw(table)} where ${live} and ${test}`;
   }
   return () => sql<SqlBool>`${sql.ref(field)} in (${inner})`;
 }

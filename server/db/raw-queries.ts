@@ -7,7 +7,7 @@
 
 const BACKGROUND = 'runs without a caller (ingestion, alarms, push, presence, pulls): the tenant comes from the device or row it works on';
 const IDENTITY = "identity and rights: reads users, roles and grants by id or account, before or beside the caller's scope";
-const PLATFORM = 'moves or purges rows across tenants, as the platform administrator';
+const PLATFORM = 'moves or purges rows across tenants, as the platform administrator or by ownership of projects the caller may purge';
 /** Debt, not a reason: module calls that filter by tenant by hand. Move them onto the scoped repository. */
 const TO_CONVERT = 'to move onto the scoped repository: a hand-applied tenant filter';
 
@@ -28,38 +28,27 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   'server/ingest/presence.ts': [4, BACKGROUND],
   'server/logs.ts': [1, BACKGROUND],
   'server/modules/blade-auth/login.ts': [2, IDENTITY],
-  'server/modules/blade-desk/notices.ts': [7, TO_CONVERT],
-  'server/modules/blade-log/index.ts': [1, TO_CONVERT],
-  'server/modules/blade-resource/configs.ts': [2, TO_CONVERT],
-  'server/modules/blade-resource/files.ts': [2, TO_CONVERT],
+  'server/modules/blade-desk/notices.ts': [1, BACKGROUND],
   'server/modules/blade-system/access/grants.ts': [1, IDENTITY],
-  'server/modules/blade-system/access/menu.ts': [1, TO_CONVERT],
+  'server/modules/blade-system/access/menu.ts': [1, IDENTITY],
   'server/modules/blade-system/access/provision.ts': [2, IDENTITY],
   'server/modules/blade-system/access/purge.ts': [2, PLATFORM],
   'server/modules/blade-system/access/quota.ts': [1, IDENTITY],
-  'server/modules/blade-system/access/role.ts': [4, TO_CONVERT],
+  'server/modules/blade-system/access/role.ts': [2, IDENTITY],
   'server/modules/blade-system/access/tenant.ts': [1, PLATFORM],
-  'server/modules/blade-system/organisation.ts': [4, TO_CONVERT],
-  'server/modules/blade-system/settings/dictionary.ts': [2, TO_CONVERT],
-  'server/modules/blade-user/admin.ts': [2, TO_CONVERT],
+  'server/modules/blade-system/organisation.ts': [1, IDENTITY],
   'server/modules/blade-user/names.ts': [1, IDENTITY],
   'server/modules/blade-user/register.ts': [1, IDENTITY],
   'server/modules/blade-user/self.ts': [1, IDENTITY],
   'server/modules/blade-user/tenancy.ts': [1, IDENTITY],
   'server/modules/wit-xinde/alarms.ts': [7, TO_CONVERT],
   'server/modules/wit-xinde/catalogue.ts': [3, TO_CONVERT],
-  'server/modules/wit-xinde/commands.ts': [8, TO_CONVERT],
+  'server/modules/wit-xinde/commands.ts': [4, BACKGROUND],
   'server/modules/wit-xinde/common.ts': [3, TO_CONVERT],
-  'server/modules/wit-xinde/devicelog/recalculation.ts': [4, TO_CONVERT],
-  'server/modules/wit-xinde/devicelog/routes.ts': [1, TO_CONVERT],
-  'server/modules/wit-xinde/devicelog/settlement.ts': [1, TO_CONVERT],
-  'server/modules/wit-xinde/devicelog/values.ts': [1, TO_CONVERT],
   'server/modules/wit-xinde/devices.ts': [9, TO_CONVERT],
-  'server/modules/wit-xinde/history.ts': [1, TO_CONVERT],
   'server/modules/wit-xinde/monitoring.ts': [3, TO_CONVERT],
-  'server/modules/wit-xinde/point-sheet.ts': [3, TO_CONVERT],
   'server/modules/wit-xinde/project-move.ts': [4, PLATFORM],
-  'server/modules/wit-xinde/project-rows.ts': [5, TO_CONVERT],
+  'server/modules/wit-xinde/project-rows.ts': [5, PLATFORM],
   'server/modules/wit-xinde/projects.ts': [17, TO_CONVERT],
   'server/modules/wit-xinde/push-calls.ts': [3, TO_CONVERT],
   'server/modules/wit-xinde/push.ts': [4, TO_CONVERT],
@@ -71,7 +60,5 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   'server/realtime/debug.ts': [3, BACKGROUND],
   'server/series/purge.ts': [2, PLATFORM],
   'server/series/sampling.ts': [1, BACKGROUND],
-  'server/third/bindings.ts': [14, TO_CONVERT],
   'server/third/puller.ts': [10, BACKGROUND],
-  'server/third/sync.ts': [24, TO_CONVERT],
 };

@@ -1,6 +1,6 @@
-import type { SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from 'kysely';
+import type { DeleteQueryBuilder, DeleteResult, SelectQueryBuilder, Transaction, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import { z } from 'zod';
-import type { Resource } from '../../resources/define';
+import type { Resource, UniqueRule } from '../../resources/define';
 import { isPlatformAdmin, type Principal } from '../auth/principal';
 import type { ScopeService } from '../auth/scopes';
 import type { EventBus } from '../events';
@@ -15,10 +15,49 @@ import type { Db, DialectName, Row, Schema } from './database';
 /**
  * The one place where tenant isolation, soft delete, audit columns and data scope are applied. Every list, read
  * and write of a declared resource goes through here, from the generic routes and from hand-written modules.
+ *
+ * Module code that needs more than the row calls uses the same gate:
+ * - `select(ctx)`, `updating(ctx, changes)`, `deleting(ctx)`: Kysely builders with the scope already applied (its
+ *   columns named by table, so joins stay unambiguous); the module adds its own where, joins and aggregates.
+ * - `updateWhere` / `removeWhere`: bulk updates and soft deletes by conditions, with the audit columns.
+ * - `build` / `insertMany`: rows with their base columns (id, tenant, audit), for batch inserts.
+ * - `within(trx)`: the same repository bound to a transaction; `transact` runs one and tells the caches of what its
+ *   views wrote once it has committed.
+ * - `{ deleted: true }`: the recycle bin (is_deleted = 1) instead of live rows, for restore and purge.
+ * - `{ wholeTenant: true }`: tenant and soft delete only, not the caller's data or project scope, for upkeep that
+ *   must reach every row of a family or none (a moved dept's subtree, a renamed dictionary code).
  */
 
-type Select = SelectQueryBuilder<Schema, string, Row>;
-type Update = UpdateQueryBuilder<Schema, string, string, UpdateResult>;
+export type Select = SelectQueryBuilder<Schema, string, Row>;
+export type Update = UpdateQueryBuilder<Schema, string, string, UpdateResult>;
+export type Delete = DeleteQueryBuilder<Schema, string, DeleteResult>;
+export type Trx = Transaction<Schema>;
+
+export interface ScopeOptions {
+  /** Rows in the recycle bin instead of live ones. */
+  deleted?: boolean;
+  /** Only the tenant (and soft delete), not the caller's data scope and project scope. */
+  wholeTenant?: boolean;
+}
+
+/** Tables written through views of a transaction `transact` runs: their `changed` events wait for the commit. */
+const pendingChanges = new WeakMap<Db, Set<string>>();
+
+/**
+ * Runs `work` in one transaction. Writes through `repo.within(trx)` emit `changed` after the commit, so no cache
+ * counts rows that a rollback takes back, or keeps a count taken before the commit.
+ */
+export async function transact<T>(deps: Pick<RepositoryDeps, 'db' | 'events' | 'scopes'>, work: (trx: Trx) => Promise<T>): Promise<T> {
+  // Read now: inside, SQLite's one connection belongs to the transaction (server/auth/scopes.ts `load`).
+  await deps.scopes.ready();
+  const changed = new Set<string>();
+  const result = await deps.db.transaction().execute((trx) => {
+    pendingChanges.set(trx, changed);
+    return work(trx);
+  });
+  for (const table of changed) deps.events.emit('changed', table);
+  return result;
+}
 
 export interface CallContext {
   principal: Principal;
@@ -44,6 +83,8 @@ export class Repository {
   private readonly insertSchema: z.ZodType<Row>;
   private readonly updateSchema: z.ZodType<Row>;
   private readonly counts = new CountCache();
+  /** The transaction of a view (`within`); the database otherwise. */
+  private executor?: Db;
 
   constructor(
     readonly resource: Resource,
@@ -60,41 +101,77 @@ export class Repository {
     });
   }
 
+  /** The database, or the transaction of a view. */
   get db(): Db {
-    return this.deps.db;
+    return this.executor ?? this.deps.db;
   }
 
   private get table(): string {
     return this.resource.table;
   }
 
-  /** Rows the caller may read: live, in its tenant (the platform administrator sees all), within its data scope. */
-  private async scope(ctx: CallContext): Promise<Condition[]> {
-    const { resource } = this;
+  /** This repository bound to a transaction: every read and write of the view runs in it. */
+  within(trx: Db): Repository {
+    const view = Object.create(this) as Repository;
+    view.executor = trx;
+    return view;
+  }
+
+  /** Tells the caches the table changed: now, or when the transaction of the view commits. */
+  private changed(): void {
+    const pending = this.executor && pendingChanges.get(this.executor);
+    if (pending) pending.add(this.table);
+    else this.deps.events.emit('changed', this.table);
+  }
+
+  /**
+   * Rows the caller may read: live (or binned), in its tenant (the platform administrator sees all), within its data
+   * scope and project scope. Columns are named by table, so the conditions hold in joins.
+   */
+  private async scope(ctx: CallContext, options: ScopeOptions = {}): Promise<Condition[]> {
+    const { resource, table } = this;
     const p = ctx.principal;
     if (resource.tenancy === 'platform' && !isPlatformAdmin(p)) throw forbidden();
-    const out: Condition[] = [(eb) => eb('isDeleted', '=', 0)];
-    if (resource.tenancy === 'tenant' && !isPlatformAdmin(p)) out.push((eb) => eb('tenantId', '=', p.tenantId));
-    if (resource.projectField) out.push(projectScope(p, resource.projectField, resource.projectThrough));
-    const dataScope = await this.deps.scopes.dataFilter(p, [resource.key, resource.name, resource.table], resource.columns);
+    const out: Condition[] = [(eb) => eb(`${table}.isDeleted`, '=', options.deleted ? 1 : 0)];
+    if (resource.tenancy === 'tenant' && !isPlatformAdmin(p)) out.push((eb) => eb(`${table}.tenantId`, '=', p.tenantId));
+    if (options.wholeTenant) return out;
+    if (resource.projectField) out.push(projectScope(p, `${table}.${resource.projectField}`, resource.projectThrough, options.deleted));
+    const codes = [resource.key, resource.name, table];
+    const dataScope = await this.deps.scopes.dataFilter(p, codes, resource.columns, { db: this.db, table });
     if (dataScope) out.push(dataScope);
     return out;
   }
 
-  private async selecting(ctx: CallContext): Promise<Select> {
+  /** A scoped select: what the caller may read, for the module to add its own conditions, joins and aggregates. */
+  async select(ctx: CallContext, options?: ScopeOptions): Promise<Select> {
     let qb = this.db.selectFrom(this.table) as Select;
-    for (const condition of await this.scope(ctx)) qb = qb.where(condition);
+    for (const condition of await this.scope(ctx, options)) qb = qb.where(condition);
     return qb;
   }
 
-  private async updating(ctx: CallContext, changes: Row): Promise<Update> {
+  /** A scoped update setting `changes` as they are (no audit columns: `updateWhere` adds them). */
+  async updating(ctx: CallContext, changes: Row, options?: ScopeOptions): Promise<Update> {
     let qb = this.db.updateTable(this.table).set(changes);
-    for (const condition of await this.scope(ctx)) qb = qb.where(condition);
+    for (const condition of await this.scope(ctx, options)) qb = qb.where(condition);
     return qb;
   }
+
+  /** A scoped hard delete: purging rows for good (with `{ deleted: true }`, only rows already in the recycle bin). */
+  async deleting(ctx: CallContext, options?: ScopeOptions): Promise<Delete> {
+    this.assertTenantWritable(ctx);
+    let qb = this.db.deleteFrom(this.table) as Delete;
+    for (const condition of await this.scope(ctx, options)) qb = qb.where(condition);
+    return qb;
+  }
+
 
   private assertWritable(ctx: CallContext): void {
     if (this.resource.readOnly) throw forbidden();
+    this.assertTenantWritable(ctx);
+  }
+
+  /** Shared and platform rows are the platform administrator's to write; `readOnly` guards only the generic routes. */
+  private assertTenantWritable(ctx: CallContext): void {
     if (this.resource.tenancy !== 'tenant' && !isPlatformAdmin(ctx.principal)) throw forbidden();
   }
 
@@ -109,7 +186,7 @@ export class Repository {
 
   /** A scoped select with the query's filters and sorting, plus any conditions the caller adds. */
   async query(ctx: CallContext, query: Query, extra: Condition[] = [], skip?: ReadonlySet<string>): Promise<Select> {
-    let qb = await this.selecting(ctx);
+    let qb = await this.select(ctx);
     for (const condition of [...filtersOf(this.resource, this.deps.dialect, query, skip), ...extra]) qb = qb.where(condition);
     return qb;
   }
@@ -144,7 +221,7 @@ export class Repository {
   async detail(ctx: CallContext, query: Query, extra: Condition[] = []): Promise<Row | undefined> {
     const conditions = filtersOf(this.resource, this.deps.dialect, equalityQuery(query));
     if (conditions.length === 0) return undefined;
-    let qb = await this.selecting(ctx);
+    let qb = await this.select(ctx);
     for (const condition of [...conditions, ...extra]) qb = qb.where(condition);
     const row = await qb.selectAll().limit(1).executeTakeFirst();
     return row ? this.present(row) : undefined;
@@ -161,19 +238,72 @@ export class Repository {
     return parsed.data;
   }
 
-  async insert(ctx: CallContext, values: Row): Promise<Row> {
-    this.assertWritable(ctx);
+  /**
+   * A new row with its base columns: an id (kept when `values` has one, for a module that plans writes by id), the
+   * caller as author, and the tenant — the caller's, or the one the platform administrator names. A createTime
+   * module code gives is kept (a log row's event time); submit bodies never carry one (`parse` strips base columns).
+   */
+  build(ctx: CallContext, values: Row, now = formatDateTime()): Row {
     const p = ctx.principal;
-    const now = formatDateTime();
-    const row: Row = { ...values, id: nextId(), createUser: p.userId, createDept: p.deptId, createTime: now };
+    const createTime = typeof values.createTime === 'string' ? values.createTime : now;
+    const row: Row = { ...values, id: typeof values.id === 'string' ? values.id : nextId(), createUser: p.userId, createDept: p.deptId, createTime };
     Object.assign(row, { updateUser: p.userId, updateTime: now, status: values.status ?? 1, isDeleted: 0 });
     if (this.resource.tenancy === 'tenant') {
       row.tenantId = isPlatformAdmin(p) && typeof values.tenantId === 'string' ? values.tenantId : p.tenantId;
     }
+    return row;
+  }
+
+  async insert(ctx: CallContext, values: Row): Promise<Row> {
+    this.assertWritable(ctx);
+    const row = this.build(ctx, { ...values, id: undefined });
     await this.checkUnique(row);
     await this.db.insertInto(this.table).values(row).execute();
-    this.deps.events.emit('changed', this.table);
+    this.changed();
     return this.present(row);
+  }
+
+  /** Inserts rows a module wrote (`build` adds their base columns), checked against the unique rules; returns them. */
+  async insertMany(ctx: CallContext, values: readonly Row[], now = formatDateTime()): Promise<Row[]> {
+    this.assertTenantWritable(ctx);
+    const rows = values.map((v) => this.build(ctx, v, now));
+    if (rows.length === 0) return rows;
+    for (const row of rows) await this.checkUnique(row);
+    // Bounded statements: SQLite takes at most 32766 parameters.
+    const size = Math.max(1, Math.floor(30_000 / Object.keys(rows[0]).length));
+    for (let i = 0; i < rows.length; i += size) await this.db.insertInto(this.table).values(rows.slice(i, i + size)).execute();
+    this.changed();
+    return rows;
+  }
+
+  /**
+   * Updates the rows the caller may write among those the conditions name, setting the audit columns; a tenant
+   * moves only by the platform administrator. Returns how many changed.
+   */
+  async updateWhere(ctx: CallContext, changes: Row, conditions: readonly Condition[], options?: ScopeOptions): Promise<number> {
+    this.assertTenantWritable(ctx);
+    const set: Row = { ...changes, updateUser: ctx.principal.userId, updateTime: formatDateTime() };
+    delete set.id;
+    if (!isPlatformAdmin(ctx.principal)) delete set.tenantId;
+    let qb = await this.updating(ctx, set, options);
+    for (const condition of conditions) qb = qb.where(condition);
+    const result = await qb.executeTakeFirst();
+    this.changed();
+    return Number(result.numUpdatedRows);
+  }
+
+  /** Soft-deletes the rows the caller may write among those the conditions name; returns how many. */
+  removeWhere(ctx: CallContext, conditions: readonly Condition[]): Promise<number> {
+    return this.updateWhere(ctx, { isDeleted: 1 }, conditions);
+  }
+
+  /** Deletes for good the rows the caller may write among those the conditions name; returns how many. */
+  async purgeWhere(ctx: CallContext, conditions: readonly Condition[], options?: ScopeOptions): Promise<number> {
+    let qb = await this.deleting(ctx, options);
+    for (const condition of conditions) qb = qb.where(condition);
+    const result = await qb.executeTakeFirst();
+    this.changed();
+    return Number(result.numDeletedRows);
   }
 
   async update(ctx: CallContext, id: string, values: Row): Promise<Row> {
@@ -185,12 +315,12 @@ export class Repository {
     if (!isPlatformAdmin(ctx.principal)) delete changes.tenantId;
     await this.checkUnique({ ...existing, ...changes });
     await (await this.updating(ctx, changes)).where('id', '=', id).execute();
-    this.deps.events.emit('changed', this.table);
+    this.changed();
     return this.present({ ...existing, ...changes });
   }
 
   private async byIdUnpresented(ctx: CallContext, id: string): Promise<Row | undefined> {
-    return (await this.selecting(ctx)).selectAll().where('id', '=', id).executeTakeFirst();
+    return (await this.select(ctx)).selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   /** Soft-deletes the visible rows among ids; returns how many were removed. */
@@ -210,18 +340,28 @@ export class Repository {
     }
     const qb = await this.updating(ctx, { isDeleted: 1, updateUser: ctx.principal.userId, updateTime: formatDateTime() });
     const result = await qb.where('id', 'in', ids as string[]).executeTakeFirst();
-    this.deps.events.emit('changed', this.table);
+    this.changed();
     return Number(result.numUpdatedRows);
   }
 
-  private async checkUnique(row: Row): Promise<void> {
+  /**
+   * The unique rule a live row other than `row` already holds its values for, if any: within the row's tenant, or
+   * on the whole platform for rules `acrossTenants` (device codes are client ids of the one broker).
+   */
+  async clash(row: Row): Promise<UniqueRule | undefined> {
     for (const rule of this.resource.unique ?? []) {
       let qb = this.db.selectFrom(this.table).select('id').where('isDeleted', '=', 0) as Select;
       if (this.resource.tenancy === 'tenant' && !rule.acrossTenants) qb = qb.where('tenantId', '=', row.tenantId as string);
       for (const field of rule.fields) qb = row[field] == null ? qb.where(field, 'is', null) : qb.where(field, '=', row[field]);
       if (row.id) qb = qb.where('id', '<>', row.id as string);
-      if (await qb.executeTakeFirst()) throw badRequest(rule.message);
+      if (await qb.executeTakeFirst()) return rule;
     }
+    return undefined;
+  }
+
+  private async checkUnique(row: Row): Promise<void> {
+    const rule = await this.clash(row);
+    if (rule) throw badRequest(rule.message);
   }
 }
 

@@ -5,7 +5,7 @@ import type { Row } from '../db/database';
 import type { CallContext } from '../db/repository';
 import { badRequest, paramType } from '../http/envelope';
 import { attach } from '../http/trees';
-import { eq, newRow, nodeOf, within } from '../modules/wit-xinde/common';
+import { eq, nodeOf, within } from '../modules/wit-xinde/common';
 import type { Platform } from '../platform';
 import { formatDateTime } from '../time';
 import type { ThirdConnections } from './connections';
@@ -16,8 +16,11 @@ import { applyWrites, changesOf, clip, compact, ID, type Write } from './writes'
  * Connections and project bindings (docs/third-party.md "Calls"): which connection and project a call works on, the
  * remote projects, binding a local project (or creating one) to a remote one, unbinding, and the trees. Every call
  * checks everything first (the remote is read, rows validated with the resource's own schema), then writes in one
- * transaction: nothing is half-written.
+ * transaction, through the scoped repository: nothing is half-written.
  */
+
+/** Checks of uniqueness see every live row of the tenant, also in projects the caller cannot see. */
+const WHOLE_TENANT = { wholeTenant: true } as const;
 
 /** A local project, its binding and connection: what the device and point calls work within. */
 export interface Bound {
@@ -32,16 +35,13 @@ export class ThirdBindings {
     private readonly connections: ThirdConnections,
   ) {}
 
-  private get db() {
-    return this.platform.db;
-  }
-
-  /** A connection the caller sees, read again from the table with its secrets. */
+  /** A connection the caller sees, with its secrets (the scoped select does not strip hidden fields). */
   async param(ctx: CallContext, id: string | undefined): Promise<Row> {
     if (!id) throw badRequest('请选择第三方参数');
     if (!ID.test(id)) throw paramType('thirdParamId');
-    if (!(await this.platform.repo(thirdMonitorParam).byId(ctx, id))) throw badRequest('第三方参数不存在或无权操作');
-    return (await this.db.selectFrom('wit_third_param').selectAll().where('id', '=', id).executeTakeFirst()) as Row;
+    const row = await (await this.platform.repo(thirdMonitorParam).select(ctx)).selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw badRequest('第三方参数不存在或无权操作');
+    return row;
   }
 
   remote(param: Row): ThirdPlatform {
@@ -86,7 +86,7 @@ export class ThirdBindings {
   async paramTree(ctx: CallContext, tenantId: string) {
     const params = await this.platform.repo(thirdMonitorParam).all(ctx, {}, [eq('tenantId', tenantId)]);
     const bindings = await this.platform.repo(thirdMonitorProject).all(ctx, {}, [eq('tenantId', tenantId)]);
-    const names = await this.names('wit_project', bindings.map((b) => String(b.projectId)));
+    const names = await this.projectNames(ctx, bindings.map((b) => String(b.projectId)));
     return attach(
       params.map((p) => nodeOf('param', p, '0', String(p.name), { baseUrl: p.baseUrl, platformType: p.platformType, enabled: p.enabled, lastPullState: p.lastPullState })),
       bindings.map((b) =>
@@ -100,9 +100,10 @@ export class ThirdBindings {
     );
   }
 
-  private async names(table: string, ids: string[]): Promise<Map<string, string>> {
+  /** Names of the projects the caller sees among `ids`. */
+  private async projectNames(ctx: CallContext, ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom(table).select(['id', 'name']).where('id', 'in', [...new Set(ids)]).execute();
+    const rows = await (await this.platform.repo(project).select(ctx)).select(['id', 'name']).where('id', 'in', [...new Set(ids)]).execute();
     return new Map(rows.map((r) => [String(r.id), String(r.name)]));
   }
 
@@ -111,7 +112,7 @@ export class ThirdBindings {
     const param = await this.param(ctx, paramId);
     const projects = await this.remote(param).projects();
     const bindings = await this.platform.repo(thirdMonitorProject).all(ctx, {}, [eq('thirdParamId', String(param.id))]);
-    const names = await this.names('wit_project', bindings.map((b) => String(b.projectId)));
+    const names = await this.projectNames(ctx, bindings.map((b) => String(b.projectId)));
     return projects.map((p) => {
       const b = bindings.find((x) => x.thirdProjectId === p.id);
       return { ...p, bound: b ? 1 : 0, bindingId: b?.id ?? null, projectId: b?.projectId ?? null, projectName: b ? (names.get(String(b.projectId)) ?? null) : null };
@@ -124,32 +125,28 @@ export class ThirdBindings {
     if (mine && (mine.thirdParamId !== param.id || mine.thirdProjectId !== thirdProjectId)) {
       throw badRequest(`该项目已绑定第三方项目「${String(mine.thirdProjectName ?? mine.thirdProjectId)}」,请先解除绑定`);
     }
-    const theirs = await this.db
-      .selectFrom('wit_third_project')
+    const liveProjects = (await this.platform.repo(project).select(ctx, WHOLE_TENANT)).select('wit_project.id');
+    const theirs = await (await this.platform.repo(thirdMonitorProject).select(ctx, WHOLE_TENANT))
       .select(['projectId'])
       .where('thirdParamId', '=', String(param.id))
       .where('thirdProjectId', '=', thirdProjectId)
-      .where('isDeleted', '=', 0)
       .where('projectId', '<>', projectId ?? '')
-      .where('projectId', 'in', this.db.selectFrom('wit_project').select('id').where('isDeleted', '=', 0))
+      .where('projectId', 'in', liveProjects)
       .executeTakeFirst();
-    if (theirs) throw badRequest(`第三方项目已绑定本地项目「${(await this.names('wit_project', [String(theirs.projectId)])).get(String(theirs.projectId)) ?? ''}」`);
+    if (theirs) throw badRequest(`第三方项目已绑定本地项目「${(await this.projectNames(ctx, [String(theirs.projectId)])).get(String(theirs.projectId)) ?? ''}」`);
     return mine;
   }
 
   /** Writes (or refreshes) the binding of a project and keeps the project's `ptProjectId` in step. */
   private bindingWrites(ctx: CallContext, param: Row, projectId: string, remote: RemoteProject, existing: Row | undefined): Write[] {
     const fields = { thirdProjectName: clip(remote.name, 128), thirdProjectCode: clip(remote.code, 64) };
-    const by = { updateUser: ctx.principal.userId };
+    const bindings = this.platform.repo(thirdMonitorProject);
+    const row = { tenantId: String(param.tenantId), thirdParamId: String(param.id), projectId, thirdProjectId: remote.id, ...fields };
     return [
       existing
-        ? (trx, now) => trx.updateTable('wit_third_project').set({ ...fields, ...by, updateTime: now }).where('id', '=', String(existing.id)).execute()
-        : (trx, now) =>
-            trx
-              .insertInto('wit_third_project')
-              .values(newRow(ctx, String(param.tenantId), { thirdParamId: String(param.id), projectId, thirdProjectId: remote.id, ...fields }, now))
-              .execute(),
-      (trx, now) => trx.updateTable('wit_project').set({ ptProjectId: remote.id, ...by, updateTime: now }).where('id', '=', projectId).execute(),
+        ? (trx) => bindings.within(trx).updateWhere(ctx, fields, [eq('id', String(existing.id))])
+        : (trx, now) => bindings.within(trx).insertMany(ctx, [row], now),
+      (trx) => this.platform.repo(project).within(trx).updateWhere(ctx, { ptProjectId: remote.id }, [eq('id', projectId)]),
     ];
   }
 
@@ -160,7 +157,7 @@ export class ThirdBindings {
     if (!thirdProjectId) throw badRequest('请选择第三方项目');
     const existing = await this.checkProjectBinding(ctx, param, String(local.id), thirdProjectId);
     const remote = await this.remoteProject(this.remote(param), thirdProjectId);
-    await applyWrites(this.platform, this.bindingWrites(ctx, param, String(local.id), remote, existing), ['wit_third_project', 'wit_project']);
+    await applyWrites(this.platform, this.bindingWrites(ctx, param, String(local.id), remote, existing));
     return (await this.bindingOf(ctx, String(local.id))) as Row;
   }
 
@@ -207,20 +204,19 @@ export class ThirdBindings {
     if (local) {
       projectId = String(local.id);
       const changes = changesOf(local, repo.parse(compact(values), true));
-      if (Object.keys(changes).length) {
-        writes.push((trx, now) => trx.updateTable('wit_project').set({ ...changes, updateUser: ctx.principal.userId, updateTime: now }).where('id', '=', projectId).execute());
-      }
+      if (Object.keys(changes).length) writes.push((trx) => repo.within(trx).updateWhere(ctx, changes, [eq('id', projectId)]));
     } else {
       const code = `${String(param.codePrefix ?? '')}${remote.code ?? remote.id}`;
       const parsed = repo.parse(compact({ ...values, code, tenantId }), false);
-      const clash = await this.db.selectFrom('wit_project').select('id').where('tenantId', '=', tenantId).where('code', '=', code).where('isDeleted', '=', 0).executeTakeFirst();
+      const clash = await (await repo.select(ctx, WHOLE_TENANT)).select('id').where('tenantId', '=', tenantId).where('code', '=', code).executeTakeFirst();
       if (clash) throw badRequest(`项目编号 ${code} 已存在,请在第三方参数中设置编号前缀`);
-      const row = newRow(ctx, tenantId, parsed);
+      // Bound from the start: a caller limited to projects does not see the new one to update it.
+      const row = repo.build(ctx, { ...parsed, tenantId, ptProjectId: remote.id });
       projectId = String(row.id);
-      writes.push((trx) => trx.insertInto('wit_project').values(row).execute());
+      writes.push((trx, now) => repo.within(trx).insertMany(ctx, [row], now));
     }
     writes.push(...this.bindingWrites(ctx, param, projectId, remote, existing));
-    await applyWrites(this.platform, writes, ['wit_project', 'wit_third_project']);
+    await applyWrites(this.platform, writes);
     const [saved] = await repo.all(ctx, {}, [eq('id', projectId)], 1);
     return { project: saved, binding: (await this.bindingOf(ctx, projectId)) as Row, created: !local };
   }
@@ -229,19 +225,17 @@ export class ThirdBindings {
   async unbindProjects(ctx: CallContext, ids: string[]): Promise<number> {
     const rows = await this.platform.repo(thirdMonitorProject).all(ctx, {}, [within('id', ids)]);
     if (rows.length === 0) throw badRequest('数据不存在或无权操作');
-    const by = { isDeleted: 1, updateUser: ctx.principal.userId };
-    await applyWrites(this.platform, 
+    await applyWrites(
+      this.platform,
       rows.flatMap((b): Write[] => [
-        (trx, now) => trx.updateTable('wit_third_project').set({ ...by, updateTime: now }).where('id', '=', String(b.id)).execute(),
-        ...['wit_third_device', 'wit_third_point'].map(
-          (table): Write =>
-            (trx, now) =>
-              trx.updateTable(table).set({ ...by, updateTime: now }).where('thirdParamId', '=', String(b.thirdParamId)).where('projectId', '=', String(b.projectId)).where('isDeleted', '=', 0).execute(),
+        (trx) => this.platform.repo(thirdMonitorProject).within(trx).removeWhere(ctx, [eq('id', String(b.id))]),
+        // Every device and point binding under it goes, also those the caller's data scope does not show.
+        ...[deviceCustomer, pointCustomer].map(
+          (resource): Write =>
+            (trx) => this.platform.repo(resource).within(trx).updateWhere(ctx, { isDeleted: 1 }, [eq('thirdParamId', String(b.thirdParamId)), eq('projectId', String(b.projectId))], WHOLE_TENANT),
         ),
-        (trx, now) =>
-          trx.updateTable('wit_project').set({ ptProjectId: null, updateTime: now, updateUser: ctx.principal.userId }).where('id', '=', String(b.projectId)).where('ptProjectId', '=', String(b.thirdProjectId)).execute(),
+        (trx) => this.platform.repo(project).within(trx).updateWhere(ctx, { ptProjectId: null }, [eq('id', String(b.projectId)), eq('ptProjectId', String(b.thirdProjectId))]),
       ]),
-      ['wit_third_project', 'wit_third_device', 'wit_third_point', 'wit_project'],
     );
     return rows.length;
   }
@@ -251,10 +245,7 @@ export class ThirdBindings {
     const resource = kind === 'device' ? deviceCustomer : pointCustomer;
     const rows = await this.platform.repo(resource).all(ctx, {}, [within('id', ids)]);
     if (rows.length === 0) throw badRequest('数据不存在或无权操作');
-    await applyWrites(this.platform, 
-      [(trx, now) => trx.updateTable(resource.table).set({ isDeleted: 1, updateUser: ctx.principal.userId, updateTime: now }).where('id', 'in', rows.map((r) => String(r.id))).execute()],
-      [resource.table],
-    );
+    await this.platform.repo(resource).removeWhere(ctx, [within('id', rows.map((r) => String(r.id)))]);
     return rows.length;
   }
 

@@ -1,11 +1,12 @@
 import { deviceModel, deviceType } from '../../resources/iot/catalogue';
 import { device, devicePoint } from '../../resources/iot/device';
-import { monitorFactors, monitorFactorsItem, monitorPoint } from '../../resources/iot/monitoring';
-import { deviceCustomer } from '../../resources/iot/third';
+import { monitorFactors, monitorFactorsItem, monitorPoint, pointRelationDevice } from '../../resources/iot/monitoring';
+import { deviceCustomer, pointCustomer, thirdMonitorProject } from '../../resources/iot/third';
 import type { Row } from '../db/database';
-import type { CallContext } from '../db/repository';
+import type { Resource } from '../../resources/define';
+import type { CallContext, ScopeOptions } from '../db/repository';
 import { badRequest } from '../http/envelope';
-import { eq, newRow, within } from '../modules/wit-xinde/common';
+import { eq, within } from '../modules/wit-xinde/common';
 import type { Platform } from '../platform';
 import type { Bound, ThirdBindings } from './bindings';
 import type { RemoteDevice, RemoteMonitorPoint } from './types';
@@ -16,8 +17,13 @@ import { applyWrites, changesOf, clip, compact, counts, ID, messageOf, same, typ
  * into the local project, and binding remote devices one by one (docs/third-party.md "How sync matches and what it
  * changes"). A remote row goes to the local row bound to it, else to the one with its code, else to a new one; only
  * fields the remote has a value for and that differ are written, so a second run changes nothing. Everything is
- * checked first and written in one transaction.
+ * checked first and written in one transaction, through the scoped repository. The bindings a check must see all of
+ * (a remote row is bound once, a local row once) are read with `wholeTenant`: a binding in a project the caller
+ * cannot see still holds its remote row.
  */
+
+/** Reads of bindings that guard their uniqueness: every live binding of the tenant, whatever the caller's scopes. */
+const ALL_BINDINGS = { wholeTenant: true } as const;
 
 export interface DeviceSyncResult extends SyncCounts {
   points: SyncCounts;
@@ -48,10 +54,6 @@ export class ThirdSync {
     private readonly platform: Platform,
     private readonly bindings: ThirdBindings,
   ) {}
-
-  private get db() {
-    return this.platform.db;
-  }
 
 
   private async catalogue(ctx: CallContext, tenantId: string): Promise<Catalogue> {
@@ -102,15 +104,15 @@ export class ThirdSync {
   }
 
   /** The live device bindings of a connection, by remote device id. */
-  private async deviceBindings(param: Row): Promise<Map<string, Row>> {
-    const rows = await this.db.selectFrom('wit_third_device').selectAll().where('thirdParamId', '=', String(param.id)).where('isDeleted', '=', 0).execute();
+  private async deviceBindings(ctx: CallContext, param: Row): Promise<Map<string, Row>> {
+    const rows = await (await this.platform.repo(deviceCustomer).select(ctx, ALL_BINDINGS)).selectAll().where('thirdParamId', '=', String(param.id)).execute();
     return new Map(rows.map((r) => [String(r.thirdDeviceId), r]));
   }
 
   /** Whom a local device is bound to already (any connection), if anyone. */
-  private async boundTo(deviceIds: string[]): Promise<Map<string, Row>> {
+  private async boundTo(ctx: CallContext, deviceIds: string[]): Promise<Map<string, Row>> {
     if (deviceIds.length === 0) return new Map();
-    const rows = await this.db.selectFrom('wit_third_device').selectAll().where('deviceId', 'in', deviceIds).where('isDeleted', '=', 0).execute();
+    const rows = await (await this.platform.repo(deviceCustomer).select(ctx, ALL_BINDINGS)).selectAll().where('deviceId', 'in', deviceIds).execute();
     return new Map(rows.map((r) => [String(r.deviceId), r]));
   }
 
@@ -123,23 +125,33 @@ export class ThirdSync {
     } catch (error) {
       throw badRequest(`设备 ${remote.code}: ${messageOf(error)}`);
     }
-    return newRow(ctx, String(bound.param.tenantId), parsed);
+    return this.platform.repo(device).build(ctx, { ...parsed, tenantId: String(bound.param.tenantId) });
   }
 
+  /** New devices' codes are client ids of the one broker: free on the whole platform (the device's unique rule). */
   private async assertCodesFree(rows: Row[]): Promise<void> {
     const codes = rows.map((r) => String(r.code));
     if (new Set(codes).size !== codes.length) throw badRequest('第三方设备编号重复');
-    if (codes.length === 0) return;
-    const taken = await this.db.selectFrom('wit_device').select('code').where('code', 'in', codes).where('isDeleted', '=', 0).executeTakeFirst();
-    if (taken) throw badRequest(`设备编号 ${String(taken.code)} 已被其他项目或租户的设备使用,请在第三方参数中设置编号前缀`);
+    const repo = this.platform.repo(device);
+    for (const row of rows) {
+      if (await repo.clash(row)) throw badRequest(`设备编号 ${String(row.code)} 已被其他项目或租户的设备使用,请在第三方参数中设置编号前缀`);
+    }
+  }
+
+  /** Writes a new row of `resource` (its base columns already built) in the sync's transaction. */
+  private inserting(ctx: CallContext, resource: Resource, row: Row): Write {
+    return (trx, now) => this.platform.repo(resource).within(trx).insertMany(ctx, [row], now);
+  }
+
+  /** Updates one row of `resource` in the sync's transaction, with the audit columns. */
+  private updating(ctx: CallContext, resource: Resource, id: string, changes: Row, options?: ScopeOptions): Write {
+    return (trx) => this.platform.repo(resource).within(trx).updateWhere(ctx, changes, [eq('id', id)], options);
   }
 
   /** The writes that bring a local device's points in line with the remote device's (points are added, never removed). */
   private async pointWrites(ctx: CallContext, tenantId: string, deviceId: string, remote: RemoteDevice, cat: Catalogue, tally: SyncCounts): Promise<Write[]> {
-    const existing = new Map(
-      (await this.db.selectFrom('wit_device_point').selectAll().where('deviceId', '=', deviceId).where('isDeleted', '=', 0).execute()).map((p) => [String(p.pointKey), p]),
-    );
     const repo = this.platform.repo(devicePoint);
+    const existing = new Map((await (await repo.select(ctx)).selectAll().where('deviceId', '=', deviceId).execute()).map((p) => [String(p.pointKey), p]));
     const writes: Write[] = [];
     for (const point of remote.points) {
       tally.total++;
@@ -160,8 +172,7 @@ export class ThirdSync {
       const local = existing.get(point.pointKey);
       if (!local) {
         tally.created++;
-        const row = newRow(ctx, tenantId, parsed);
-        writes.push((trx) => trx.insertInto('wit_device_point').values(row).execute());
+        writes.push(this.inserting(ctx, devicePoint, { ...parsed, tenantId }));
         continue;
       }
       const changes = changesOf(local, parsed);
@@ -172,7 +183,7 @@ export class ThirdSync {
         continue;
       }
       tally.updated++;
-      writes.push((trx, now) => trx.updateTable('wit_device_point').set({ ...changes, updateUser: ctx.principal.userId, updateTime: now }).where('id', '=', String(local.id)).execute());
+      writes.push(this.updating(ctx, devicePoint, String(local.id), changes));
     }
     return writes;
   }
@@ -180,11 +191,10 @@ export class ThirdSync {
   /** A binding row of a remote device to a local one (insert, or refresh of the one it has). */
   private deviceBindingWrite(ctx: CallContext, bound: Bound, remote: RemoteDevice, deviceId: string, existing: Row | undefined): Write {
     const fields = { thirdDeviceCode: clip(remote.code, 64), thirdDeviceName: clip(remote.name, 128), deviceId, projectId: String(bound.project.id), thirdProjectId: String(bound.binding.thirdProjectId) };
-    if (existing) {
-      return (trx, now) => trx.updateTable('wit_third_device').set({ ...fields, syncTime: now, updateUser: ctx.principal.userId, updateTime: now }).where('id', '=', String(existing.id)).execute();
-    }
-    return (trx, now) =>
-      trx.insertInto('wit_third_device').values(newRow(ctx, String(bound.param.tenantId), { ...fields, thirdParamId: String(bound.param.id), thirdDeviceId: remote.id, syncTime: now }, now)).execute();
+    const repo = this.platform.repo(deviceCustomer);
+    if (existing) return (trx, now) => repo.within(trx).updateWhere(ctx, { ...fields, syncTime: now }, [eq('id', String(existing.id))], ALL_BINDINGS);
+    const row = { ...fields, tenantId: String(bound.param.tenantId), thirdParamId: String(bound.param.id), thirdDeviceId: remote.id };
+    return (trx, now) => repo.within(trx).insertMany(ctx, [{ ...row, syncTime: now }], now);
   }
 
   /**
@@ -196,10 +206,10 @@ export class ThirdSync {
     const tenantId = String(bound.param.tenantId);
     const remotes = await this.bindings.remote(bound.param).devices(String(bound.binding.thirdProjectId), true);
     const cat = await this.catalogue(ctx, tenantId);
-    const bindings = await this.deviceBindings(bound.param);
+    const bindings = await this.deviceBindings(ctx, bound.param);
     const prefix = String(bound.param.codePrefix ?? '');
     const locals = await this.platform.repo(device).all(ctx, {}, [eq('projectId', String(bound.project.id)), eq('tenantId', tenantId)]);
-    const takenBy = await this.boundTo(locals.map((d) => String(d.id)));
+    const takenBy = await this.boundTo(ctx, locals.map((d) => String(d.id)));
     const result: DeviceSyncResult = { ...counts(), points: counts() };
     const writes: Write[] = [];
     const created: Row[] = [];
@@ -217,7 +227,7 @@ export class ThirdSync {
         const row = this.newDevice(ctx, bound, remote, cat);
         created.push(row);
         result.created++;
-        writes.push((trx) => trx.insertInto('wit_device').values(row).execute());
+        writes.push(this.inserting(ctx, device, row));
         writes.push(...(await this.pointWrites(ctx, tenantId, String(row.id), remote, cat, result.points)));
         writes.push(this.deviceBindingWrite(ctx, bound, remote, String(row.id), binding));
         continue;
@@ -235,13 +245,13 @@ export class ThirdSync {
         continue;
       }
       result.updated++;
-      if (Object.keys(changes).length) writes.push((trx, now) => trx.updateTable('wit_device').set({ ...changes, updateUser: ctx.principal.userId, updateTime: now }).where('id', '=', String(local.id)).execute());
+      if (Object.keys(changes).length) writes.push(this.updating(ctx, device, String(local.id), changes));
       writes.push(...points);
       if (!bindingFresh) writes.push(this.deviceBindingWrite(ctx, bound, remote, String(local.id), binding));
     }
     await this.assertCodesFree(created);
-    writes.push((trx, now) => trx.updateTable('wit_third_project').set({ syncTime: now }).where('id', '=', String(bound.binding.id)).execute());
-    await applyWrites(this.platform, writes, ['wit_device', 'wit_device_point', 'wit_third_device', 'wit_third_project']);
+    writes.push(this.synced(ctx, bound));
+    await applyWrites(this.platform, writes);
     return result;
   }
 
@@ -266,7 +276,7 @@ export class ThirdSync {
     if (new Set(wanted.map((w) => w.thirdDeviceId)).size !== wanted.length) throw badRequest('第三方设备重复');
     const remotes = new Map((await this.bindings.remote(bound.param).devices(String(bound.binding.thirdProjectId), wanted.some((w) => w.deviceId === 'new'))).map((d) => [d.id, d]));
     const locals = new Map((await this.platform.repo(device).all(ctx, {}, [eq('projectId', String(bound.project.id)), eq('tenantId', tenantId)])).map((d) => [String(d.id), d]));
-    const bindings = await this.deviceBindings(bound.param);
+    const bindings = await this.deviceBindings(ctx, bound.param);
     // The bindings as they will be: the project's current ones with the request's changes.
     const final = new Map<string, string>();
     for (const [thirdDeviceId, b] of bindings) if (b.projectId === bound.project.id) final.set(thirdDeviceId, String(b.deviceId));
@@ -282,7 +292,7 @@ export class ThirdSync {
     const targets = [...final.values()].filter((id) => id !== 'new');
     if (new Set(targets).size !== targets.length) throw badRequest('一台本地设备只能绑定一台第三方设备');
     // Bindings of this project and connection all end as `final` says; a device bound anywhere else stays there.
-    for (const [deviceId, b] of await this.boundTo(targets)) {
+    for (const [deviceId, b] of await this.boundTo(ctx, targets)) {
       if (b.thirdParamId !== bound.param.id || b.projectId !== bound.project.id) throw badRequest(`设备 ${String(locals.get(deviceId)?.code ?? deviceId)} 已绑定其他第三方设备`);
     }
     const cat = wanted.some((w) => w.deviceId === 'new') ? await this.catalogue(ctx, tenantId) : undefined;
@@ -295,7 +305,7 @@ export class ThirdSync {
       if (!w.deviceId) {
         if (!existing) continue;
         tally.unbound++;
-        writes.push((trx, now) => trx.updateTable('wit_third_device').set({ isDeleted: 1, updateUser: ctx.principal.userId, updateTime: now }).where('id', '=', String(existing.id)).execute());
+        writes.push(this.updating(ctx, deviceCustomer, String(existing.id), { isDeleted: 1 }, ALL_BINDINGS));
         continue;
       }
       let deviceId = w.deviceId;
@@ -303,7 +313,7 @@ export class ThirdSync {
         const row = this.newDevice(ctx, bound, remote, cat as Catalogue);
         created.push(row);
         deviceId = String(row.id);
-        writes.push((trx) => trx.insertInto('wit_device').values(row).execute());
+        writes.push(this.inserting(ctx, device, row));
         writes.push(...(await this.pointWrites(ctx, tenantId, deviceId, remote, cat as Catalogue, counts())));
         tally.created++;
       }
@@ -311,7 +321,7 @@ export class ThirdSync {
       writes.push(this.deviceBindingWrite(ctx, bound, remote, deviceId, existing));
     }
     await this.assertCodesFree(created);
-    await applyWrites(this.platform, writes, ['wit_device', 'wit_device_point', 'wit_third_device']);
+    await applyWrites(this.platform, writes);
     return tally;
   }
 
@@ -341,13 +351,12 @@ export class ThirdSync {
     const cat = await this.catalogue(ctx, tenantId);
     const repo = this.platform.repo(monitorPoint);
     const locals = await repo.all(ctx, {}, [eq('projectId', localProjectId), eq('tenantId', tenantId)]);
-    const bindings = new Map(
-      (await this.db.selectFrom('wit_third_point').selectAll().where('thirdParamId', '=', String(bound.param.id)).where('isDeleted', '=', 0).execute()).map((r) => [String(r.thirdPointId), r]),
-    );
+    const pointBindings = () => this.platform.repo(pointCustomer).select(ctx, ALL_BINDINGS).then((qb) => qb.selectAll());
+    const bindings = new Map((await (await pointBindings()).where('thirdParamId', '=', String(bound.param.id)).execute()).map((r) => [String(r.thirdPointId), r]));
     const pointBound = new Map(
-      (await this.db.selectFrom('wit_third_point').selectAll().where(within('monitorPointId', locals.map((l) => String(l.id)))).where('isDeleted', '=', 0).execute()).map((r) => [String(r.monitorPointId), r]),
+      (await (await pointBindings()).where(within('monitorPointId', locals.map((l) => String(l.id)))).execute()).map((r) => [String(r.monitorPointId), r]),
     );
-    const devices = await this.deviceBindings(bound.param);
+    const devices = await this.deviceBindings(ctx, bound.param);
     const result: PointSyncResult = { ...counts(), relations: 0 };
     const writes: Write[] = [];
     const relations: Relation[] = [];
@@ -370,33 +379,40 @@ export class ThirdSync {
       const fields = { thirdPointCode: clip(remote.code, 64), thirdPointName: clip(remote.name, 128), projectId: localProjectId, thirdProjectId: String(bound.binding.thirdProjectId) };
       let pointId: string;
       if (!local) {
-        const row = newRow(ctx, tenantId, parsed);
+        const row = repo.build(ctx, { ...parsed, tenantId });
         pointId = String(row.id);
         result.created++;
-        writes.push((trx) => trx.insertInto('wit_monitor_point').values(row).execute());
+        writes.push(this.inserting(ctx, monitorPoint, row));
       } else {
         pointId = String(local.id);
         const changes = changesOf(local, parsed);
         const bindingFresh = binding && binding.monitorPointId === local.id && same(binding.thirdPointCode, fields.thirdPointCode) && same(binding.thirdPointName, fields.thirdPointName);
         if (Object.keys(changes).length === 0 && bindingFresh) result.unchanged++;
         else result.updated++;
-        if (Object.keys(changes).length) writes.push((trx, now) => trx.updateTable('wit_monitor_point').set({ ...changes, updateUser: ctx.principal.userId, updateTime: now }).where('id', '=', pointId).execute());
+        if (Object.keys(changes).length) writes.push(this.updating(ctx, monitorPoint, pointId, changes));
         if (bindingFresh) {
           this.collectRelations(remote, devices, pointId, relations);
           continue;
         }
       }
+      const bindingRepo = this.platform.repo(pointCustomer);
+      const linked = { ...fields, monitorPointId: pointId };
       writes.push(
         binding
-          ? (trx, now) => trx.updateTable('wit_third_point').set({ ...fields, monitorPointId: pointId, syncTime: now, updateTime: now, updateUser: ctx.principal.userId }).where('id', '=', String(binding.id)).execute()
-          : (trx, now) => trx.insertInto('wit_third_point').values(newRow(ctx, tenantId, { ...fields, thirdParamId: String(bound.param.id), thirdPointId: remote.id, monitorPointId: pointId, syncTime: now }, now)).execute(),
+          ? (trx, now) => bindingRepo.within(trx).updateWhere(ctx, { ...linked, syncTime: now }, [eq('id', String(binding.id))], ALL_BINDINGS)
+          : (trx, now) => bindingRepo.within(trx).insertMany(ctx, [{ ...linked, tenantId, thirdParamId: String(bound.param.id), thirdPointId: remote.id, syncTime: now }], now),
       );
       this.collectRelations(remote, devices, pointId, relations);
     }
     writes.push(...(await this.relationWrites(ctx, tenantId, relations, result)));
-    writes.push((trx, now) => trx.updateTable('wit_third_project').set({ syncTime: now }).where('id', '=', String(bound.binding.id)).execute());
-    await applyWrites(this.platform, writes, ['wit_monitor_point', 'wit_third_point', 'wit_point_relation_device', 'wit_third_project']);
+    writes.push(this.synced(ctx, bound));
+    await applyWrites(this.platform, writes);
     return result;
+  }
+
+  /** Stamps the project binding with the time of the sync. */
+  private synced(ctx: CallContext, bound: Bound): Write {
+    return (trx, now) => this.platform.repo(thirdMonitorProject).within(trx).updateWhere(ctx, { syncTime: now }, [eq('id', String(bound.binding.id))]);
   }
 
   private collectRelations(remote: RemoteMonitorPoint, devices: Map<string, Row>, pointId: string, out: Relation[]): void {
@@ -410,14 +426,14 @@ export class ThirdSync {
   private async relationWrites(ctx: CallContext, tenantId: string, wanted: Relation[], result: PointSyncResult): Promise<Write[]> {
     if (wanted.length === 0) return [];
     const deviceIds = [...new Set(wanted.map((w) => w.deviceId))];
-    const live = new Set(
-      (await this.db.selectFrom('wit_device').select('id').where('id', 'in', deviceIds).where('tenantId', '=', tenantId).where('isDeleted', '=', 0).execute()).map((r) => String(r.id)),
-    );
+    const scoped = (resource: Resource, options?: ScopeOptions) => this.platform.repo(resource).select(ctx, options);
+    const live = new Set((await (await scoped(device)).select('id').where('id', 'in', deviceIds).where('tenantId', '=', tenantId).execute()).map((r) => String(r.id)));
     const channels = new Set(
-      (await this.db.selectFrom('wit_device_point').select(['deviceId', 'pointKey']).where('deviceId', 'in', deviceIds).where('isDeleted', '=', 0).execute()).map((r) => `${String(r.deviceId)}|${String(r.pointKey)}`),
+      (await (await scoped(devicePoint)).select(['deviceId', 'pointKey']).where('deviceId', 'in', deviceIds).execute()).map((r) => `${String(r.deviceId)}|${String(r.pointKey)}`),
     );
+    // Every binding of the devices, also of points the caller cannot see: a relation is added once.
     const existing = new Set(
-      (await this.db.selectFrom('wit_point_relation_device').select(['monitorPointId', 'deviceId', 'pointKey']).where('deviceId', 'in', deviceIds).where('isDeleted', '=', 0).execute()).map(
+      (await (await scoped(pointRelationDevice, { wholeTenant: true })).select(['monitorPointId', 'deviceId', 'pointKey']).where('deviceId', 'in', deviceIds).execute()).map(
         (r) => `${String(r.monitorPointId)}|${String(r.deviceId)}|${String(r.pointKey ?? '')}`,
       ),
     );
@@ -427,8 +443,7 @@ export class ThirdSync {
       if (!live.has(w.deviceId) || existing.has(key) || (w.pointKey && !channels.has(`${w.deviceId}|${w.pointKey}`))) continue;
       existing.add(key);
       result.relations++;
-      const row = { monitorPointId: w.pointId, deviceId: w.deviceId, pointKey: w.pointKey };
-      writes.push((trx, now) => trx.insertInto('wit_point_relation_device').values(newRow(ctx, tenantId, row, now)).execute());
+      writes.push(this.inserting(ctx, pointRelationDevice, { monitorPointId: w.pointId, deviceId: w.deviceId, pointKey: w.pointKey, tenantId }));
     }
     return writes;
   }

@@ -1,5 +1,5 @@
-import type { Transaction } from 'kysely';
-import type { Row, Schema } from '../db/database';
+import type { Row } from '../db/database';
+import { transact, type Trx } from '../db/repository';
 import type { Platform } from '../platform';
 import { formatDateTime } from '../time';
 
@@ -8,7 +8,7 @@ import { formatDateTime } from '../time';
  * that makes a second sync change nothing (docs/third-party.md "How sync matches and what it changes").
  */
 
-export type Write = (trx: Transaction<Schema>, now: string) => Promise<unknown>;
+export type Write = (trx: Trx, now: string) => Promise<unknown>;
 
 /** What a sync did with the remote rows. */
 export interface SyncCounts {
@@ -43,12 +43,14 @@ export function changesOf(existing: Row, wanted: Row): Row {
 export const compact = (values: Row): Row => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null && v !== undefined && v !== ''));
 export const clip = (value: string | null, max: number) => (value === null ? null : value.slice(0, max));
 
-/** Runs the planned writes in one transaction, then tells the caches of the tables touched. */
-export async function applyWrites(platform: Platform, writes: Write[], tables: string[]): Promise<void> {
+/**
+ * Runs the planned writes in one transaction; they write through repository views of it (`repo.within(trx)`), which
+ * tell the caches of the tables touched once it has committed.
+ */
+export async function applyWrites(platform: Platform, writes: Write[]): Promise<void> {
   if (writes.length === 0) return;
   const now = formatDateTime();
-  await platform.db.transaction().execute(async (trx) => {
+  await transact(platform, async (trx) => {
     for (const write of writes) await write(trx, now);
   });
-  for (const table of tables) platform.events.emit('changed', table);
 }

@@ -13,8 +13,6 @@ import { formatDateTime } from '../../time';
  * function other modules call to publish one (alarms, workflow).
  */
 
-const READ = 'blade_notice_read';
-const ADDRESSEES = 'blade_notice_user';
 
 const COLOUR = /^(#[0-9a-f]{3,8}|rgba?\([\d\s.,%]+\)|[a-z]+)$/i;
 const LENGTH = /^\d+(\.\d+)?(px|em|rem|%|pt)?$/;
@@ -52,10 +50,11 @@ export function sanitizeContent(html: string): string {
 /** Notices addressed to nobody in particular, to the caller, or written by the caller. */
 export function visibleTo(principal: Principal): Condition {
   return (eb) => {
-    const addressed = eb.selectFrom(ADDRESSEES).select(`${ADDRESSEES}.id`).whereRef(`${ADDRESSEES}.noticeId`, '=', `${notice.table}.id`);
+    // Addressees and read marks (blade_notice_user, blade_notice_read) are link rows of a notice and a user, no tenant's.
+    const addressed = eb.selectFrom('blade_notice_user').select('blade_notice_user.id').whereRef('blade_notice_user.noticeId', '=', `${notice.table}.id`);
     return eb.or([
       eb.not(eb.exists(addressed)),
-      eb.exists(addressed.where(`${ADDRESSEES}.userId`, '=', principal.userId)),
+      eb.exists(addressed.where('blade_notice_user.userId', '=', principal.userId)),
       eb(`${notice.table}.createUser`, '=', principal.userId),
     ]);
   };
@@ -65,10 +64,10 @@ export function visibleTo(principal: Principal): Condition {
 export function readState(principal: Principal, read: boolean): Condition {
   return (eb) => {
     const mine = eb
-      .selectFrom(READ)
-      .select(`${READ}.id`)
-      .whereRef(`${READ}.noticeId`, '=', `${notice.table}.id`)
-      .where(`${READ}.userId`, '=', principal.userId);
+      .selectFrom('blade_notice_read')
+      .select('blade_notice_read.id')
+      .whereRef('blade_notice_read.noticeId', '=', `${notice.table}.id`)
+      .where('blade_notice_read.userId', '=', principal.userId);
     return read ? eb.exists(mine) : eb.not(eb.exists(mine));
   };
 }
@@ -77,7 +76,7 @@ export function readState(principal: Principal, read: boolean): Condition {
 export async function decorateNotices(platform: Platform, ctx: CallContext, rows: Row[]): Promise<Row[]> {
   if (rows.length === 0) return rows;
   const ids = rows.map((r) => String(r.id));
-  const read = await platform.db.selectFrom(READ).select('noticeId').where('userId', '=', ctx.principal.userId).where('noticeId', 'in', ids).execute();
+  const read = await platform.db.selectFrom('blade_notice_read').select('noticeId').where('userId', '=', ctx.principal.userId).where('noticeId', 'in', ids).execute();
   const readIds = new Set(read.map((r) => String(r.noticeId)));
   const categories = await platform.db
     .selectFrom('blade_dict')
@@ -94,10 +93,10 @@ export async function decorateNotices(platform: Platform, ctx: CallContext, rows
 export async function markRead(platform: Platform, userId: string, noticeIds: readonly string[]): Promise<void> {
   const ids = [...new Set(noticeIds)];
   if (ids.length === 0) return;
-  const done = await platform.db.selectFrom(READ).select('noticeId').where('userId', '=', userId).where('noticeId', 'in', ids).execute();
+  const done = await platform.db.selectFrom('blade_notice_read').select('noticeId').where('userId', '=', userId).where('noticeId', 'in', ids).execute();
   const already = new Set(done.map((r) => String(r.noticeId)));
   const rows = ids.filter((id) => !already.has(id)).map((noticeId) => ({ id: nextId(), noticeId, userId }));
-  if (rows.length) await platform.db.insertInto(READ).values(rows).onConflict((oc) => oc.doNothing()).execute();
+  if (rows.length) await platform.db.insertInto('blade_notice_read').values(rows).onConflict((oc) => oc.doNothing()).execute();
 }
 
 export interface NewNotice {
@@ -118,6 +117,7 @@ export async function publishNotice(platform: Platform, input: NewNotice): Promi
   const id = nextId();
   const now = formatDateTime();
   await platform.db.transaction().execute(async (trx) => {
+    // Background work without a caller (an alarm's channel): the tenant is the alarm's (raw-queries.ts).
     await trx
       .insertInto(notice.table)
       .values({
@@ -136,7 +136,7 @@ export async function publishNotice(platform: Platform, input: NewNotice): Promi
       })
       .execute();
     const users = [...new Set(input.userIds ?? [])];
-    if (users.length) await trx.insertInto(ADDRESSEES).values(users.map((userId) => ({ id: nextId(), noticeId: id, userId }))).execute();
+    if (users.length) await trx.insertInto('blade_notice_user').values(users.map((userId) => ({ id: nextId(), noticeId: id, userId }))).execute();
   });
   platform.events.emit('changed', notice.table);
   return id;

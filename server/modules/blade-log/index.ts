@@ -8,7 +8,6 @@ import { zodMessage } from '../../db/repository';
 import { contextOf } from '../../http/context';
 import { registerCrud } from '../../http/crud';
 import { invalidParam, ok } from '../../http/envelope';
-import { nextId } from '../../ids';
 import type { Platform } from '../../platform';
 import { DATETIME_PATTERN, formatDateTime, parseDateTime } from '../../time';
 import { needs } from '../../auth/rights';
@@ -43,15 +42,15 @@ export function registerLog(app: FastifyInstance, platform: Platform): void {
 
   /** The console's "上传服务器": stores its local runtime errors under the caller's tenant and account. */
   app.post('/blade-log/error/upload', needs.self, async (request) => {
-    const { principal } = contextOf(request);
+    const ctx = contextOf(request);
+    const { principal } = ctx;
     const parsed = uploadedErrors.safeParse(request.body);
     if (!parsed.success) throw invalidParam(zodMessage(parsed.error));
     const now = formatDateTime();
     const rows: Row[] = parsed.data.map((entry) => {
       const time = entry.time && parseDateTime(entry.time) ? formatDateTime(parseDateTime(entry.time)) : now;
+      // The repository adds id, tenant and authorship (build); createTime is when the error happened.
       return {
-        id: nextId(),
-        tenantId: principal.tenantId,
         serviceId: 'console',
         env: 'browser',
         method: 'CLIENT',
@@ -63,16 +62,10 @@ export function registerLog(app: FastifyInstance, platform: Platform): void {
         exceptionName: entry.type ?? null,
         message: entry.message,
         stackTrace: entry.stack ?? null,
-        createUser: principal.userId,
-        createDept: principal.deptId,
         createTime: time,
-        updateUser: principal.userId,
-        updateTime: now,
-        status: 1,
-        isDeleted: 0,
       };
     });
-    await platform.db.insertInto(errorLog.table).values(rows).execute();
+    await platform.repo(errorLog).insertMany(ctx, rows, now);
     return ok(rows.length);
   });
 }

@@ -1,9 +1,9 @@
 import { DISABLED, ENABLED } from '../../../resources/resource/oss';
 import type { Row } from '../../db/database';
-import type { CallContext, Repository } from '../../db/repository';
+import { type CallContext, type Repository, transact } from '../../db/repository';
+import type { Condition } from '../../http/conditions';
 import { badRequest } from '../../http/envelope';
 import type { Platform } from '../../platform';
-import { formatDateTime } from '../../time';
 
 /**
  * Enables one config of its tenant (status 2) and disables the tenant's others (status 1), in one transaction.
@@ -12,14 +12,13 @@ import { formatDateTime } from '../../time';
 export async function enableOne(platform: Platform, repo: Repository, ctx: CallContext, id: string): Promise<void> {
   const row = await repo.byId(ctx, id);
   if (!row) throw badRequest('数据不存在或无权操作');
-  const table = repo.resource.table;
-  const now = formatDateTime();
-  await platform.db.transaction().execute(async (trx) => {
-    const others = { status: DISABLED, updateUser: ctx.principal.userId, updateTime: now };
-    await trx.updateTable(table).set(others).where('tenantId', '=', row.tenantId as string).where('id', '<>', id).where('status', '=', ENABLED).execute();
-    await trx.updateTable(table).set({ status: ENABLED, updateUser: ctx.principal.userId, updateTime: now }).where('id', '=', id).execute();
+  await transact(platform, async (trx) => {
+    const view = repo.within(trx);
+    // One enabled config per tenant: every other one of the row's tenant, also those the caller's data scope hides.
+    const others: Condition[] = [(eb) => eb('tenantId', '=', row.tenantId), (eb) => eb('id', '<>', id), (eb) => eb('status', '=', ENABLED)];
+    await view.updateWhere(ctx, { status: DISABLED }, others, { wholeTenant: true });
+    await view.updateWhere(ctx, { status: ENABLED }, [(eb) => eb('id', '=', id)]);
   });
-  platform.events.emit('changed', table);
 }
 
 /** The caller's tenant's enabled config, if any. */

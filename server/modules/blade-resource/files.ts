@@ -9,10 +9,8 @@ import type { CallContext } from '../../db/repository';
 import { contextOf, idsOf, paramsOf } from '../../http/context';
 import { registerCrud } from '../../http/crud';
 import { badRequest, notFound, ok } from '../../http/envelope';
-import { nextId } from '../../ids';
 import { outboundGuard } from '../../net/outbound';
 import type { Platform } from '../../platform';
-import { formatDateTime } from '../../time';
 import { enabledConfig } from './configs';
 import { S3Storage } from './s3';
 import { contentTypeOf, displayName, extensionOf, LocalStorage, newObjectName, OBJECT_NAME } from './storage';
@@ -33,15 +31,10 @@ const s3Of = (platform: Platform, config: Row) =>
     outboundGuard(platform.config.outbound),
   );
 
-/** Attachments are read only to clients, so the upload writes its row itself, with the repository's base columns. */
+/** Attachments are read only to clients, so the upload writes its row itself, through the repository. */
 async function recordAttach(platform: Platform, ctx: CallContext, values: Row): Promise<string> {
-  const { principal } = ctx;
-  const id = nextId();
-  const now = formatDateTime();
-  const audit = { createUser: principal.userId, createDept: principal.deptId, createTime: now, updateUser: principal.userId, updateTime: now };
-  await platform.db.insertInto(attach.table).values({ ...values, ...audit, id, tenantId: principal.tenantId, status: 1, isDeleted: 0 }).execute();
-  platform.events.emit('changed', attach.table);
-  return id;
+  const [row] = await platform.repo(attach).insertMany(ctx, [values]);
+  return String(row.id);
 }
 
 /**
@@ -74,12 +67,7 @@ export function registerFiles(app: FastifyInstance, platform: Platform): void {
     if (rows.length === 0) throw badRequest('数据不存在或无权操作');
     for (const row of rows) await removeFile(ctx, row);
     const ids = rows.map((r) => String(r.id));
-    await platform.db
-      .updateTable(attach.table)
-      .set({ isDeleted: 1, updateUser: ctx.principal.userId, updateTime: formatDateTime() })
-      .where('id', 'in', ids)
-      .execute();
-    platform.events.emit('changed', attach.table);
+    await attachRepo.removeWhere(ctx, [(eb) => eb('id', 'in', ids)]);
     return ok(true);
   });
 

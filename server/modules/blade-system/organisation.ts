@@ -21,7 +21,10 @@ const deptNode = (row: Row, hasChildren = false) => ({ ...treeNode(String(row.id
 const eq = (column: string, value: unknown): Condition => (eb) => eb(column, '=', value);
 const within = (column: string, values: string[]): Condition => (eb) => eb(column, 'in', values);
 
-/** Refuses to remove depts or posts that live users still hold (users keep them as comma-joined ids). */
+/**
+ * Refuses to remove depts or posts that live users still hold (users keep them as comma-joined ids). Rights, beside
+ * the caller's scope: a dept held by a user the caller's data scope hides is still held (raw-queries.ts, IDENTITY).
+ */
 async function assertNotHeld(db: Db, column: 'deptId' | 'postId', ids: string[], message: string): Promise<void> {
   const held = await db
     .selectFrom('blade_user')
@@ -54,21 +57,18 @@ class Departments {
    * Moves a dept and rewrites its descendants' ancestors in one statement, so the tree is never half-moved;
    * the rest of the submit is stored afterwards by the generic update.
    */
-  private async moveSubtree(existing: Row, parentId: string, ancestors: string): Promise<void> {
+  private async moveSubtree(ctx: CallContext, existing: Row, parentId: string, ancestors: string): Promise<void> {
     const id = String(existing.id);
     const oldPrefix = `${existing.ancestors ?? DEPT_ROOT},${id}`;
     const newPrefix = `${ancestors},${id}`;
-    await this.platform.db
-      .updateTable('blade_dept')
-      .set({
-        parentId: sql`case when id = ${id} then cast(${parentId} as varchar(20)) else parent_id end`,
-        ancestors: sql`case when id = ${id} then cast(${ancestors} as text)
-          else cast(${newPrefix} as text) || substr(ancestors, cast(${oldPrefix.length + 1} as integer)) end`,
-      })
-      .where('tenantId', '=', existing.tenantId)
-      .where((eb) => eb.or([eb('id', '=', id), eb('ancestors', '=', oldPrefix), eb('ancestors', 'like', `${oldPrefix},%`)]))
-      .execute();
-    this.platform.events.emit('changed', 'blade_dept');
+    const changes = {
+      parentId: sql`case when id = ${id} then cast(${parentId} as varchar(20)) else parent_id end`,
+      ancestors: sql`case when id = ${id} then cast(${ancestors} as text)
+        else cast(${newPrefix} as text) || substr(ancestors, cast(${oldPrefix.length + 1} as integer)) end`,
+    };
+    const subtree: Condition[] = [eq('tenantId', existing.tenantId), (eb) => eb.or([eb('id', '=', id), eb('ancestors', '=', oldPrefix), eb('ancestors', 'like', `${oldPrefix},%`)])];
+    // The whole subtree moves, also depts the caller's data scope hides: a tree is never half-moved.
+    await this.repo.updateWhere(ctx, changes, subtree, { wholeTenant: true });
   }
 
   async beforeSave(ctx: CallContext, values: Row, existing: Row | undefined): Promise<Row> {
@@ -80,20 +80,19 @@ class Departments {
     const { tenantId: _tenantId, ...changes } = values; // a dept stays in its tenant
     const parentId = String(changes.parentId ?? existing.parentId);
     const ancestors = await this.ancestorsUnder(ctx, parentId, String(existing.tenantId), String(existing.id));
-    if (parentId !== String(existing.parentId) || ancestors !== existing.ancestors) await this.moveSubtree(existing, parentId, ancestors);
+    if (parentId !== String(existing.parentId) || ancestors !== existing.ancestors) await this.moveSubtree(ctx, existing, parentId, ancestors);
     return { ...changes, parentId, ancestors };
   }
 
-  /** Adds parentName, deptCategoryName and hasChildren. */
-  async decorate(rows: Row[]): Promise<Row[]> {
+  /** Adds parentName, deptCategoryName and hasChildren (of the depts the caller sees). */
+  async decorate(ctx: CallContext, rows: Row[]): Promise<Row[]> {
     if (rows.length === 0) return rows;
-    const db = this.platform.db;
     const ids = rows.map((r) => String(r.id));
     const parentIds = [...new Set(rows.map((r) => String(r.parentId)))].filter((id) => id !== DEPT_ROOT);
     const [children, parents, categories] = await Promise.all([
-      db.selectFrom('blade_dept').select('parentId').distinct().where('parentId', 'in', ids).where('isDeleted', '=', 0).execute(),
-      parentIds.length ? db.selectFrom('blade_dept').select(['id', 'deptName']).where('id', 'in', parentIds).execute() : [],
-      dictLabels(db, 'org_category'),
+      this.repo.select(ctx).then((qb) => qb.select('parentId').distinct().where('parentId', 'in', ids).execute()),
+      parentIds.length ? this.repo.select(ctx).then((qb) => qb.select(['id', 'deptName']).where('id', 'in', parentIds).execute()) : [],
+      dictLabels(this.platform.db, 'org_category'),
     ]);
     const withChildren = new Set(children.map((r) => String(r.parentId)));
     const parentNames = new Map(parents.map((r) => [String(r.id), String(r.deptName)]));
@@ -109,7 +108,7 @@ class Departments {
     return {
       beforeSave: (ctx, values, existing) => this.beforeSave(ctx, values, existing),
       beforeRemove: (_ctx, ids) => assertNotHeld(this.platform.db, 'deptId', ids, '该机构下仍有用户,不能删除'),
-      decorate: (_ctx, rows) => this.decorate(rows),
+      decorate: (ctx, rows) => this.decorate(ctx, rows),
     };
   }
 
@@ -149,7 +148,7 @@ export function registerOrganisation(app: FastifyInstance, platform: Platform): 
     const searching = Object.keys(filters).some((key) => !PAGING_KEYS.has(key) && text(filters, key) !== undefined);
     const level = parentId || !searching ? [eq('parentId', parentId ?? DEPT_ROOT)] : [];
     const tenant = text(params, 'tenantId') ? [eq('tenantId', tenantAsked(ctx, params))] : [];
-    return ok(await depts.decorate(await depts.repo.all(ctx, filters, [...level, ...tenant])));
+    return ok(await depts.decorate(ctx, await depts.repo.all(ctx, filters, [...level, ...tenant])));
   });
 
   app.get('/blade-system/dept/tree', needs.lookup, async (request) => {
@@ -160,7 +159,7 @@ export function registerOrganisation(app: FastifyInstance, platform: Platform): 
 
   app.get('/blade-system/dept/lazy-tree', needs.lookup, async (request) => {
     const ctx = contextOf(request);
-    const rows = await depts.decorate(await depts.children(ctx, paramsOf(request)));
+    const rows = await depts.decorate(ctx, await depts.children(ctx, paramsOf(request)));
     return ok(rows.map((row) => deptNode(row, row.hasChildren === true)));
   });
 

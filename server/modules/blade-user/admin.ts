@@ -4,7 +4,7 @@ import { ESCALATION, EscalationGuard } from '../../auth/escalation';
 import { hashPassword } from '../../auth/passwords';
 import { accountKey } from '../../auth/sign-in-guard';
 import type { Row } from '../../db/database';
-import { type CallContext, zodMessage } from '../../db/repository';
+import { type CallContext, transact, zodMessage } from '../../db/repository';
 import { contextOf, idsOf, paramsOf, text } from '../../http/context';
 import { badRequest, forbidden, invalidParam, missingParam, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
@@ -51,24 +51,18 @@ export function registerUserAdministration(app: FastifyInstance, platform: Platf
     await guard.assertCoversUsers(ctx.principal, users);
     return users;
   };
-  const audit = (userId: string) => ({ updateUser: userId, updateTime: formatDateTime() });
 
   app.post(`${base}/reset-password`, needs('user_reset'), async (request) => {
     const ctx = contextOf(request);
     const users = await targets(ctx, idsOf(argsOf(request), 'userIds'));
     const groups = [...byTenant(users)];
     const hashes = await Promise.all(groups.map(async ([tenantId]) => hashPassword(await initialPassword(db, tenantId))));
-    await db.transaction().execute(async (trx) => {
+    // Each tenant's users get its initial password (the platform administrator may reset several tenants' at once).
+    await transact(platform, async (trx) => {
       for (const [index, [tenantId, ids]] of groups.entries()) {
-        await trx
-          .updateTable('blade_user')
-          .set({ password: hashes[index], ...audit(ctx.principal.userId) })
-          .where('id', 'in', ids)
-          .where('tenantId', '=', tenantId)
-          .execute();
+        await repo.within(trx).updateWhere(ctx, { password: hashes[index] }, [(eb) => eb('id', 'in', ids), (eb) => eb('tenantId', '=', tenantId)]);
       }
     });
-    platform.events.emit('changed', 'blade_user');
     return ok(true);
   });
 
@@ -84,8 +78,7 @@ export function registerUserAdministration(app: FastifyInstance, platform: Platf
     const [[tenantId, ids]] = tenants;
     await assertOwnedByTenant(db, tenantId, { roleId });
     await guard.assertAssignable(ctx.principal, tenantId, roleId);
-    await db.updateTable('blade_user').set({ roleId, ...audit(ctx.principal.userId) }).where('id', 'in', ids).where('tenantId', '=', tenantId).execute();
-    platform.events.emit('changed', 'blade_user');
+    await repo.updateWhere(ctx, { roleId }, [(eb) => eb('id', 'in', ids)]);
     return ok(true);
   });
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import mqtt from 'mqtt';
 import { collectStrategy, devicePushLog, PUSH_STATE, PUSH_STATE_NAMES } from '../../../resources/iot/data';
-import { device, gateway } from '../../../resources/iot/device';
+import { deviceModel, protocolPoint } from '../../../resources/iot/catalogue';
+import { device, devicePoint, gateway, gatewayState } from '../../../resources/iot/device';
 import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
 import { contextOf, text } from '../../http/context';
@@ -112,6 +113,8 @@ export class Commands {
     const message = JSON.stringify({ id: messageId, command, params, ts: Date.now() });
     const now = formatDateTime();
     const pushLogId = nextId();
+    // The scheduler sends without a caller too (strategies.ts): the log row takes the target's tenant, and API callers
+    // have resolved the target through the repository (raw-queries.ts, BACKGROUND).
     await this.platform.db
       .insertInto('wit_device_push_log')
       .values({
@@ -189,6 +192,7 @@ export class Commands {
     if (!messageId) return;
     const reply: Reply = { ok: body.ok !== false && body.error === undefined, result: body.result, error: body.error };
     const stored = JSON.stringify(body);
+    // The broker's reply, without a caller: the tenant and code come from the topic the identity may publish on.
     const updated = await this.platform.db
       .updateTable('wit_device_push_log')
       .set({ state: stateOf(reply).state, reply: stored.length > MAX_REPLY ? stored.slice(0, MAX_REPLY) : stored, repliedAt: formatDateTime(), updateTime: formatDateTime() })
@@ -334,7 +338,7 @@ export function registerCommands(app: FastifyInstance, platform: Platform, link:
     const args = argsOf(request);
     const { row, target } = await deviceTarget(ctx, args);
     const point = pointCommand(args);
-    if (point.pointKey) await assertDevicePoint(platform, row, point.pointKey, !point.read);
+    if (point.pointKey) await assertDevicePoint(platform, ctx, row, point.pointKey, !point.read);
     const result = point.read
       ? await commands.send(target, 'getPoint', { points: point.pointKey ? [point.pointKey] : [] }, options(ctx, args))
       : await commands.send(target, 'setPoint', { point: point.pointKey, value: point.value }, options(ctx, args));
@@ -391,11 +395,9 @@ export function registerCommands(app: FastifyInstance, platform: Platform, link:
     const { row } = await gatewayTarget(ctx, args);
     const broker = link.broker();
     const clients = broker ? (broker.aedes as unknown as { clients: Record<string, unknown> }).clients : undefined;
-    const transitions = await platform.db
-      .selectFrom('wit_gateway_state')
+    const transitions = await (await platform.repo(gatewayState).select(ctx))
       .select(['online', 'reason', 'clientIp', 'stateTime'])
       .where('gatewayId', '=', String(row.id))
-      .where('isDeleted', '=', 0)
       .orderBy('stateTime', 'desc')
       .orderBy('id', 'desc')
       .limit(10)
@@ -418,19 +420,18 @@ export function registerCommands(app: FastifyInstance, platform: Platform, link:
 }
 
 /** The point must be one of the device's; a write is refused when the device's protocol declares the point read-only. */
-async function assertDevicePoint(platform: Platform, row: Row, pointKey: string, write: boolean): Promise<void> {
-  const db = platform.db;
-  const point = await db.selectFrom('wit_device_point').select('id').where('deviceId', '=', String(row.id)).where('pointKey', '=', pointKey).where('isDeleted', '=', 0).executeTakeFirst();
+async function assertDevicePoint(platform: Platform, ctx: CallContext, row: Row, pointKey: string, write: boolean): Promise<void> {
+  const point = await (await platform.repo(devicePoint).select(ctx)).select('id').where('deviceId', '=', String(row.id)).where('pointKey', '=', pointKey).executeTakeFirst();
   if (!point) throw badRequest(`该设备没有点位 ${pointKey}`);
   if (!write || !row.modelId) return;
-  const model = await db.selectFrom('wit_device_model').select('protocolId').where('id', '=', String(row.modelId)).executeTakeFirst();
+  // The protocol's read-only declaration binds whoever writes, whatever catalogue rows the caller's data scope shows.
+  const declarations = { wholeTenant: true } as const;
+  const model = await (await platform.repo(deviceModel).select(ctx, declarations)).select('protocolId').where('id', '=', String(row.modelId)).executeTakeFirst();
   if (!model?.protocolId) return;
-  const declared = await db
-    .selectFrom('wit_protocol_point')
+  const declared = await (await platform.repo(protocolPoint).select(ctx, declarations))
     .select('readWrite')
     .where('protocolId', '=', String(model.protocolId))
     .where('pointKey', '=', pointKey)
-    .where('isDeleted', '=', 0)
     .executeTakeFirst();
   if (declared && Number(declared.readWrite) === 1) throw badRequest(`点位 ${pointKey} 只读,不能写入`);
 }

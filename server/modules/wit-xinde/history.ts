@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { device, devicePoint } from '../../../resources/iot/device';
+import { monitorFactors, monitorFactorsItem } from '../../../resources/iot/monitoring';
 import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
 import { contextOf, paramsOf, text } from '../../http/context';
@@ -74,13 +75,15 @@ export async function logKeys(platform: Platform, ctx: CallContext, deviceRow: R
   const itemIds = [...new Set(points.map((p) => p.factorsItemId).filter((v): v is string => typeof v === 'string' && v !== ''))];
   const factors = new Map<string, string>();
   if (itemIds.length) {
-    const rows = await platform.db
-      .selectFrom('wit_monitor_factors_item as i')
-      .innerJoin('wit_monitor_factors as f', 'f.id', 'i.factorsId')
-      .select(['i.id as id', 'f.code as code'])
-      .where('i.id', 'in', itemIds)
-      .execute();
-    for (const row of rows) factors.set(String(row.id), String(row.code));
+    // Each factor item's factor code, both read through the gate (a join would read the factors around it).
+    const items = await (await platform.repo(monitorFactorsItem).select(ctx)).select(['id', 'factorsId']).where('id', 'in', itemIds).execute();
+    const factorIds = [...new Set(items.map((i) => String(i.factorsId)))];
+    const codes = factorIds.length ? await (await platform.repo(monitorFactors).select(ctx)).select(['id', 'code']).where('id', 'in', factorIds).execute() : [];
+    const codeOf = new Map(codes.map((f) => [String(f.id), String(f.code)]));
+    for (const item of items) {
+      const code = codeOf.get(String(item.factorsId));
+      if (code !== undefined) factors.set(String(item.id), code);
+    }
   }
   const keyOf = (pointKey: string, point?: Row): LogKey => {
     const name = point ? String(point.name) : pointKey;

@@ -4,12 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import { device, devicePoint } from '../../../resources/iot/device';
 import { monitorFactorsItem } from '../../../resources/iot/monitoring';
 import type { Row } from '../../db/database';
-import type { CallContext } from '../../db/repository';
+import { type CallContext, transact } from '../../db/repository';
 import { contextOf } from '../../http/context';
 import { ApiError, badRequest, failure, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
-import { newRow, within } from './common';
+import { within } from './common';
 import { needs } from '../../auth/rights';
 
 /**
@@ -157,30 +157,28 @@ async function checkRows(platform: Platform, ctx: CallContext, rows: SheetRow[])
 
 /** Inserts new points and updates existing ones (same device and key), all in one transaction. */
 async function writePoints(platform: Platform, ctx: CallContext, values: Row[]): Promise<{ inserted: number; updated: number }> {
-  const tenantId = ctx.principal.tenantId;
   const now = formatDateTime();
+  // A device's key names one point: the one the caller's data scope hides is updated, not doubled.
+  const samePoint = { wholeTenant: true } as const;
   let inserted = 0;
   let updated = 0;
-  await platform.db.transaction().execute(async (trx) => {
+  await transact(platform, async (trx) => {
+    const points = platform.repo(devicePoint).within(trx);
     for (const { row: _row, ...point } of values) {
-      const existing = await trx
-        .selectFrom('wit_device_point')
+      const existing = await (await points.select(ctx, samePoint))
         .select('id')
-        .where('tenantId', '=', tenantId)
         .where('deviceId', '=', point.deviceId as string)
         .where('pointKey', '=', point.pointKey as string)
-        .where('isDeleted', '=', 0)
         .executeTakeFirst();
       if (existing) {
-        await trx.updateTable('wit_device_point').set({ ...point, updateUser: ctx.principal.userId, updateTime: now }).where('id', '=', existing.id as string).execute();
+        await points.updateWhere(ctx, point, [(eb) => eb('id', '=', existing.id as string)], samePoint);
         updated++;
       } else {
-        await trx.insertInto('wit_device_point').values(newRow(ctx, tenantId, point, now)).execute();
+        await points.insertMany(ctx, [point], now);
         inserted++;
       }
     }
   });
-  platform.events.emit('changed', 'wit_device_point');
   return { inserted, updated };
 }
 

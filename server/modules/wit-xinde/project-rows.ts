@@ -7,6 +7,10 @@ import { deleteInChunks, forgetMarks, slices } from '../../series/purge';
  * read. Every row that names a project, its devices, gateways, monitor points, device points, thresholds, alarms,
  * strategies, push bindings or broker identities is listed here: a purge deletes them all, whatever tenant they are
  * tagged with; a move does with each kind what its `onMove` says.
+ *
+ * So these queries go around the scoped repository on purpose (raw-queries.ts, PLATFORM): they work by ownership
+ * across tenants — a move as the platform administrator, a purge on projects its caller has already found in its
+ * own recycle bin through the repository — and the scope of one caller cannot describe "everything of these projects".
  */
 
 /** Bindings a move removes, counted in its answer. */

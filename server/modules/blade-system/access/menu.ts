@@ -73,7 +73,10 @@ async function topMenuMenuIds(platform: Platform, ctx: CallContext, topMenuIds: 
   return [...new Set(rows.map((r) => String(r.menuId)))];
 }
 
-/** Live scopes of a category, each under its menu, limited to the menus the caller may grant (BladeX grant-tree). */
+/**
+ * Live scopes of a category, each under its menu, limited to the menus the caller may grant (BladeX grant-tree).
+ * Rights: the scope rows are shared by every tenant, the grantable menus decide (raw-queries.ts, IDENTITY).
+ */
 async function scopeTree(db: Db, menus: MenuSet, table: 'blade_scope_data' | 'blade_scope_api', allowed: ReadonlySet<string>) {
   const scopes = await db.selectFrom(table).select(['id', 'menuId', 'scopeName']).where('isDeleted', '=', 0).orderBy('id').execute();
   const granted = scopes.filter((s) => allowed.has(String(s.menuId)));

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { type SqlBool, sql } from 'kysely';
 import { role } from '../../../../resources/system/role';
+import { user as userResource } from '../../../../resources/system/user';
 import { EscalationGuard } from '../../../auth/escalation';
 import { ADMINISTRATOR, isPlatformAdmin, type Principal } from '../../../auth/principal';
 import { SCOPE_API, SCOPE_DATA } from '../../../auth/scopes';
 import type { Db, Row } from '../../../db/database';
-import type { CallContext } from '../../../db/repository';
+import type { CallContext, ScopeOptions } from '../../../db/repository';
 import { type CrudHooks, registerCrud } from '../../../http/crud';
 import { bodyOf, contextOf, paramsOf, requiredText, text } from '../../../http/context';
 import { badRequest, ok } from '../../../http/envelope';
@@ -28,7 +29,10 @@ export const ROLE_MESSAGES = {
   scopeOutside: '所选权限所属菜单不在可分配范围内',
 } as const;
 
-/** Whether a live user holds any of the roles (blade_user.role_id is comma-joined). */
+/**
+ * Whether a live user holds any of the roles (blade_user.role_id is comma-joined). Rights, beside the caller's scope:
+ * a role held by a user the caller's data scope hides is still in use (raw-queries.ts, IDENTITY).
+ */
 async function held(db: Db, roleIds: readonly string[]): Promise<boolean> {
   if (roleIds.length === 0) return false;
   const holder = await db
@@ -48,12 +52,11 @@ interface RoleRow {
   roleAlias: string;
 }
 
-async function tenantRoles(db: Db, tenantId: string): Promise<RoleRow[]> {
-  const rows = await db
-    .selectFrom('blade_role')
+/** The roles of a tenant the caller sees; `wholeTenant` for checks that must see the whole tree (cycles). */
+async function tenantRoles(platform: Platform, ctx: CallContext, tenantId: string, options?: ScopeOptions): Promise<RoleRow[]> {
+  const rows = await (await platform.repo(role).select(ctx, options))
     .select(['id', 'parentId', 'tenantId', 'roleName', 'roleAlias'])
     .where('tenantId', '=', tenantId)
-    .where('isDeleted', '=', 0)
     .orderBy('sort')
     .orderBy('id')
     .execute();
@@ -74,7 +77,7 @@ function roleHooks(platform: Platform): CrudHooks {
       if (out.roleAlias !== existing?.roleAlias) await guard.assertAliasAllowed(ctx.principal, tenantId, out.roleAlias);
       const parentId = String(out.parentId ?? existing?.parentId ?? '0');
       if (parentId !== '0') {
-        const roles = await tenantRoles(platform.db, tenantId);
+        const roles = await tenantRoles(platform, ctx, tenantId, { wholeTenant: true });
         if (!roles.some((r) => r.id === parentId)) throw badRequest('上级角色不存在');
         if (existing && subtree(String(existing.id), roles).has(parentId)) throw badRequest('上级角色不能是自己或自己的下级');
       }
@@ -93,9 +96,9 @@ function roleHooks(platform: Platform): CrudHooks {
 const tenantOf = (principal: Principal, asked: string | undefined) => (isPlatformAdmin(principal) && asked ? asked : principal.tenantId);
 
 /** The role tree of a tenant; the administrator role is hidden from callers who are not administrators (BladeX). */
-async function roleTree(db: Db, principal: Principal, tenantId: string, without?: string) {
-  let roles = await tenantRoles(db, tenantId);
-  if (!principal.roleNames.includes(ADMINISTRATOR)) roles = roles.filter((r) => r.roleAlias !== ADMINISTRATOR);
+async function roleTree(platform: Platform, ctx: CallContext, tenantId: string, without?: string) {
+  let roles = await tenantRoles(platform, ctx, tenantId);
+  if (!ctx.principal.roleNames.includes(ADMINISTRATOR)) roles = roles.filter((r) => r.roleAlias !== ADMINISTRATOR);
   const excluded = without ? subtree(without, roles) : new Set<string>();
   return forest(roles.filter((r) => !excluded.has(r.id)).map((r) => treeNode(r.id, r.parentId, r.roleName)));
 }
@@ -103,7 +106,7 @@ async function roleTree(db: Db, principal: Principal, tenantId: string, without?
 /** Scope ids that are menu ids are tree parents the console sends along with the checked scopes: dropped. */
 const scopesOnly = (ids: readonly string[], menus: MenuSet) => ids.filter((id) => !menus.byId.has(id));
 
-/** Every scope id must be a live scope of its category whose menu the caller may grant. */
+/** Every scope id must be a live scope of its category whose menu the caller may grant (rights: shared scope rows). */
 async function checkScopes(db: Db, table: 'blade_scope_data' | 'blade_scope_api', ids: readonly string[], grantable: ReadonlySet<string>): Promise<void> {
   if (ids.length === 0) return;
   const rows = await db.selectFrom(table).select(['id', 'menuId']).where('id', 'in', ids as string[]).where('isDeleted', '=', 0).execute();
@@ -159,12 +162,11 @@ async function grant(platform: Platform, ctx: CallContext, body: GrantBody): Pro
 }
 
 export function registerRole(app: FastifyInstance, platform: Platform): void {
-  const { db } = platform;
   registerCrud(app, platform, role, roleHooks(platform));
 
   app.get(`${BASE}/tree`, needs.lookup, async (request) => {
-    const { principal } = contextOf(request);
-    return ok(await roleTree(db, principal, tenantOf(principal, text(paramsOf(request), 'tenantId'))));
+    const ctx = contextOf(request);
+    return ok(await roleTree(platform, ctx, tenantOf(ctx.principal, text(paramsOf(request), 'tenantId'))));
   });
 
   app.get(`${BASE}/tree-by-id`, needs('role'), async (request) => {
@@ -172,16 +174,14 @@ export function registerRole(app: FastifyInstance, platform: Platform): void {
     const roleId = requiredText(paramsOf(request), 'roleId');
     const target = await platform.repo(role).byId(ctx, roleId);
     if (!target) throw badRequest(ROLE_MESSAGES.noRole);
-    return ok(await roleTree(db, ctx.principal, String(target.tenantId), roleId));
+    return ok(await roleTree(platform, ctx, String(target.tenantId), roleId));
   });
 
   app.get(`${BASE}/select`, needs.lookup, async (request) => {
     const ctx = contextOf(request);
     const userId = text(paramsOf(request), 'userId');
     if (!userId) return ok(await platform.repo(role).all(ctx, {}, [(eb) => eb('tenantId', '=', ctx.principal.tenantId)]));
-    let qb = db.selectFrom('blade_user').select('roleId').where('id', '=', userId).where('isDeleted', '=', 0);
-    if (!isPlatformAdmin(ctx.principal)) qb = qb.where('tenantId', '=', ctx.principal.tenantId);
-    const user = await qb.executeTakeFirst();
+    const user = await (await platform.repo(userResource).select(ctx)).select('roleId').where('id', '=', userId).executeTakeFirst();
     if (!user) throw badRequest('用户不存在或无权操作');
     const roleIds = idArray(user.roleId);
     return ok(roleIds.length ? await platform.repo(role).all(ctx, {}, [(eb) => eb('id', 'in', roleIds)]) : []);

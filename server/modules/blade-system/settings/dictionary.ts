@@ -32,7 +32,6 @@ function changesFrozenField(existing: Row, values: Row): boolean {
 }
 
 function dictionaryHooks(repo: Repository): CrudHooks {
-  const table = repo.resource.table;
   const tenantOf = (row: Row) => (repo.resource.tenancy === 'tenant' ? (row.tenantId as string) : undefined);
 
   /** Refuses a parent that is the row itself or one of its descendants. */
@@ -80,15 +79,16 @@ function dictionaryHooks(repo: Repository): CrudHooks {
       return { ...values, ...tenant, parentId, code: parent.code, dictKey };
     },
 
-    /** Entries carry their family's code: a renamed code reaches every descendant. */
-    async afterSave(_ctx, row) {
+    /** Entries carry their family's code: a renamed code reaches every descendant, also those the caller's scope hides. */
+    async afterSave(ctx, row) {
+      const family = { wholeTenant: true } as const;
+      const tenant = tenantOf(row);
       let parents = [String(row.id)];
       for (let depth = 0; parents.length && depth < MAX_DEPTH; depth++) {
-        let children = repo.db.selectFrom(table).select('id').where('parentId', 'in', parents).where('isDeleted', '=', 0);
-        const tenant = tenantOf(row);
+        let children = (await repo.select(ctx, family)).select('id').where('parentId', 'in', parents);
         if (tenant) children = children.where('tenantId', '=', tenant);
         const found = (await children.execute()).map((r) => String(r.id));
-        if (found.length) await repo.db.updateTable(table).set({ code: row.code }).where('id', 'in', found).where('code', '<>', row.code as string).execute();
+        if (found.length) await repo.updateWhere(ctx, { code: row.code }, [(eb) => eb('id', 'in', found), (eb) => eb('code', '<>', row.code as string)], family);
         parents = found;
       }
     },

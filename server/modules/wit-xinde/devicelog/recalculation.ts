@@ -1,4 +1,5 @@
-import { RUN_STATE } from '../../../../resources/iot/data';
+import { collectCalculationLog, RUN_STATE } from '../../../../resources/iot/data';
+import { deviceModel } from '../../../../resources/iot/catalogue';
 import { device, devicePoint } from '../../../../resources/iot/device';
 import type { Row } from '../../../db/database';
 import type { CallContext } from '../../../db/repository';
@@ -9,7 +10,7 @@ import { TEMPERATURE_KEY } from '../../../ingest/directory';
 import type { Platform } from '../../../platform';
 import { formatDateTime } from '../../../time';
 import type { DeviceLink } from '../commands';
-import { eq, newRow } from '../common';
+import { eq } from '../common';
 import { DeviceData, finite, POINT_KEY, parseObject, rangeOf } from './shared';
 
 const RECALC_BATCH = 2000;
@@ -67,13 +68,14 @@ export class Recalculation extends DeviceData {
     const calc = await this.link.ingest.directory.fresh(String(d.code));
     if (!calc) throw badRequest('设备不存在或无权操作');
     if (calc.formulaError) throw badRequest(`型号公式错误: ${calc.formulaError}`);
-    const model = d.modelId ? await this.db.selectFrom('wit_device_model').select('formula').where('id', '=', String(d.modelId)).executeTakeFirst() : undefined;
+    const model = d.modelId ? await (await this.platform.repo(deviceModel).select(ctx)).select('formula').where('id', '=', String(d.modelId)).executeTakeFirst() : undefined;
     const started = Date.now();
-    const log = newRow(ctx, String(d.tenantId), {
-      deviceId: String(d.id), deviceCode: d.code, projectId: d.projectId ?? null, pointKey: pointKey ?? null, startTs: from, endTs: to,
+    const logs = this.platform.repo(collectCalculationLog);
+    const [log] = await logs.insertMany(ctx, [{
+      tenantId: String(d.tenantId), deviceId: String(d.id), deviceCode: d.code, projectId: d.projectId ?? null, pointKey: pointKey ?? null, startTs: from, endTs: to,
       formula: (model?.formula as string | null | undefined) ?? null, initialValues: JSON.stringify(calc.initial), state: RUN_STATE.running,
-    });
-    await this.db.insertInto('wit_collect_calculation_log').values(log).execute();
+    }]);
+    const ofLog = [eq('id', String(log.id))];
     const counts = { total: 0, changed: 0, failed: 0 };
     try {
       const previous = await this.db.selectFrom('wit_device_log').select('value').where('deviceId', '=', String(d.id)).where('pointKey', '=', TEMPERATURE_KEY).where('ts', '<', from).orderBy('ts', 'desc').limit(1).executeTakeFirst();
@@ -111,13 +113,11 @@ export class Recalculation extends DeviceData {
         after = Number(batch[batch.length - 1].ts);
       }
       const done = { ...counts, state: RUN_STATE.done, elapsedMs: Date.now() - started, updateTime: formatDateTime() };
-      await this.db.updateTable('wit_collect_calculation_log').set(done).where('id', '=', String(log.id)).execute();
-      this.platform.events.emit('changed', 'wit_collect_calculation_log');
+      await logs.updateWhere(ctx, done, ofLog);
       return { ...log, ...done };
     } catch (error) {
       const failed = { ...counts, state: RUN_STATE.failed, error: error instanceof Error ? error.message : String(error), elapsedMs: Date.now() - started };
-      await this.db.updateTable('wit_collect_calculation_log').set(failed).where('id', '=', String(log.id)).execute();
-      this.platform.events.emit('changed', 'wit_collect_calculation_log');
+      await logs.updateWhere(ctx, failed, ofLog);
       throw error;
     }
   }

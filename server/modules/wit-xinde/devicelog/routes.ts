@@ -8,7 +8,6 @@ import { bodyOf, contextOf, paramsOf, text } from '../../../http/context';
 import { registerCrud } from '../../../http/crud';
 import { badRequest, invalidParam, ok } from '../../../http/envelope';
 import type { Platform } from '../../../platform';
-import { formatDateTime } from '../../../time';
 import type { DeviceLink } from '../commands';
 import { argsOf, idArg, withNames } from '../common';
 import { Recalculation } from './recalculation';
@@ -84,12 +83,7 @@ export function registerDeviceLog(app: FastifyInstance, platform: Platform, link
       changes[field] = value || null;
     }
     if (Object.keys(changes).length === 0) throw badRequest('请输入修正原因或备注');
-    await platform.db
-      .updateTable('wit_device_log_update_log')
-      .set({ ...changes, updateUser: ctx.principal.userId, updateTime: formatDateTime() })
-      .where('id', '=', id)
-      .execute();
-    platform.events.emit('changed', 'wit_device_log_update_log');
+    await platform.repo(deviceLogUpdateLog).updateWhere(ctx, changes, [(eb) => eb('id', '=', id)]);
     return ok({ ...row, ...changes });
   });
 }

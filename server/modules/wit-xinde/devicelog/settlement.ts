@@ -1,4 +1,4 @@
-import { device } from '../../../../resources/iot/device';
+import { device, devicePoint } from '../../../../resources/iot/device';
 import type { Row } from '../../../db/database';
 import type { CallContext } from '../../../db/repository';
 import { idsOf, text } from '../../../http/context';
@@ -37,7 +37,7 @@ export class Settlement extends DeviceData {
       points = [...found.values()];
     } else {
       // Every other device of the reference's project with the same channel.
-      const keyed = this.db.selectFrom('wit_device_point').select('deviceId').where('pointKey', '=', pointKey).where('isDeleted', '=', 0);
+      const keyed = (await this.platform.repo(devicePoint).select(ctx)).select('deviceId').where('pointKey', '=', pointKey);
       points = await this.platform.repo(device).all(ctx, {}, [eq('projectId', String(reference.projectId)), (eb) => eb('id', 'in', keyed)]);
     }
     points = points.filter((p) => p.id !== reference.id);

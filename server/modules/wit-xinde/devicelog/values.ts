@@ -1,12 +1,12 @@
 import { type SqlBool, sql } from 'kysely';
-import { CORRECTION } from '../../../../resources/iot/data';
+import { CORRECTION, deviceLogUpdateLog } from '../../../../resources/iot/data';
 import { device, devicePoint } from '../../../../resources/iot/device';
 import type { Row } from '../../../db/database';
-import type { CallContext } from '../../../db/repository';
+import { type CallContext, transact } from '../../../db/repository';
 import { type Condition, pagingOf } from '../../../http/conditions';
 import { idsOf, text } from '../../../http/context';
 import { badRequest, pageOf, paramType } from '../../../http/envelope';
-import { eq, idArg, newRow } from '../common';
+import { eq, idArg } from '../common';
 import { DeviceData, finite, instant, type LogKey, logId, MAX_IDS, POINT_KEY, parseLogId, present, rangeOf, type Trx } from './shared';
 
 const UNPAGED_LIMIT = 10_000;
@@ -71,9 +71,10 @@ export class DeviceValues extends DeviceData {
     const row = await this.stored(this.db, key);
     return row ? present(row, devices) : null;
   }
+  /** The audit row of a change, written in the change's transaction (`transact` tells the caches after the commit). */
   private audit(trx: Trx, ctx: CallContext, d: Row, values: Row): Promise<unknown> {
-    const row = newRow(ctx, String(d.tenantId), { deviceId: String(d.id), projectId: d.projectId ?? null, ...values });
-    return trx.insertInto('wit_device_log_update_log').values(row).execute();
+    const row = { tenantId: String(d.tenantId), deviceId: String(d.id), projectId: d.projectId ?? null, ...values };
+    return this.platform.repo(deviceLogUpdateLog).within(trx).insertMany(ctx, [row]);
   }
 
   /** The value a body names: `id`, or deviceId/deviceCode + pointKey + ts/time. */
@@ -101,7 +102,7 @@ export class DeviceValues extends DeviceData {
       if (!point.length) throw badRequest(`该设备没有点位 ${key.pointKey}`);
     }
     const raw = body.raw === undefined || body.raw === null || body.raw === '' ? undefined : finite(body.raw, '原始值应为数字');
-    await this.db.transaction().execute(async (trx) => {
+    await transact(this.platform, async (trx) => {
       if (existing) {
         await trx.updateTable('wit_device_log').set({ value, ...(raw === undefined ? {} : { raw }) }).where('deviceId', '=', key.deviceId).where('pointKey', '=', key.pointKey).where('ts', '=', key.ts).execute();
         await this.audit(trx, ctx, d, { pointKey: key.pointKey, ts: key.ts, action: CORRECTION.corrected, oldValue: Number(existing.value), newValue: value, reason });
@@ -110,7 +111,6 @@ export class DeviceValues extends DeviceData {
         await this.audit(trx, ctx, d, { pointKey: key.pointKey, ts: key.ts, action: CORRECTION.added, oldValue: null, newValue: value, reason });
       }
     });
-    this.platform.events.emit('changed', 'wit_device_log_update_log');
     return present((await this.stored(this.db, key)) as Row, new Map([[String(d.id), d]]));
   }
 
@@ -137,13 +137,12 @@ export class DeviceValues extends DeviceData {
         throw badRequest(`第${index + 1}条: ${(error as Error).message}`);
       }
     }
-    await this.db.transaction().execute(async (trx) => {
+    await transact(this.platform, async (trx) => {
       for (const { d, key, value, old, reason } of items) {
         await trx.updateTable('wit_device_log').set({ value }).where('deviceId', '=', key.deviceId).where('pointKey', '=', key.pointKey).where('ts', '=', key.ts).execute();
         await this.audit(trx, ctx, d, { pointKey: key.pointKey, ts: key.ts, action: CORRECTION.corrected, oldValue: old, newValue: value, reason });
       }
     });
-    this.platform.events.emit('changed', 'wit_device_log_update_log');
     return { updated: items.length };
   }
 
@@ -170,13 +169,12 @@ export class DeviceValues extends DeviceData {
     }
     if (rows.length === 0) throw badRequest('数据不存在或无权操作');
     const reason = text(args, 'reason') ?? null;
-    await this.db.transaction().execute(async (trx) => {
+    await transact(this.platform, async (trx) => {
       for (const { d, key, old } of rows) {
         await trx.deleteFrom('wit_device_log').where('deviceId', '=', key.deviceId).where('pointKey', '=', key.pointKey).where('ts', '=', key.ts).execute();
         await this.audit(trx, ctx, d, { pointKey: key.pointKey, ts: key.ts, action: CORRECTION.removed, oldValue: old, newValue: null, reason });
       }
     });
-    this.platform.events.emit('changed', 'wit_device_log_update_log');
     return rows.length;
   }
 
@@ -190,7 +188,7 @@ export class DeviceValues extends DeviceData {
     if (from !== undefined) conditions.push((eb) => eb('ts', '>=', from));
     if (to !== undefined) conditions.push((eb) => eb('ts', '<=', to));
     const reason = text(args, 'reason') ?? null;
-    const removed = await this.db.transaction().execute(async (trx) => {
+    const removed = await transact(this.platform, async (trx) => {
       let qb = trx.deleteFrom('wit_device_log');
       for (const condition of conditions) qb = qb.where(condition);
       const result = await qb.executeTakeFirst();
@@ -198,6 +196,5 @@ export class DeviceValues extends DeviceData {
       await this.audit(trx, ctx, d, { pointKey: pointKey ?? '*', ts: from ?? 0, endTs: to ?? null, action: CORRECTION.rangeRemoved, affected: count, reason });
       return count;
     });
-    this.platform.events.emit('changed', 'wit_device_log_update_log');
     return removed;
   }}
