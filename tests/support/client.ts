@@ -33,7 +33,7 @@ export class ApiClient {
   }
 
   headers(extra: Record<string, string> = {}): Record<string, string> {
-    const language = this.language ? { 'accept-language': this.language } : {};
+    const language: Record<string, string> = this.language ? { 'accept-language': this.language } : {};
     return { authorization: SABER, ...(this.token ? { 'blade-auth': `bearer ${this.token}` } : {}), ...language, ...extra };
   }
 
