@@ -22,6 +22,7 @@ import { EventBus } from './events';
 import { API_PATH, type DeclaredRoute, installApiLog, installAuth, requireDeclaredRights } from './http/auth-hook';
 import { failure, MESSAGES } from './http/envelope';
 import { installErrorHandler } from './http/errors';
+import { installTranslation } from './http/language';
 import { type Broker, startBroker } from './ingest/broker';
 import { createIngest, type Ingest } from './ingest';
 import { LogWriter } from './logs';
@@ -95,6 +96,7 @@ export async function buildApp(config: Config): Promise<App> {
   await app.register(rateLimit, { global: false, store: sharedStore(store) });
   await app.register(multipart, { limits: { fileSize: config.uploadLimit, files: 10 } });
   installErrorHandler(app, logs);
+  installTranslation(app);
   const routes: DeclaredRoute[] = [];
   requireDeclaredRights(app, routes);
   installAuth(app, platform);

@@ -1,4 +1,5 @@
 import { site } from '../app/config';
+import { i18n } from '../app/i18n';
 import { tokenCookies } from '../app/storage';
 import { createHttp } from './http';
 
@@ -22,6 +23,8 @@ export const http = createHttp({
   onUnauthorized: () => hooks.onUnauthorized(),
   notify: (message) => hooks.notify(message),
   whitelist: site.statusWhiteList,
+  // The catalog the console shows; Chinese until the first one is active.
+  language: () => i18n.locale || 'zh',
 });
 
 /** The envelope of every BladeX call except the token call. */

@@ -36,6 +36,7 @@ beforeAll(async () => {
   routes.set('/unknown500', json(500, { code: 500 }));
   routes.set('/unauth500', json(500, { code: 500, msg: '请求未授权' }));
   routes.set('/unauthorized', json(401, { code: 401, success: false, msg: '请求未授权' }));
+  routes.set('/unauthorized-en', json(401, { code: 401, success: false, msg: 'Not signed in' }));
   routes.set('/missing-token', json(401, { code: 401, success: false, msg: '缺失令牌,鉴权失败' }));
   routes.set('/teapot', json(200, { code: 418, msg: 'whitelisted' }));
   routes.set('/bad-gateway', json(502, { code: 502, msg: 'bad gateway' }));
@@ -153,6 +154,17 @@ describe('request layer', () => {
     await failure(http.get('/missing-token'));
     expect(onUnauthorized).toHaveBeenCalledTimes(2);
     expect(notify).toHaveBeenCalledWith('缺失令牌,鉴权失败');
+  });
+
+  it('sends the console language as Accept-Language; the English 401 is as quiet as the Chinese', async () => {
+    let language = 'zh';
+    http = make({ language: () => language });
+    await http.get('/ok');
+    language = 'en';
+    await failure(http.get('/unauthorized-en'));
+    expect(seen.map((req) => req.headers['accept-language'])).toEqual(['zh', 'en']);
+    expect(onUnauthorized).toHaveBeenCalledOnce();
+    expect(notify).not.toHaveBeenCalled();
   });
 
   it('rejects whitelisted codes silently', async () => {

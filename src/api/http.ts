@@ -6,6 +6,9 @@ export const UNAUTHORIZED = '请求未授权';
 export const NETWORK_ERROR = '网络异常';
 export const TIMEOUT_ERROR = '请求超时';
 export const REQUEST_TIMEOUT_MS = 100_000;
+/** Messages that raise no toast of their own: 未知错误, and 请求未授权 in both languages (server/i18n/en.ts). */
+export const QUIET_MESSAGES: readonly string[] = [UNKNOWN_ERROR, UNAUTHORIZED, 'Not signed in'];
+export const isQuiet = (message: string) => QUIET_MESSAGES.includes(message);
 
 export interface HttpOptions {
   /** Origin (and path) the calls are relative to; '/' in the browser. */
@@ -22,6 +25,8 @@ export interface HttpOptions {
   /** Codes whose failures are rejected silently. */
   whitelist?: readonly number[];
   fetch?: typeof fetch;
+  /** The console's language, sent as Accept-Language: the server answers its messages in it. */
+  language?: () => string;
   /** Milliseconds before a call is abandoned; 100000 unless a test shortens it. */
   timeout?: number;
 }
@@ -79,7 +84,7 @@ export function createHttp(options: HttpOptions): Http {
   });
 
   function toast(code: number, message: string) {
-    const quiet = message === UNKNOWN_ERROR || message === UNAUTHORIZED;
+    const quiet = isQuiet(message);
     if (code === 500 && quiet) {
       if (errorShown) return;
       errorShown = true;
@@ -92,6 +97,7 @@ export function createHttp(options: HttpOptions): Http {
   async function request<T>(method: 'get' | 'post', path: string, opts: RequestOptions = {}): Promise<T> {
     const headers: Record<string, string> = {
       Authorization: `Basic ${base64(`${options.clientId}:${options.clientSecret}`)}`,
+      ...(options.language ? { 'Accept-Language': options.language() } : {}),
       ...opts.headers,
     };
     const token = options.token();

@@ -112,6 +112,28 @@ describe('console shell', () => {
     await expect.poll(() => c.page.title()).toBe('首页');
   });
 
+  it('shows a server refusal in the console language', async () => {
+    const refuseOldPassword = async (tab: string, save: string) => {
+      await c.page.goto('/info/index');
+      await c.page.getByRole('tab', { name: tab }).click();
+      await c.page.locator('#oldPassword').fill('not-the-password');
+      await c.page.locator('#newPassword').fill('Vigil123!');
+      await c.page.locator('#newPassword1').fill('Vigil123!');
+      await c.page.getByRole('button', { name: save }).click();
+    };
+    await c.page.getByRole('button', { name: '语言' }).click();
+    await c.page.getByRole('menuitem', { name: 'English' }).click();
+    await c.page.locator('.vg-tab', { hasText: 'Home' }).waitFor();
+    // The server's 原密码不正确, translated by the server because the console asked in English.
+    await refuseOldPassword('Change password', 'Save');
+    await c.page.getByText('The current password is wrong').waitFor();
+    await c.page.getByRole('button', { name: 'Language' }).click();
+    await c.page.getByRole('menuitem', { name: '中文' }).click();
+    await c.page.locator('.vg-tab', { hasText: '首页' }).waitFor();
+    await refuseOldPassword('修改密码', '保存');
+    await c.page.getByText('原密码不正确').waitFor();
+  });
+
   it('theme and colour changes survive a reload', async () => {
     await c.page.getByRole('button', { name: '主题', exact: true }).click();
     await c.page.locator('[data-theme=theme-dark]').click();

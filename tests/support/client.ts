@@ -18,6 +18,8 @@ export type Params = Record<string, string | number | boolean | undefined>;
 
 export class ApiClient {
   token?: string;
+  /** Sent as Accept-Language when set, as the console sends its language (server/i18n). */
+  language?: string;
 
   constructor(
     readonly baseUrl: string,
@@ -31,7 +33,8 @@ export class ApiClient {
   }
 
   headers(extra: Record<string, string> = {}): Record<string, string> {
-    return { authorization: SABER, ...(this.token ? { 'blade-auth': `bearer ${this.token}` } : {}), ...extra };
+    const language: Record<string, string> = this.language ? { 'accept-language': this.language } : {};
+    return { authorization: SABER, ...(this.token ? { 'blade-auth': `bearer ${this.token}` } : {}), ...language, ...extra };
   }
 
   async request<T = Envelope>(method: string, path: string, options: { query?: Params; json?: unknown; form?: Params; headers?: Record<string, string>; raw?: BodyInit } = {}): Promise<Reply<T>> {

@@ -3,7 +3,7 @@ import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import { type FormEvent, useEffect, useState } from 'react';
 import * as auth from '../../api/auth';
-import { RequestError, UNAUTHORIZED, UNKNOWN_ERROR } from '../../api/http';
+import { isQuiet, RequestError } from '../../api/http';
 import { registerGuest } from '../../api/user';
 import { site } from '../../app/config';
 import { sessionActor } from '../../app/shell';
@@ -42,7 +42,7 @@ export function RegisterDialog() {
       else toast(reply.msg || t`提交失败`);
     } catch (error) {
       // Other failures were already shown by the request layer.
-      const shown = error instanceof RequestError && error.code !== 0 && error.message !== UNKNOWN_ERROR && error.message !== UNAUTHORIZED;
+      const shown = error instanceof RequestError && error.code !== 0 && !isQuiet(error.message);
       if (!shown) toast(t`提交失败`);
     } finally {
       setBusy(false);
