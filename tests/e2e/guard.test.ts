@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessTokenOf, type ConsoleUnderTest, openConsole } from './support/console';
+import { describe, expect, it } from 'vitest';
+import { accessTokenOf, consoleSuite } from './support/console';
 
 /** Paths the main frame navigates to (full loads and history pushes/replaces alike). */
 function recordPaths(page: Page): string[] {
@@ -12,11 +12,7 @@ function recordPaths(page: Page): string[] {
 }
 
 describe('navigation guard in the browser (spec §2, §4)', () => {
-  let c: ConsoleUnderTest;
-  beforeAll(async () => {
-    c = await openConsole();
-  });
-  afterAll(() => c?.stop());
+  const c = consoleSuite({ signIn: false });
 
   it('federated logout: a token cookie without a stored session clears the cookies once and lands on /login', async () => {
     await c.browser.context.addCookies([{ name: 'vigil-access-token', value: 'stale', url: c.server.url }]);
