@@ -1,5 +1,4 @@
 import { expect, it } from 'vitest';
-import type { Row } from '../../../server/db/database';
 import { type Arm, type CommandSender, Scheduler } from '../../../server/modules/wit-xinde/strategies';
 import { expectOk } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
@@ -39,52 +38,51 @@ function recorder() {
 
 /** Several servers on one database arm the same occurrences; the claim on the row lets one of them fire each. */
 onEveryStore('collection strategy claims', { signIn: ['demo'] }, (ctx) => {
-  it('fires each occurrence once when two schedulers share the database, and nothing once stopped', async () => {
-    const saved = await submit(ctx.demo, 'collectstrategy', { name: '两台服务器', projectId: BRIDGE, deviceIds: deviceOf('QJ-RAIN-01'), intervalSeconds: 3600, enabled: 1 });
-    const source = `strategy:${saved.id}`;
+  /** Saves an enabled strategy and starts two schedulers on the suite's database, on one fake clock at its change. */
+  async function twoServers(body: Record<string, unknown>) {
+    const saved = await submit(ctx.demo, 'collectstrategy', { projectId: BRIDGE, deviceIds: deviceOf('QJ-RAIN-01'), enabled: 1, ...body });
     const anchor = at(String(saved.updateTime));
     const clock = fakeClock(anchor);
     const commands = recorder();
     const platform = ctx.server.app.platform;
     const servers = [new Scheduler(platform, commands, clock), new Scheduler(platform, commands, clock)];
     await Promise.all(servers.map((s) => s.sync()));
-    const ours = () => commands.sent.filter((s) => s === source).length;
-    const jobs = async () => (await platform.db.selectFrom('wit_job_info').select('runTime').where('strategyId', '=', String(saved.id)).execute()).length;
+    const sent = () => commands.sent.filter((s) => s === `strategy:${saved.id}`).length;
+    return { id: String(saved.id), anchor, clock, servers, sent, stop: () => Promise.all(servers.map((s) => s.stop())) };
+  }
+
+  it('fires each occurrence once when two schedulers share the database, and nothing once stopped', async () => {
+    const { id, anchor, clock, servers, sent, stop } = await twoServers({ name: '两台服务器', intervalSeconds: 3600 });
+    const { db } = ctx.server.app.platform;
+    const jobs = async () => (await db.selectFrom('wit_job_info').select('runTime').where('strategyId', '=', id).execute()).length;
     try {
       expect(clock.armedAt().filter((t) => t === anchor + HOUR)).toHaveLength(2);
       await clock.advance(anchor + HOUR);
-      expect([ours(), await jobs()]).toEqual([1, 1]);
+      expect([sent(), await jobs()]).toEqual([1, 1]);
       // A clock late by a few seconds: still the same occurrence, claimed already.
       await clock.advance(anchor + 2 * HOUR + 3000);
-      expect([ours(), await jobs()]).toEqual([2, 2]);
-      const row = await platform.db.selectFrom('wit_collect_strategy').select('lastFired').where('id', '=', String(saved.id)).executeTakeFirstOrThrow();
+      expect([sent(), await jobs()]).toEqual([2, 2]);
+      const row = await db.selectFrom('wit_collect_strategy').select('lastFired').where('id', '=', id).executeTakeFirstOrThrow();
       expect(Number(row.lastFired)).toBe(anchor + 2 * HOUR);
 
-      expectOk(await ctx.demo.post(`${X}/collectstrategy/update`, { id: saved.id, enabled: 0 }));
+      expectOk(await ctx.demo.post(`${X}/collectstrategy/update`, { id, enabled: 0 }));
       await Promise.all(servers.map((s) => s.sync()));
-      expect(servers.map((s) => s.isRunning(String(saved.id)))).toEqual([false, false]);
+      expect(servers.map((s) => s.isRunning(id))).toEqual([false, false]);
       await clock.advance(anchor + 10 * HOUR);
-      expect([ours(), await jobs()]).toEqual([2, 2]);
+      expect([sent(), await jobs()]).toEqual([2, 2]);
     } finally {
-      await Promise.all(servers.map((s) => s.stop()));
+      await stop();
     }
   });
 
   it('fires a daily time once a day when two schedulers share the database', async () => {
-    const saved: Row = await submit(ctx.demo, 'collectstrategy', { name: '同时触发', projectId: BRIDGE, deviceIds: deviceOf('QJ-RAIN-01'), times: '03:00', enabled: 1 });
-    const source = `strategy:${saved.id}`;
-    const start = at(String(saved.updateTime));
-    const clock = fakeClock(start);
-    const commands = recorder();
-    const platform = ctx.server.app.platform;
-    const servers = [new Scheduler(platform, commands, clock), new Scheduler(platform, commands, clock)];
-    await Promise.all(servers.map((s) => s.sync()));
+    const { anchor, clock, sent, stop } = await twoServers({ name: '同时触发', times: '03:00' });
     try {
-      const [first] = clock.armedAt().filter((t) => t > start).sort((a, b) => a - b);
+      const [first] = clock.armedAt().filter((t) => t > anchor).sort((a, b) => a - b);
       for (let day = 0; day < 3; day++) await clock.advance(first + day * 24 * HOUR);
-      expect(commands.sent.filter((s) => s === source)).toHaveLength(3);
+      expect(sent()).toBe(3);
     } finally {
-      await Promise.all(servers.map((s) => s.stop()));
+      await stop();
     }
   });
 });
