@@ -14,6 +14,7 @@ import * as rollups from './migrations/0011_rollups';
 import * as seriesOrder from './migrations/0012_series_order';
 import * as loginAttempts from './migrations/0013_login_attempts';
 import * as seedSteps from './migrations/0014_seed_steps';
+import * as strategyClaims from './migrations/0015_strategy_claims';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012_series_order': seriesOrder,
   '0013_login_attempts': loginAttempts,
   '0014_seed_steps': seedSteps,
+  '0015_strategy_claims': strategyClaims,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

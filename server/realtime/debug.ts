@@ -209,7 +209,7 @@ export function attachDebug(io: Server, platform: Platform, principalOf: (socket
       }
       const gatewayId = message.gatewayId ?? (message.deviceId && hasRooms('debug:gateway:') ? await gatewayOf(message.deviceId) : null);
       if (gatewayId) push('gateway', gatewayId, DEBUG_EVENTS.message, () => toDebug({ kind: 'gateway', id: gatewayId }, message, message.readings));
-    })().catch(() => undefined);
+    })().catch((error: unknown) => platform.logs.error('realtime', error, 'live debug message'));
   };
 
   const onPresence = (change: PresenceChange) => {
@@ -220,7 +220,7 @@ export function attachDebug(io: Server, platform: Platform, principalOf: (socket
         const gatewayId = await gatewayOf(change.id);
         if (gatewayId) push('gateway', gatewayId, DEBUG_EVENTS.presence, () => presence('gateway', gatewayId));
       }
-    })().catch(() => undefined);
+    })().catch((error: unknown) => platform.logs.error('realtime', error, 'live debug presence'));
   };
 
   platform.events.on('message', onMessage);

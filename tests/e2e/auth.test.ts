@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient, signedIn } from '../support/client';
-import { accessTokenOf, type ConsoleUnderTest, openConsole } from './support/console';
+import { accessTokenOf, consoleSuite } from './support/console';
 
 describe('login, guard and 401', () => {
-  let c: ConsoleUnderTest;
-  beforeAll(async () => {
-    c = await openConsole();
-  });
-  afterAll(() => c?.stop());
+  const c = consoleSuite({ signIn: false });
 
   it('sends a visitor from a protected route to /login, titled 登录', async () => {
     await c.page.goto('/info/index');

@@ -1,7 +1,6 @@
 import type { Locator, Page as BrowserPage } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole, signIn } from './support/console';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { consoleSuite } from './support/console';
 import { dialog, rowIndexOf } from './support/crud';
 
 /** The demo tenant (server/db/seed/monitoring.ts): project 钱塘江大桥健康监测 and its devices QJ-…. */
@@ -15,11 +14,10 @@ interface Page<T> {
 type Row = Record<string, unknown> & { id: string };
 
 describe('catalogue, monitoring and data screens (tenant 100001)', () => {
-  let c: ConsoleUnderTest;
-  let api: ApiClient;
+  const c = consoleSuite({ tenantId: DEMO });
   let rain: Row;
   let project: Row;
-  const list = async (path: string, query: Record<string, string> = {}) => (await api.get<Page<Row>>(`/api/wit-xinde/${path}/list`, { size: 100, ...query })).body.data.records;
+  const list = async (path: string, query: Record<string, string> = {}) => (await c.api.get<Page<Row>>(`/api/wit-xinde/${path}/list`, { size: 100, ...query })).body.data.records;
   const cell = (scope: BrowserPage | Locator, text: string) => scope.locator('.bp6-table-cell').filter({ hasText: text }).first();
 
   /** Clicks a row's action; tables are wider than the page and Blueprint renders the visible columns only. */
@@ -50,14 +48,9 @@ describe('catalogue, monitoring and data screens (tenant 100001)', () => {
   }
 
   beforeAll(async () => {
-    c = await openConsole();
-    api = await signedIn(c.server.url, 'admin', 'admin', DEMO);
     [rain] = await list('device', { code: 'QJ-RAIN-01' });
     [project] = await list('project', { code: PROJECT_CODE });
-    const { page } = c;
-    await signIn(page, DEMO);
   });
-  afterAll(() => c?.stop());
 
   it('saves a device model with a formula and shows it', async () => {
     const { page } = c;
@@ -106,7 +99,7 @@ describe('catalogue, monitoring and data screens (tenant 100001)', () => {
 
   it('binds a demo device to a monitor point', async () => {
     const { page } = c;
-    const created = await api.post<Row>('/api/wit-xinde/monitorpoint/submit', { projectId: project.id, name: 'E2E 测点', code: 'E2E-MP-01' });
+    const created = await c.api.post<Row>('/api/wit-xinde/monitorpoint/submit', { projectId: project.id, name: 'E2E 测点', code: 'E2E-MP-01' });
     expect(created.body.success).toBe(true);
     await open('/xinde/monitorpoint');
     await search('code', 'E2E-MP-01');
@@ -125,7 +118,7 @@ describe('catalogue, monitoring and data screens (tenant 100001)', () => {
 
   it('starts and stops a collection strategy', async () => {
     const { page } = c;
-    const created = await api.post<Row>('/api/wit-xinde/collectstrategy/submit', { name: 'E2E 采集', projectId: project.id, deviceIds: rain.id, intervalSeconds: 3600, enabled: 0 });
+    const created = await c.api.post<Row>('/api/wit-xinde/collectstrategy/submit', { name: 'E2E 采集', projectId: project.id, deviceIds: rain.id, intervalSeconds: 3600, enabled: 0 });
     expect(created.body.success).toBe(true);
     await open('/xinde/collectstrategy');
     await clickAction(page, 'E2E 采集', 'start');
@@ -140,7 +133,7 @@ describe('catalogue, monitoring and data screens (tenant 100001)', () => {
   it('corrects a stored value; the correction appears in the audit list', async () => {
     const { page } = c;
     const time = '2025-06-01 08:00:00';
-    const added = await api.post<Row>('/api/wit-xinde/devicelog/submit', { deviceId: rain.id, pointKey: 'rainfall', time, value: 1.5 });
+    const added = await c.api.post<Row>('/api/wit-xinde/devicelog/submit', { deviceId: rain.id, pointKey: 'rainfall', time, value: 1.5 });
     expect(added.body.success).toBe(true);
     await open('/xinde/devicelog');
     await pick('search-deviceId', String(rain.name));
@@ -165,7 +158,7 @@ describe('catalogue, monitoring and data screens (tenant 100001)', () => {
   it('charts a data comparison of the corrected channel', async () => {
     const { page } = c;
     const items = [{ deviceId: rain.id, pointKey: 'rainfall', name: 'E2E 雨量' }];
-    const created = await api.post<Row>('/api/wit-xinde/datacomparison/submit', { projectId: project.id, name: 'E2E 对比', batchNumber: 'E2E-01', startTime: '2025-06-01 00:00:00', endTime: '2025-06-02 00:00:00', items });
+    const created = await c.api.post<Row>('/api/wit-xinde/datacomparison/submit', { projectId: project.id, name: 'E2E 对比', batchNumber: 'E2E-01', startTime: '2025-06-01 00:00:00', endTime: '2025-06-02 00:00:00', items });
     expect(created.body.success).toBe(true);
     await open('/xinde/datacomparison');
     await cell(page, 'E2E 对比').waitFor();

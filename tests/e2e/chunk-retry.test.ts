@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleUnderTest, openConsole } from './support/console';
+import { type ConsoleUnderTest, openConsole, openMenu } from './support/console';
 
 describe('a page whose chunk fails to load', () => {
   let c: ConsoleUnderTest;
@@ -17,7 +17,7 @@ describe('a page whose chunk fails to load', () => {
     // The server "goes down" for scripts only: the shell stays, the next page's chunk cannot be fetched.
     const blockScripts = (route: { abort(): Promise<void> }) => route.abort();
     await page.route('**/assets/*.js', blockScripts);
-    await page.locator('.vg-sidebar').getByText('参数管理', { exact: true }).click();
+    await openMenu(page, '参数管理');
     const boundary = page.locator('.vg-page-boundary');
     await boundary.waitFor();
     const said = await boundary.innerText();

@@ -1,7 +1,6 @@
 import mqtt from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole, signIn } from './support/console';
+import { describe, expect, it } from 'vitest';
+import { consoleSuite } from './support/console';
 import { confirmYes, dialog, rowAction, rowIndexOf } from './support/crud';
 
 /** The demo tenant (server/db/seed/monitoring.ts): project 钱塘江大桥健康监测, groups 主桥 / 引桥, devices QJ-…. */
@@ -15,10 +14,9 @@ interface Page<T> {
 type Row = Record<string, unknown> & { id: string };
 
 describe('project, device and MQTT screens (tenant 100001)', () => {
-  let c: ConsoleUnderTest;
-  let api: ApiClient;
+  const c = consoleSuite({ tenantId: DEMO });
   const cell = (text: string) => c.page.locator('.bp6-table-cell').filter({ hasText: text });
-  const list = async (path: string, query: Record<string, string> = {}) => (await api.get<Page<Row>>(`/api/wit-xinde/${path}/list`, { size: 100, ...query })).body.data.records;
+  const list = async (path: string, query: Record<string, string> = {}) => (await c.api.get<Page<Row>>(`/api/wit-xinde/${path}/list`, { size: 100, ...query })).body.data.records;
   const tree = () => c.page.locator('.vg-device-tree');
   const treeNode = (title: string) => tree().locator('.bp6-tree-node-content').filter({ hasText: title }).first();
   const connect = (username: string, password: string, clientId: string) =>
@@ -33,13 +31,6 @@ describe('project, device and MQTT screens (tenant 100001)', () => {
     await c.page.locator(`.bp6-table-cell-row-${index} .vg-action-${action}`).first().click();
   }
 
-  beforeAll(async () => {
-    c = await openConsole();
-    api = await signedIn(c.server.url, 'admin', 'admin', DEMO);
-    const { page } = c;
-    await signIn(page, DEMO);
-  });
-  afterAll(() => c?.stop());
 
   it('shows the project tree beside the device list; a group filters the list', async () => {
     const { page } = c;
@@ -106,7 +97,7 @@ describe('project, device and MQTT screens (tenant 100001)', () => {
     await page.getByText('新增成功').last().waitFor();
     await cell('E2E-DEV-01').first().waitFor();
     const [created] = await list('device', { code: 'E2E-DEV-01' });
-    const [approach] = (await api.post<Row[]>('/api/wit-xinde/device/getDeviceGroup', { projectId: created.projectId })).body.data.filter((g) => g.title === '引桥');
+    const [approach] = (await c.api.post<Row[]>('/api/wit-xinde/device/getDeviceGroup', { projectId: created.projectId })).body.data.filter((g) => g.title === '引桥');
     expect(created).toMatchObject({ name: 'E2E 倾角计', projectName: PROJECT, groupId: approach.id });
   });
 

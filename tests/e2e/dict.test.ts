@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole, openMenu } from './support/console';
-import { confirmYes, dialog, rowAction, rowIndexOf } from './support/crud';
+import { describe, expect, it } from 'vitest';
+import { consoleSuite, openMenu } from './support/console';
+import { addRow, confirmYes, dialog, rowAction, rowIndexOf, saveDialog } from './support/crud';
 
 interface Entry {
   id: string;
@@ -12,17 +11,10 @@ interface Entry {
 }
 
 describe('dictionary pages', () => {
-  let c: ConsoleUnderTest;
-  let api: ApiClient;
+  const c = consoleSuite();
   const childrenOf = async (parentId: string, family = 'dict') =>
-    (await api.get<{ records: Entry[] }>(`/api/blade-system/${family}/child-list`, { parentId, size: 100 })).body.data.records;
+    (await c.api.get<{ records: Entry[] }>(`/api/blade-system/${family}/child-list`, { parentId, size: 100 })).body.data.records;
 
-  beforeAll(async () => {
-    c = await openConsole();
-    api = await signedIn(c.server.url);
-    await c.login();
-  });
-  afterAll(() => c?.stop());
 
   it('adds a parent dictionary with the form rules of spec §5', async () => {
     const { page } = c;
@@ -31,12 +23,7 @@ describe('dictionary pages', () => {
     await expect.poll(async () => Math.round((await dialog(page).boundingBox())?.width ?? 0)).toBe(880);
     await dialog(page).getByRole('button', { name: '保存' }).click();
     for (const message of ['请输入字典编号', '请输入字典名称', '请输入字典排序']) await dialog(page).getByText(message).waitFor();
-    await page.locator('#field-code').fill('e2e_dict');
-    await page.locator('#field-dictValue').fill('E2E 字典');
-    await page.locator('#field-sort').fill('1');
-    await dialog(page).getByRole('button', { name: '保存' }).click();
-    await page.getByText('新增成功').last().waitFor();
-    await page.locator('.bp6-table-cell').filter({ hasText: 'e2e_dict' }).first().waitFor();
+    await saveDialog(page, { code: 'e2e_dict', dictValue: 'E2E 字典', sort: '1' }, 'e2e_dict');
   });
 
   it('manages the entries of a dictionary as a lazy tree', async () => {
@@ -66,7 +53,7 @@ describe('dictionary pages', () => {
     await dialog(page).getByRole('button', { name: '保存' }).click();
     await page.getByText('新增成功').last().waitFor();
 
-    const parent = (await api.get<{ records: Entry[] }>('/api/blade-system/dict/parent-list', { code: 'e2e_dict' })).body.data.records[0];
+    const parent = (await c.api.get<{ records: Entry[] }>('/api/blade-system/dict/parent-list', { code: 'e2e_dict' })).body.data.records[0];
     const [first] = await childrenOf(parent.id);
     expect(first).toMatchObject({ code: 'e2e_dict', dictKey: '1', dictValue: '一级' });
     expect(await childrenOf(first.id)).toEqual([expect.objectContaining({ code: 'e2e_dict', dictKey: '1-1', dictValue: '二级' })]);
@@ -99,14 +86,8 @@ describe('dictionary pages', () => {
     await page.locator('.vg-dict-children .bp6-dialog-close-button').click();
     await page.locator('.vg-dict-children').waitFor({ state: 'detached' });
     await openMenu(page, '业务字典', '/system/dictbiz');
-    await page.locator('.vg-add').click();
-    await page.locator('#field-code').fill('e2e_biz');
-    await page.locator('#field-dictValue').fill('业务 E2E');
-    await page.locator('#field-sort').fill('2');
-    await dialog(page).getByRole('button', { name: '保存' }).click();
-    await page.getByText('新增成功').last().waitFor();
-    await page.locator('.bp6-table-cell').filter({ hasText: 'e2e_biz' }).first().waitFor();
-    const rows = (await api.get<{ records: Entry[] }>('/api/blade-system/dict-biz/parent-list', { code: 'e2e_biz' })).body.data.records;
+    await addRow(page, { code: 'e2e_biz', dictValue: '业务 E2E', sort: '2' }, 'e2e_biz');
+    const rows = (await c.api.get<{ records: Entry[] }>('/api/blade-system/dict-biz/parent-list', { code: 'e2e_biz' })).body.data.records;
     expect(rows).toHaveLength(1);
   });
 });

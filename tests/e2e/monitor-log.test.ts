@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole, openMenu } from './support/console';
+import { describe, expect, it } from 'vitest';
+import { consoleSuite, openMenu } from './support/console';
 import { dialog, rowAction } from './support/crud';
 
 describe('log pages (read only)', () => {
-  let c: ConsoleUnderTest;
-  let api: ApiClient;
+  const c = consoleSuite();
 
-  beforeAll(async () => {
-    c = await openConsole();
-    api = await signedIn(c.server.url);
-    await c.login();
-  });
-  afterAll(() => c?.stop());
 
   it('lists an API call made earlier, finds it by request URI and shows its detail', async () => {
-    await api.post('/api/blade-system/param/submit', { paramName: '日志参数', paramKey: 'log.marker.key', paramValue: 'v' });
+    await c.api.post('/api/blade-system/param/submit', { paramName: '日志参数', paramKey: 'log.marker.key', paramValue: 'v' });
     const { page } = c;
     await openMenu(c.page, '接口日志', '/monitor/log/api');
     expect(await page.locator('.vg-add').count()).toBe(0);
@@ -42,7 +34,7 @@ describe('log pages (read only)', () => {
   });
 
   it('shows an error log with its stack trace preformatted', async () => {
-    await api.post('/api/blade-log/error/upload', [{ type: 'TypeError', url: '/e2e/page', message: 'boom in e2e', stack: 'TypeError: boom\n    at one (a.js:1)\n    at two (b.js:2)' }]);
+    await c.api.post('/api/blade-log/error/upload', [{ type: 'TypeError', url: '/e2e/page', message: 'boom in e2e', stack: 'TypeError: boom\n    at one (a.js:1)\n    at two (b.js:2)' }]);
     const { page } = c;
     await openMenu(c.page, '错误日志', '/monitor/log/error');
     await page.locator('.bp6-table-cell').filter({ hasText: 'boom in e2e' }).first().waitFor();
@@ -54,8 +46,8 @@ describe('log pages (read only)', () => {
   });
 
   it('shows an SMS send in the usual log', async () => {
-    await api.post('/api/blade-resource/sms/submit', { category: 2, smsCode: 'log-only', templateId: 'TPL_LOG' });
-    const sent = await api.post('/api/blade-resource/sms/endpoint/send-message', { code: 'log-only', phones: '13800138000', params: '{"n":1}' });
+    await c.api.post('/api/blade-resource/sms/submit', { category: 2, smsCode: 'log-only', templateId: 'TPL_LOG' });
+    const sent = await c.api.post('/api/blade-resource/sms/endpoint/send-message', { code: 'log-only', phones: '13800138000', params: '{"n":1}' });
     expect(sent.body).toMatchObject({ success: true });
     const { page } = c;
     await openMenu(c.page, '通用日志', '/monitor/log/usual');

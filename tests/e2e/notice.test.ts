@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole } from './support/console';
+import { describe, expect, it } from 'vitest';
+import { consoleSuite } from './support/console';
 import { confirmYes, dialog, rowAction, rowIndexOf } from './support/crud';
 
 interface Notice {
@@ -12,20 +11,10 @@ interface Notice {
 }
 
 describe('notice page (通知公告)', () => {
-  let c: ConsoleUnderTest;
-  let api: ApiClient;
+  const c = consoleSuite({ screen: { menu: '通知公告', path: '/desk/notice' } });
   const find = async (title: string) =>
-    (await api.get<{ records: Notice[] }>('/api/blade-desk/notice/list', { title, size: 10 })).body.data.records.find((n) => n.title === title);
+    (await c.api.get<{ records: Notice[] }>('/api/blade-desk/notice/list', { title, size: 10 })).body.data.records.find((n) => n.title === title);
 
-  beforeAll(async () => {
-    c = await openConsole();
-    api = await signedIn(c.server.url);
-    await c.login();
-    await c.page.locator('.vg-sidebar').getByText('通知公告', { exact: true }).click();
-    await c.page.waitForURL('**/desk/notice');
-    await c.page.locator('.vg-add').waitFor();
-  });
-  afterAll(() => c?.stop());
 
   it('creates a notice with rich text; a script typed into the editor never reaches the server', async () => {
     const { page } = c;
@@ -60,7 +49,7 @@ describe('notice page (通知公告)', () => {
 
   it('shows content saved with a script without it: the server strips it', async () => {
     const raw = '<p>安全内容</p><script>window.__noticeXss = 1</script><img src="x" onerror="window.__noticeXss = 2">';
-    const created = await api.post<{ id: string }>('/api/blade-desk/notice/submit', { title: '脚本通知', category: 2, content: raw });
+    const created = await c.api.post<{ id: string }>('/api/blade-desk/notice/submit', { title: '脚本通知', category: 2, content: raw });
     expect(created.body).toMatchObject({ success: true });
     const stored = await find('脚本通知');
     expect(stored?.content).toContain('安全内容');

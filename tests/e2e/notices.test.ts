@@ -2,7 +2,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userRoom } from '../../server/realtime';
 import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole, signIn } from './support/console';
+import { type ConsoleUnderTest, openConsole, openMenu, signIn } from './support/console';
 import { confirmYes, dialog, rowAction, rowIndexOf } from './support/crud';
 
 /** Demo tenant and device identity (docs/data-model.md). */
@@ -117,7 +117,7 @@ describe('notice centre, notice dialog and alarm screens', () => {
     const maintenance = (await notices()).find((n) => n.title === 'E2E 维护通知');
 
     // The alarm is handled, so only station notices wait: the dot, and the popover opens on the station tab.
-    await page.locator('.vg-sidebar').getByText('告警接收人').click();
+    await openMenu(page, '告警接收人');
     await page.locator('[data-testid="notice-dot"]').waitFor();
     await page.locator('.vg-notice-bell').click();
     await popover().locator('.vg-notice-item', { hasText: 'E2E 维护通知' }).click();
@@ -153,8 +153,7 @@ describe('notice centre, notice dialog and alarm screens', () => {
 
   it('lists the threshold with its target and limits', async () => {
     const { page } = c;
-    await page.locator('.vg-sidebar').getByText('阈值设置').click();
-    await page.waitForURL('**/xinde/devicethreshold');
+    await openMenu(page, '阈值设置', '/xinde/devicethreshold');
     const row = (await page.locator(`.bp6-table-cell-row-${await rowIndexOf(page, '· crack')}`).allInnerTexts()).join('|');
     for (const shown of ['设备点位', '跨中底板裂缝计 · crack', '↑5', '↑1']) expect(row).toContain(shown);
     expect(c.browser.errors).toEqual([]);

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole, signIn } from './support/console';
-import { blurField, confirmYes, dialog, rowAction, rowIndexOf, selectRow } from './support/crud';
+import { describe, expect, it } from 'vitest';
+import { signedIn } from '../support/client';
+import { consoleSuite, openMenu, signIn } from './support/console';
+import { addRow, blurField, confirmYes, dialog, rowAction, rowIndexOf, saveDialog, selectRow } from './support/crud';
 
 interface Page<T> {
   records: T[];
@@ -9,20 +9,10 @@ interface Page<T> {
 }
 
 describe('param page (generic list/edit)', () => {
-  let c: ConsoleUnderTest;
-  let api: ApiClient;
+  const c = consoleSuite({ screen: { menu: '参数管理', path: '/system/param' } });
   const list = async (query: Record<string, string> = {}) =>
-    (await api.get<Page<{ id: string; paramKey: string; paramValue: string; remark?: string | null }>>('/api/blade-system/param/list', { size: 100, ...query })).body.data;
+    (await c.api.get<Page<{ id: string; paramKey: string; paramValue: string; remark?: string | null }>>('/api/blade-system/param/list', { size: 100, ...query })).body.data;
 
-  beforeAll(async () => {
-    c = await openConsole();
-    api = await signedIn(c.server.url);
-    await c.login();
-    await c.page.locator('.vg-sidebar').getByText('参数管理').click();
-    await c.page.waitForURL('**/system/param');
-    await c.page.locator('.vg-add').waitFor();
-  });
-  afterAll(() => c?.stop());
 
   it('shows every validation message on blur and on save', async () => {
     const { page } = c;
@@ -39,23 +29,12 @@ describe('param page (generic list/edit)', () => {
 
   it('adds, edits, views and deletes a param', async () => {
     const { page } = c;
-    await page.locator('.vg-add').click();
-    await page.locator('#field-paramName').fill('E2E 参数');
-    await page.locator('#field-paramKey').fill('e2e.key');
-    await page.locator('#field-paramValue').fill('first');
-    await page.locator('#field-remark').fill('备注一');
-    await dialog(page).getByRole('button', { name: '保存' }).click();
-    await page.getByText('新增成功').last().waitFor();
-    await page.locator('.bp6-table-cell').filter({ hasText: 'e2e.key' }).first().waitFor();
+    await addRow(page, { paramName: 'E2E 参数', paramKey: 'e2e.key', paramValue: 'first', remark: '备注一' }, 'e2e.key');
     expect((await list({ paramKey: 'e2e.key' })).records[0]).toMatchObject({ paramValue: 'first', remark: '备注一' });
 
     await (await rowAction(page, 'e2e.key', 'edit')).click();
     await expect.poll(() => page.locator('#field-paramValue').inputValue()).toBe('first');
-    await page.locator('#field-paramValue').fill('second');
-    await page.locator('#field-remark').fill('');
-    await dialog(page).getByRole('button', { name: '保存' }).click();
-    await page.getByText('更新成功').last().waitFor();
-    await page.locator('.bp6-table-cell').filter({ hasText: 'second' }).first().waitFor();
+    await saveDialog(page, { paramValue: 'second', remark: '' }, 'second', '更新成功');
     // An emptied optional field is cleared, not left as it was.
     expect((await list({ paramKey: 'e2e.key' })).records[0].remark ?? '').toBe('');
 
@@ -75,7 +54,7 @@ describe('param page (generic list/edit)', () => {
     const { page } = c;
     await page.locator('.vg-batch-delete').click();
     await page.getByText('请选择至少一条数据').last().waitFor();
-    for (const key of ['batch.one', 'batch.two', 'batch.keep']) await api.post('/api/blade-system/param/submit', { paramName: key, paramKey: key, paramValue: 'v' });
+    for (const key of ['batch.one', 'batch.two', 'batch.keep']) await c.api.post('/api/blade-system/param/submit', { paramName: key, paramKey: key, paramValue: 'v' });
     await page.locator('.vg-crud-toolbar [title="刷新"]').click();
     await selectRow(page, 'batch.one');
     await selectRow(page, 'batch.two');
@@ -87,7 +66,7 @@ describe('param page (generic list/edit)', () => {
 
   it('searches by key (empty fields dropped) and pages 10 rows by default', async () => {
     const { page } = c;
-    for (let i = 0; i < 12; i++) await api.post('/api/blade-system/param/submit', { paramName: `页 ${i}`, paramKey: `page.k${String(i).padStart(2, '0')}`, paramValue: 'v' });
+    for (let i = 0; i < 12; i++) await c.api.post('/api/blade-system/param/submit', { paramName: `页 ${i}`, paramKey: `page.k${String(i).padStart(2, '0')}`, paramValue: 'v' });
     await page.locator('#search-paramKey').fill('page.k');
     await page.locator('.vg-search').click();
     await expect.poll(() => page.locator('.vg-total').innerText()).toContain('12');
@@ -128,11 +107,7 @@ describe('param page (generic list/edit)', () => {
 });
 
 describe('param page of a second tenant', () => {
-  let c: ConsoleUnderTest;
-  beforeAll(async () => {
-    c = await openConsole();
-  });
-  afterAll(() => c?.stop());
+  const c = consoleSuite({ signIn: false });
 
   it('shows tenant 100001 only its own params', async () => {
     const platform = await signedIn(c.server.url);
@@ -143,7 +118,7 @@ describe('param page of a second tenant', () => {
 
     const { page } = c;
     await signIn(page, '100001');
-    await page.locator('.vg-sidebar').getByText('参数管理').click();
+    await openMenu(page, '参数管理');
     await page.locator('.bp6-table-cell').filter({ hasText: 'tenant.own' }).first().waitFor();
     expect(await page.locator('.bp6-table-cell').filter({ hasText: 'platform.only' }).count()).toBe(0);
   });

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole } from './support/console';
-import { dialog, rowAction, rowIndexOf } from './support/crud';
+import { describe, expect, it } from 'vitest';
+import { consoleSuite } from './support/console';
+import { dialog, rowAction, rowIndexOf, saveDialog } from './support/crud';
 
 interface Region {
   code: string;
@@ -13,30 +12,15 @@ interface Region {
 }
 
 describe('region page (lazy tree)', () => {
-  let c: ConsoleUnderTest;
-  let api: ApiClient;
-  const detail = async (code: string) => (await api.get<Region | null>('/api/blade-system/region/detail', { code })).body.data;
+  const c = consoleSuite({ screen: { menu: '行政区划', path: '/system/region' } });
+  const detail = async (code: string) => (await c.api.get<Region | null>('/api/blade-system/region/detail', { code })).body.data;
 
-  beforeAll(async () => {
-    c = await openConsole();
-    api = await signedIn(c.server.url);
-    await c.login();
-    await c.page.locator('.vg-sidebar').getByText('行政区划').click();
-    await c.page.waitForURL('**/system/region');
-    await c.page.locator('.vg-add').waitFor();
-  });
-  afterAll(() => c?.stop());
 
   it('adds a province, then a city below it with the parent code preset', async () => {
     const { page } = c;
     await page.locator('.vg-add').click();
     expect(await page.locator('#field-parentCode').inputValue()).toBe('00');
-    await page.locator('#field-code').fill('91');
-    await page.locator('#field-name').fill('测试省');
-    await page.locator('#field-sort').fill('1');
-    await dialog(page).getByRole('button', { name: '保存' }).click();
-    await page.getByText('新增成功').last().waitFor();
-    await page.locator('.bp6-table-cell').filter({ hasText: '测试省' }).first().waitFor();
+    await saveDialog(page, { code: '91', name: '测试省', sort: '1' }, '测试省');
 
     await (await rowAction(page, '测试省', 'add-child')).click();
     await expect.poll(() => page.locator('#field-parentCode').inputValue()).toBe('91');
@@ -51,7 +35,7 @@ describe('region page (lazy tree)', () => {
   it('loads a level only when its parent is expanded', async () => {
     const { page } = c;
     // A child added through the API (not yet loaded by the page) shows up on expand.
-    await api.post('/api/blade-system/region/submit', { code: '9102', parentCode: '91', name: '接口市', sort: 2 });
+    await c.api.post('/api/blade-system/region/submit', { code: '9102', parentCode: '91', name: '接口市', sort: 2 });
     await page.locator('.vg-crud-toolbar [title="刷新"]').click();
     await page.locator('.bp6-table-cell').filter({ hasText: '测试省' }).first().waitFor();
     expect(await page.locator('.bp6-table-cell').filter({ hasText: '测试市' }).count()).toBe(0);

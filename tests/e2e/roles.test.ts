@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole, openMenu } from './support/console';
-import { dialog, rowAction, rowIndexOf } from './support/crud';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { consoleSuite, openMenu } from './support/console';
+import { addRow, dialog, rowAction, rowIndexOf, saveDialog } from './support/crud';
 
 interface Menu {
   id: string;
@@ -17,8 +16,7 @@ interface Keys {
 
 /** Roles, menus and top menus: the access-control screens of the platform administrator. */
 describe('role, menu and top menu pages', () => {
-  let c: ConsoleUnderTest;
-  let api: ApiClient;
+  const c = consoleSuite();
   let menus: Menu[];
   const menuId = (code: string) => {
     const found = menus.find((m) => m.code === code);
@@ -26,18 +24,14 @@ describe('role, menu and top menu pages', () => {
     return found.id;
   };
   const roleByAlias = async (alias: string) =>
-    (await api.get<{ records: Array<{ id: string; roleAlias: string; tenantId: string }> }>('/api/blade-system/role/list', { roleAlias: alias, size: 100 })).body.data.records.find(
+    (await c.api.get<{ records: Array<{ id: string; roleAlias: string; tenantId: string }> }>('/api/blade-system/role/list', { roleAlias: alias, size: 100 })).body.data.records.find(
       (r) => r.roleAlias === alias,
     );
   const node = (id: string) => dialog(c.page).locator(`[data-node="${id}"] label`).first();
 
   beforeAll(async () => {
-    c = await openConsole();
-    api = await signedIn(c.server.url);
-    menus = (await api.get<{ records: Menu[] }>('/api/blade-system/menu/list', { size: 1000 })).body.data.records;
-    await c.login();
+    menus = (await c.api.get<{ records: Menu[] }>('/api/blade-system/menu/list', { size: 1000 })).body.data.records;
   });
-  afterAll(() => c?.stop());
 
   it('creates a role and grants it a menu and a single button through 权限设置', async () => {
     const { page } = c;
@@ -58,7 +52,7 @@ describe('role, menu and top menu pages', () => {
     await dialog(page).getByRole('button', { name: '保存' }).click();
     await page.getByText('操作成功!').last().waitFor();
 
-    const keys = (await api.get<Keys>('/api/blade-system/menu/role-tree-keys', { roleIds: role?.id })).body.data;
+    const keys = (await c.api.get<Keys>('/api/blade-system/menu/role-tree-keys', { roleIds: role?.id })).body.data;
     expect(keys.menu).toEqual(expect.arrayContaining([menuId('dict'), menuId('dict_add'), menuId('dict_delete'), menuId('param'), menuId('param_add'), menuId('system')]));
     expect(keys.menu).not.toContain(menuId('param_delete'));
 
@@ -69,7 +63,7 @@ describe('role, menu and top menu pages', () => {
     await node(menuId('param_add')).click();
     await dialog(page).getByRole('button', { name: '保存' }).click();
     await page.getByText('操作成功!').last().waitFor();
-    const after = (await api.get<Keys>('/api/blade-system/menu/role-tree-keys', { roleIds: role?.id })).body.data;
+    const after = (await c.api.get<Keys>('/api/blade-system/menu/role-tree-keys', { roleIds: role?.id })).body.data;
     expect(after.menu).not.toContain(menuId('param_add'));
     expect(after.menu).toContain(menuId('param'));
   });
@@ -106,7 +100,7 @@ describe('role, menu and top menu pages', () => {
 
   it("shows the server's refusal when a menu is outside the role's tenant package", async () => {
     const { page } = c;
-    const tenantAdmin = (await api.get<{ records: Array<{ id: string; tenantId: string; roleName: string }> }>('/api/blade-system/role/list', { size: 100 })).body.data.records.find(
+    const tenantAdmin = (await c.api.get<{ records: Array<{ id: string; tenantId: string; roleName: string }> }>('/api/blade-system/role/list', { size: 100 })).body.data.records.find(
       (r) => r.tenantId === '100001',
     );
     expect(tenantAdmin).toBeDefined();
@@ -119,7 +113,7 @@ describe('role, menu and top menu pages', () => {
     // the dialog stays open with the choice as made
     expect(await node(menuId('tenant')).locator('input').isChecked()).toBe(true);
     await dialog(page).getByRole('button', { name: '取消' }).click();
-    const keys = (await api.get<Keys>('/api/blade-system/menu/role-tree-keys', { roleIds: tenantAdmin?.id })).body.data;
+    const keys = (await c.api.get<Keys>('/api/blade-system/menu/role-tree-keys', { roleIds: tenantAdmin?.id })).body.data;
     expect(keys.menu).not.toContain(menuId('tenant'));
   });
 
@@ -136,26 +130,21 @@ describe('role, menu and top menu pages', () => {
     expect(await rowIndexOf(page, 'param_add')).toBeGreaterThan(await rowIndexOf(page, '/system/param'));
 
     await (await rowAction(page, '/system/param', 'add-child')).click();
-    await page.locator('#field-name').fill('导出');
-    await page.locator('#field-code').fill('param_export');
-    await page.locator('#field-category').selectOption('2');
-    await dialog(page).getByRole('button', { name: '保存' }).click();
-    await page.getByText('新增成功').last().waitFor();
-    await page.locator('.bp6-table-cell').filter({ hasText: 'param_export' }).first().waitFor();
-    const created = (await api.get<{ records: Menu[] }>('/api/blade-system/menu/list', { code: 'param_export', size: 10 })).body.data.records[0];
+    await saveDialog(page, { name: '导出', code: 'param_export', category: { option: '2' } }, 'param_export');
+    const created = (await c.api.get<{ records: Menu[] }>('/api/blade-system/menu/list', { code: 'param_export', size: 10 })).body.data.records[0];
     expect(created.parentId).toBe(menuId('param'));
   });
 
   it('grants a top menu its menus through 菜单配置', async () => {
     const { page } = c;
-    await api.post('/api/blade-system/topmenu/submit', { code: 'e2e_top', name: 'E2E 顶部', sort: 1 });
-    const top = (await api.get<{ records: Array<{ id: string; code: string }> }>('/api/blade-system/topmenu/list', { code: 'e2e_top' })).body.data.records[0];
+    await c.api.post('/api/blade-system/topmenu/submit', { code: 'e2e_top', name: 'E2E 顶部', sort: 1 });
+    const top = (await c.api.get<{ records: Array<{ id: string; code: string }> }>('/api/blade-system/topmenu/list', { code: 'e2e_top' })).body.data.records[0];
     await openMenu(c.page, '顶部菜单', '/system/topmenu');
     await (await rowAction(page, 'e2e_top', 'setting')).click();
     await node(menuId('param')).click();
     await dialog(page).getByRole('button', { name: '保存' }).click();
     await page.getByText('操作成功!').last().waitFor();
-    const keys = (await api.get<{ menu: string[] }>('/api/blade-system/menu/top-tree-keys', { topMenuIds: top.id })).body.data;
+    const keys = (await c.api.get<{ menu: string[] }>('/api/blade-system/menu/top-tree-keys', { topMenuIds: top.id })).body.data;
     expect(keys.menu).toEqual(expect.arrayContaining([menuId('param'), menuId('system')]));
   });
 
@@ -165,14 +154,8 @@ describe('role, menu and top menu pages', () => {
     const menuNode = (id: string) => page.locator('.vg-scope-menus .bp6-tree-node-content').filter({ has: page.locator(`[data-menu="${id}"]`) });
     await menuNode(menuId('system')).locator('.bp6-tree-node-caret').click();
     await page.locator(`[data-menu="${menuId('user')}"]`).click();
-    await page.locator('.vg-add').click();
-    await page.locator('#field-scopeName').fill('E2E 本人可见');
-    await page.locator('#field-resourceCode').fill('blade-user/e2e');
-    await page.locator('#field-scopeType').selectOption('2');
-    await dialog(page).getByRole('button', { name: '保存' }).click();
-    await page.getByText('新增成功').last().waitFor();
-    await page.locator('.bp6-table-cell').filter({ hasText: 'blade-user/e2e' }).first().waitFor();
-    const scopes = (await api.get<{ records: Array<{ scopeName: string }> }>('/api/blade-system/data-scope/list', { menuId: menuId('user') })).body.data.records;
+    await addRow(page, { scopeName: 'E2E 本人可见', resourceCode: 'blade-user/e2e', scopeType: { option: '2' } }, 'blade-user/e2e');
+    const scopes = (await c.api.get<{ records: Array<{ scopeName: string }> }>('/api/blade-system/data-scope/list', { menuId: menuId('user') })).body.data.records;
     expect(scopes.map((s) => s.scopeName)).toContain('E2E 本人可见');
     // another menu lists its own scopes only
     await page.locator(`[data-menu="${menuId('dept')}"]`).click();

@@ -1,16 +1,12 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient, signedIn } from '../support/client';
-import { accessTokenOf, type ConsoleUnderTest, openConsole, openMenu } from './support/console';
+import { accessTokenOf, consoleSuite, openMenu } from './support/console';
 import { confirmYes, rowIndexOf } from './support/crud';
 
 /** The sign-in rules seen from the console (docs/sign-in.md): the captcha after failures, the lock tag and 账号解封. */
 describe('sign-in rules in the console', () => {
-  let c: ConsoleUnderTest;
-  beforeAll(async () => {
-    c = await openConsole();
-  });
-  afterAll(() => c?.stop());
+  const c = consoleSuite({ signIn: false });
 
   /** The code of the captcha the page shows now, read from the server's store as a person reads the image. */
   async function captchaCode(page: Page, next: Promise<{ key: string }>): Promise<string> {

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole, openMenu } from './support/console';
+import { describe, expect, it } from 'vitest';
+import { consoleSuite } from './support/console';
 import { blurField, confirmYes, dialog, rowAction, selectRow } from './support/crud';
 
 interface Package {
@@ -10,24 +9,15 @@ interface Package {
 }
 
 describe('tenant package page', () => {
-  let c: ConsoleUnderTest;
-  let api: ApiClient;
-  const packages = async () => (await api.get<{ records: Package[] }>('/api/blade-system/tenant-package/list', { size: 100 })).body.data.records;
+  const c = consoleSuite({ screen: { menu: '租户产品包', path: '/system/tenantpackage' } });
+  const packages = async () => (await c.api.get<{ records: Package[] }>('/api/blade-system/tenant-package/list', { size: 100 })).body.data.records;
   const menuIdOf = async (name: string) => {
-    const tree = (await api.get<Array<{ id: string; title: string; children?: unknown[] }>>('/api/blade-system/tenant-package/menu-tree')).body.data;
+    const tree = (await c.api.get<Array<{ id: string; title: string; children?: unknown[] }>>('/api/blade-system/tenant-package/menu-tree')).body.data;
     type Node = { id: string; title: string; children?: Node[] };
     const find = (nodes: Node[]): Node | undefined => nodes.map((n) => (n.title === name ? n : find(n.children ?? []))).find(Boolean);
     return find(tree as Node[])?.id;
   };
 
-  beforeAll(async () => {
-    c = await openConsole();
-    api = await signedIn(c.server.url);
-    await c.login();
-    await openMenu(c.page, '租户产品包', '/system/tenantpackage');
-    await c.page.locator('.vg-add').waitFor();
-  });
-  afterAll(() => c?.stop());
 
   it('validates name and menus, in a 600 px dialog', async () => {
     const { page } = c;
@@ -79,7 +69,7 @@ describe('tenant package page', () => {
     await page.locator('.vg-batch-delete').click();
     await page.getByText('请选择至少一条数据').last().waitFor();
     const menuId = await menuIdOf('通知公告');
-    for (const name of ['包一', '包二']) await api.post('/api/blade-system/tenant-package/submit', { packageName: name, menuId });
+    for (const name of ['包一', '包二']) await c.api.post('/api/blade-system/tenant-package/submit', { packageName: name, menuId });
     await page.locator('.vg-crud-toolbar [title="刷新"]').click();
     await selectRow(page, '包一');
     await selectRow(page, '包二');

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole, signIn } from './support/console';
+import { describe, expect, it } from 'vitest';
+import { signedIn } from '../support/client';
+import { consoleSuite, signIn } from './support/console';
 import { confirmYes, dialog, rowAction } from './support/crud';
 
 interface Tenant {
@@ -12,20 +12,10 @@ interface Tenant {
 }
 
 describe('tenant page', () => {
-  let c: ConsoleUnderTest;
-  let api: ApiClient;
+  const c = consoleSuite({ screen: { menu: '租户管理', path: '/system/tenant' } });
   const tenants = async (call = 'list') =>
-    (await api.get<{ records: Tenant[] }>(`/api/blade-system/tenant/${call}`, { size: 100 })).body.data.records.filter((t) => t.tenantName === 'E2E 桥梁公司');
+    (await c.api.get<{ records: Tenant[] }>(`/api/blade-system/tenant/${call}`, { size: 100 })).body.data.records.filter((t) => t.tenantName === 'E2E 桥梁公司');
 
-  beforeAll(async () => {
-    c = await openConsole();
-    api = await signedIn(c.server.url);
-    await c.login();
-    await c.page.locator('.vg-sidebar').getByText('租户管理', { exact: true }).click();
-    await c.page.waitForURL('**/system/tenant');
-    await c.page.locator('.vg-add').waitFor();
-  });
-  afterAll(() => c?.stop());
 
   it('creates a tenant whose administrator signs in with the initial password', async () => {
     const { page } = c;
@@ -66,13 +56,13 @@ describe('tenant page', () => {
 
   it('sets the product package through 产品包配置 and shows it when reopened', async () => {
     const { page } = c;
-    const pkg = (await api.get<{ records: Array<{ id: string }> }>('/api/blade-system/tenant-package/list')).body.data.records[0];
+    const pkg = (await c.api.get<{ records: Array<{ id: string }> }>('/api/blade-system/tenant-package/list')).body.data.records[0];
     await (await rowAction(page, 'E2E 桥梁公司', 'package')).click();
     await page.locator('#tenant-package').selectOption(pkg.id);
     await dialog(page).getByRole('button', { name: '保存' }).click();
     await page.getByText('操作成功!').last().waitFor();
     const code = (await tenants())[0].tenantId;
-    await expect.poll(async () => (await api.get<{ id: string } | null>('/api/blade-system/tenant/package-detail', { tenantId: code })).body.data?.id).toBe(pkg.id);
+    await expect.poll(async () => (await c.api.get<{ id: string } | null>('/api/blade-system/tenant/package-detail', { tenantId: code })).body.data?.id).toBe(pkg.id);
     await (await rowAction(page, 'E2E 桥梁公司', 'package')).click();
     await expect.poll(() => page.locator('#tenant-package').inputValue()).toBe(pkg.id);
     await dialog(page).getByRole('button', { name: '取消' }).click();
@@ -106,11 +96,7 @@ describe('tenant page', () => {
 });
 
 describe('sidebar of a tenant administrator', () => {
-  let c: ConsoleUnderTest;
-  beforeAll(async () => {
-    c = await openConsole();
-  });
-  afterAll(() => c?.stop());
+  const c = consoleSuite({ signIn: false });
 
   it('hides the platform-only menus from tenant 100001', async () => {
     const { page } = c;

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole, openMenu } from './support/console';
+import { describe, expect, it } from 'vitest';
+import { signedIn } from '../support/client';
+import { consoleSuite, openMenu } from './support/console';
 import { blurField, confirmYes, dialog, rowAction, rowIndexOf, selectRow } from './support/crud';
 
 interface Page<T> {
@@ -22,9 +22,8 @@ interface MenuRow {
 const INITIAL_PASSWORD = 'Vigil@123456';
 
 describe('user, dept and post screens', () => {
-  let c: ConsoleUnderTest;
-  let api: ApiClient;
-  const users = async (query: Record<string, string> = {}) => (await api.get<Page<UserRow>>('/api/blade-user/page', { size: 100, ...query })).body.data;
+  const c = consoleSuite();
+  const users = async (query: Record<string, string> = {}) => (await c.api.get<Page<UserRow>>('/api/blade-user/page', { size: 100, ...query })).body.data;
   const cell = (text: string) => c.page.locator('.vg-crud-main .bp6-table-cell').filter({ hasText: text });
 
   /** Signs out by dropping the browser's session, then signs in through the login page. */
@@ -47,21 +46,15 @@ describe('user, dept and post screens', () => {
     }, right);
   }
 
-  beforeAll(async () => {
-    c = await openConsole();
-    api = await signedIn(c.server.url);
-    await c.login();
-  });
-  afterAll(() => c?.stop());
 
   it('creates a user, grants it a role through 角色配置; the user sees only the granted menus and buttons', async () => {
     // A role holding the param screen without its delete button.
-    await api.post('/api/blade-system/role/submit', { parentId: '0', roleName: 'E2E 巡检员', roleAlias: 'e2e_inspector', sort: 9 });
-    const role = (await api.get<Page<{ id: string; roleAlias: string }>>('/api/blade-system/role/list', { roleAlias: 'e2e_inspector' })).body.data.records[0];
-    const menus = (await api.get<Page<MenuRow>>('/api/blade-system/menu/list', { size: 1000 })).body.data.records;
+    await c.api.post('/api/blade-system/role/submit', { parentId: '0', roleName: 'E2E 巡检员', roleAlias: 'e2e_inspector', sort: 9 });
+    const role = (await c.api.get<Page<{ id: string; roleAlias: string }>>('/api/blade-system/role/list', { roleAlias: 'e2e_inspector' })).body.data.records[0];
+    const menus = (await c.api.get<Page<MenuRow>>('/api/blade-system/menu/list', { size: 1000 })).body.data.records;
     const granted = menus.filter((m) => ['system', 'param', 'param_add', 'param_edit', 'param_view'].includes(m.code)).map((m) => m.id);
     expect(granted).toHaveLength(5);
-    expect((await api.post('/api/blade-system/role/grant', { roleIds: role.id, menuIds: granted.join(',') })).body).toMatchObject({ success: true });
+    expect((await c.api.post('/api/blade-system/role/grant', { roleIds: role.id, menuIds: granted.join(',') })).body).toMatchObject({ success: true });
 
     const { page } = c;
     await openMenu(c.page, '用户管理', '/system/user');
@@ -124,12 +117,12 @@ describe('user, dept and post screens', () => {
     await confirmYes(page, '确定将选择账号密码重置为初始密码?');
     await page.getByText('操作成功!').last().waitFor();
     await loginAs('e2e_user', INITIAL_PASSWORD);
-    await page.locator('.vg-sidebar').getByText('参数管理').waitFor();
+    await page.locator('.vg-sidebar').getByText('参数管理').waitFor({ state: 'attached' });
   });
 
   it('approves a pending user and keeps the platform settings', async () => {
     const { page } = c;
-    await api.post('/api/blade-user/submit', { account: 'e2e_pending', password: 'Pend@123', name: '待审', realName: '待审', status: 0 });
+    await c.api.post('/api/blade-user/submit', { account: 'e2e_pending', password: 'Pend@123', name: '待审', realName: '待审', status: 0 });
     await loginAs('admin', 'admin');
     await openMenu(c.page, '用户管理', '/system/user');
     const index = await rowIndexOf(page, 'e2e_pending');
@@ -147,15 +140,15 @@ describe('user, dept and post screens', () => {
     await page.locator('.vg-platform-save').click();
     await page.getByText('操作成功!').last().waitFor();
     const id = (await users({ account: 'e2e_pending' })).records[0].id;
-    expect((await api.get<{ userExt: string }>('/api/blade-user/platform-detail', { userId: id })).body.data.userExt).toBe('{"device":"pad"}');
+    expect((await c.api.get<{ userExt: string }>('/api/blade-user/platform-detail', { userId: id })).body.data.userExt).toBe('{"device":"pad"}');
   });
 
   it('filters users by a dept and the depts below it', async () => {
     const { page } = c;
-    const top = (await api.post<{ id: string }>('/api/blade-system/dept/submit', { parentId: '0', deptName: 'E2E总部', sort: 50 })).body.data;
-    const branch = (await api.post<{ id: string }>('/api/blade-system/dept/submit', { parentId: top.id, deptName: 'E2E分部', sort: 1 })).body.data;
-    await api.post('/api/blade-user/submit', { account: 'e2e_top', password: 'Top@1234', name: '总部', realName: '总部', deptId: top.id });
-    await api.post('/api/blade-user/submit', { account: 'e2e_branch', password: 'Bra@1234', name: '分部', realName: '分部', deptId: branch.id });
+    const top = (await c.api.post<{ id: string }>('/api/blade-system/dept/submit', { parentId: '0', deptName: 'E2E总部', sort: 50 })).body.data;
+    const branch = (await c.api.post<{ id: string }>('/api/blade-system/dept/submit', { parentId: top.id, deptName: 'E2E分部', sort: 1 })).body.data;
+    await c.api.post('/api/blade-user/submit', { account: 'e2e_top', password: 'Top@1234', name: '总部', realName: '总部', deptId: top.id });
+    await c.api.post('/api/blade-user/submit', { account: 'e2e_branch', password: 'Bra@1234', name: '分部', realName: '分部', deptId: branch.id });
     await page.reload();
     await page.locator('.vg-dept-filter').getByText('E2E总部').click();
     await cell('e2e_branch').first().waitFor();
@@ -179,8 +172,8 @@ describe('user, dept and post screens', () => {
     await page.locator('#field-deptName').fill('E2E子部门');
     await dialog(page).getByRole('button', { name: '保存' }).click();
     await page.getByText('新增成功').last().waitFor();
-    const top = (await api.get<Array<{ id: string; deptName: string }>>('/api/blade-system/dept/lazy-list', { deptName: 'E2E总部' })).body.data[0];
-    const children = (await api.get<Array<{ deptName: string }>>('/api/blade-system/dept/lazy-list', { parentId: top.id })).body.data;
+    const top = (await c.api.get<Array<{ id: string; deptName: string }>>('/api/blade-system/dept/lazy-list', { deptName: 'E2E总部' })).body.data[0];
+    const children = (await c.api.get<Array<{ deptName: string }>>('/api/blade-system/dept/lazy-list', { parentId: top.id })).body.data;
     expect(children.map((d) => d.deptName).sort()).toEqual(['E2E分部', 'E2E子部门']);
   });
 

@@ -1,3 +1,4 @@
+import { Cron } from 'croner';
 import type { FastifyInstance } from 'fastify';
 import { collectStrategy, jobInfo, viewStrateg } from '../../../resources/iot/data';
 import { device, gateway } from '../../../resources/iot/device';
@@ -10,7 +11,7 @@ import { type CrudHooks, registerCrud } from '../../http/crud';
 import { badRequest, ok } from '../../http/envelope';
 import { nextId } from '../../ids';
 import type { Platform } from '../../platform';
-import { formatDateTime } from '../../time';
+import { formatDateTime, parseDateTime } from '../../time';
 import type { Commands, Target } from './commands';
 import { eq, idArg, resolveReferences, tenantOfRow, withNames, within } from './common';
 import { needs } from '../../auth/rights';
@@ -19,22 +20,47 @@ import { needs } from '../../auth/rights';
  * Collection strategies that really run (docs/data-model.md "Collection strategies"): every enabled strategy of a
  * live project has a timer in this process; each run publishes the strategy's command to its gateway and devices
  * through the command module and is logged in wit_job_info. Timers follow every change of the table and are
- * started at boot from the enabled rows.
+ * started at boot from the enabled rows. Every server on the database arms the same occurrences (they follow from
+ * the row alone); an occurrence fires in the one process whose claim of it on the row succeeds.
  */
 
 const DEFAULT_COMMAND = JSON.stringify({ command: 'collect' });
 const MAX_DEVICES = 500;
-/** setTimeout's longest delay; longer waits are re-armed. */
-const MAX_DELAY_MS = 2 ** 31 - 1;
+/** How long stopping a strategy waits for its run in progress (a publish to an unreachable broker may hang). */
+const DRAIN_MS = 5000;
 
 type Trigger = 'interval' | 'time';
+
+/** One firing of a strategy: the instant it is due (epoch ms) and what made it due. */
+export interface Occurrence {
+  at: number;
+  trigger: Trigger;
+}
+
+/** What runs need of the command module (tests: a recorder). */
+export interface CommandSender {
+  send(...args: Parameters<Commands['send']>): Promise<unknown>;
+}
+
+/** Arms `fire` for the instant `at`; the handle stops it. */
+export type Arm = (at: number, fire: () => Promise<void>) => { stop(): void };
+
+export interface SchedulerOptions {
+  /** The clock occurrences are counted from (tests: a fake one, driven with `arm`). */
+  now?: () => number;
+  /** Arms the timer of one occurrence; by default a croner one-off job, which also waits past setTimeout's limit. */
+  arm?: Arm;
+}
+
+const cronArm: Arm = (at, fire) => new Cron(new Date(at), { unref: true }, () => fire());
 
 interface Scheduled {
   row: Row;
   signature: string;
-  /** Next run of the interval, epoch ms (undefined without an interval). */
-  nextInterval?: number;
-  timer?: NodeJS.Timeout;
+  calendar: Calendar;
+  timer?: { stop(): void };
+  /** Runs in progress: a strategy is stopped once they have ended. */
+  runs: Set<Promise<void>>;
 }
 
 /** What decides a strategy's timer: any change of these restarts it. */
@@ -43,17 +69,47 @@ const signatureOf = (row: Row) =>
 
 const idsOf = (value: unknown): string[] => String(value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
-/** The next daily time (`HH:mm` list, local time) strictly after `now`. */
-export function nextDailyTime(times: string, now: number): number | undefined {
-  let best: number | undefined;
-  for (const time of idsOf(times)) {
-    const [h, m] = time.split(':').map(Number);
-    const at = new Date(now);
-    at.setHours(h, m, 0, 0);
-    if (at.getTime() <= now) at.setDate(at.getDate() + 1);
-    if (best === undefined || at.getTime() < best) best = at.getTime();
+/**
+ * When a strategy fires: every `intervalSeconds` counted from its last change (a grid every server computes alike,
+ * unlike one counted from each process's start), and daily at each `HH:mm` of `times` in local time (croner).
+ */
+export class Calendar {
+  private readonly daily: Cron[];
+
+  constructor(
+    private readonly intervalMs: number,
+    private readonly anchor: number,
+    times: string,
+  ) {
+    this.daily = idsOf(times).map((time) => {
+      const [h, m] = time.split(':').map(Number);
+      return new Cron(`0 ${m} ${h} * * *`);
+    });
   }
-  return best;
+
+  static of(row: Row): Calendar {
+    const anchor = parseDateTime(String(row.updateTime ?? row.createTime ?? ''))?.getTime() ?? 0;
+    return new Calendar(Number(row.intervalSeconds ?? 0) * 1000, anchor, String(row.times ?? ''));
+  }
+
+  /** The first occurrence strictly after `after`. */
+  next(after: number): Occurrence | undefined {
+    let best: Occurrence | undefined;
+    if (this.intervalMs > 0) best = { at: this.anchor + (Math.floor((after - this.anchor) / this.intervalMs) + 1) * this.intervalMs, trigger: 'interval' };
+    for (const cron of this.daily) {
+      const at = cron.nextRun(new Date(after))?.getTime();
+      if (at !== undefined && (best === undefined || at < best.at)) best = { at, trigger: 'time' };
+    }
+    return best;
+  }
+}
+
+/** Resolves when the runs have ended, or after DRAIN_MS. */
+async function drained(runs: Promise<void>[]): Promise<void> {
+  if (runs.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(runs), new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_MS)))]);
+  clearTimeout(timer);
 }
 
 function parseCommand(text: unknown): { command: string; params: Record<string, unknown> } {
@@ -66,13 +122,22 @@ export class Scheduler {
   private readonly scheduled = new Map<string, Scheduled>();
   private syncing: Promise<void> = Promise.resolve();
   private closed = false;
+  private readonly now: () => number;
+  private readonly arm: Arm;
 
   constructor(
     private readonly platform: Platform,
-    private readonly commands: Commands,
-  ) {}
+    private readonly commands: CommandSender,
+    options: SchedulerOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.arm = options.arm ?? cronArm;
+  }
 
-  /** Brings the timers in line with the enabled strategies of live projects (serialised: one reload at a time). */
+  /**
+   * Brings the timers in line with the enabled strategies of live projects (serialised: one reload at a time); a
+   * strategy it stops has no run left in progress when it resolves.
+   */
   sync(): Promise<void> {
     this.syncing = this.syncing.then(() => this.reload()).catch((error: unknown) => this.logError(error));
     return this.syncing;
@@ -89,9 +154,10 @@ export class Scheduler {
     return [...this.scheduled.values()].filter((s) => tenantId === undefined || s.row.tenantId === tenantId).length;
   }
 
-  stop(): void {
+  /** Stops every timer; resolves when the runs in progress have ended. */
+  async stop(): Promise<void> {
     this.closed = true;
-    for (const id of [...this.scheduled.keys()]) this.unschedule(id);
+    await drained([...this.scheduled.keys()].flatMap((id) => this.unschedule(id)));
   }
 
   private async reload(): Promise<void> {
@@ -107,46 +173,58 @@ export class Scheduler {
       .execute();
     if (this.closed) return;
     const wanted = new Map(rows.map((r) => [String(r.id), r]));
+    const ending: Promise<void>[] = [];
     for (const [id, s] of this.scheduled) {
       const row = wanted.get(id);
-      if (!row || signatureOf(row) !== s.signature) this.unschedule(id);
+      if (!row || signatureOf(row) !== s.signature) ending.push(...this.unschedule(id));
     }
     for (const [id, row] of wanted) if (!this.scheduled.has(id)) this.schedule(id, row);
+    await drained(ending);
   }
 
   private schedule(id: string, row: Row): void {
-    const interval = Number(row.intervalSeconds ?? 0);
-    const s: Scheduled = { row, signature: signatureOf(row), nextInterval: interval > 0 ? Date.now() + interval * 1000 : undefined };
+    const s: Scheduled = { row, signature: signatureOf(row), calendar: Calendar.of(row), runs: new Set() };
     this.scheduled.set(id, s);
-    this.arm(id, s);
+    this.armNext(id, s, this.now());
   }
 
-  private unschedule(id: string): void {
-    clearTimeout(this.scheduled.get(id)?.timer);
+  /** Stops a strategy's timer; returns its runs still in progress. */
+  private unschedule(id: string): Promise<void>[] {
+    const s = this.scheduled.get(id);
+    s?.timer?.stop();
     this.scheduled.delete(id);
+    return [...(s?.runs ?? [])];
   }
 
-  private arm(id: string, s: Scheduled): void {
-    const now = Date.now();
-    const daily = s.row.times ? nextDailyTime(String(s.row.times), now) : undefined;
-    const candidates: Array<[number, Trigger]> = [];
-    if (s.nextInterval !== undefined) candidates.push([s.nextInterval, 'interval']);
-    if (daily !== undefined) candidates.push([daily, 'time']);
-    if (candidates.length === 0) return;
-    const [at, trigger] = candidates.reduce((a, b) => (b[0] < a[0] ? b : a));
-    s.timer = setTimeout(() => void this.fire(id, s, at, trigger), Math.min(Math.max(0, at - now), MAX_DELAY_MS));
-    s.timer.unref();
+  private armNext(id: string, s: Scheduled, after: number): void {
+    const next = s.calendar.next(after);
+    if (next) s.timer = this.arm(next.at, () => this.fire(id, s, next));
   }
 
-  private async fire(id: string, s: Scheduled, at: number, trigger: Trigger): Promise<void> {
+  private async fire(id: string, s: Scheduled, occurrence: Occurrence): Promise<void> {
     if (this.scheduled.get(id) !== s) return;
-    if (Date.now() < at) return this.arm(id, s); // a delay longer than setTimeout allows
-    if (trigger === 'interval' && s.nextInterval !== undefined) {
-      const step = Number(s.row.intervalSeconds) * 1000;
-      s.nextInterval = Math.max(s.nextInterval + step, Date.now() + 1);
-    }
-    this.arm(id, s);
-    await this.run(s.row, trigger).catch((error: unknown) => this.logError(error));
+    // From now when late (a busy process): occurrences already past are skipped, not fired in a burst.
+    this.armNext(id, s, Math.max(occurrence.at, this.now()));
+    const run = this.claimed(id, occurrence)
+      .then((won) => (won ? this.run(s.row, occurrence.trigger) : undefined))
+      .catch((error: unknown) => this.logError(error));
+    s.runs.add(run);
+    await run;
+    s.runs.delete(run);
+  }
+
+  /**
+   * Claims an occurrence on the strategy's row: of all the servers on the database, the first to move `lastFired`
+   * up to it wins; the others (and a second claim of the same occurrence) change no row.
+   */
+  private async claimed(id: string, occurrence: Occurrence): Promise<boolean> {
+    const { numUpdatedRows } = await this.platform.db
+      .updateTable('wit_collect_strategy')
+      .set({ lastFired: occurrence.at })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('lastFired', 'is', null), eb('lastFired', '<', occurrence.at)]))
+      .executeTakeFirst();
+    return numUpdatedRows > 0n;
   }
 
   /** Sends the strategy's command to its gateway and devices (no waiting for answers) and logs the run. */
@@ -227,10 +305,10 @@ async function checkStrategy(platform: Platform, ctx: CallContext, values: Row, 
 
 const switchButton = (enabled: unknown) => (Number(enabled) === 1 ? 'collect_strategy_start' : 'collect_strategy_stop');
 
-export function registerStrategies(app: FastifyInstance, platform: Platform, commands: Commands): Scheduler {
+export function registerStrategies(app: FastifyInstance, platform: Platform, commands: CommandSender): Scheduler {
   const scheduler = new Scheduler(platform, commands);
   app.addHook('onReady', () => scheduler.sync());
-  app.addHook('onClose', async () => scheduler.stop());
+  app.addHook('onClose', () => scheduler.stop());
   platform.events.on('changed', (table) => {
     if (table === 'wit_collect_strategy' || table === 'wit_project') void scheduler.sync();
   });

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { Config } from '../../../server/config';
 import { launchBrowser, type TestBrowser } from '../../support/browser';
+import { type ApiClient, signedIn } from '../../support/client';
 import { startServer, type TestServer } from '../../support/server';
 
 export interface ConsoleUnderTest {
@@ -41,14 +42,17 @@ export async function signIn(page: Page, tenantId?: string, account = 'admin', p
   await page.waitForURL('**/wel/index');
 }
 
-/** Opens a screen by its sidebar entry (opening its group first: one group is open at a time) and waits for its path. */
-export async function openMenu(page: Page, title: string, path: string): Promise<void> {
+/**
+ * Opens a screen by its sidebar entry (opening its group first: one group is open at a time) and waits for its path
+ * when given.
+ */
+export async function openMenu(page: Page, title: string, path?: string): Promise<void> {
   const entry = page.locator('.vg-sidebar').getByText(title, { exact: true });
   await entry.waitFor({ state: 'attached' });
   const header = page.locator('.vg-sidebar .vg-menu-group').filter({ has: page.getByText(title, { exact: true }) }).last().locator(':scope > .vg-menu-item');
   if ((await header.count()) && (await header.getAttribute('aria-expanded')) === 'false') await header.click();
   await entry.click();
-  await page.waitForURL(`**${path}`);
+  if (path) await page.waitForURL(`**${path}`);
 }
 
 /** The console's access token, read from its cookie. */
@@ -58,3 +62,49 @@ export async function accessTokenOf(page: Page): Promise<string> {
 }
 
 export const tabLabels = (page: Page) => page.locator('.vg-tabs .vg-tab').allInnerTexts();
+
+/** A suite's console, with the administrator over the API (for what the screens saved). */
+export interface SuiteConsole extends ConsoleUnderTest {
+  api: ApiClient;
+}
+
+export interface ConsoleSuiteOptions {
+  /** Whether the browser and the API client sign in as the administrator first (default true). */
+  signIn?: boolean;
+  /** The tenant the administrator signs in to; the login form's default (and the API's 000000) when absent. */
+  tenantId?: string;
+  /** The screen to open after signing in, by its sidebar entry; a list/edit screen is ready when its add button is. */
+  screen?: { menu: string; path: string };
+}
+
+/**
+ * Declares a suite's console: started (and signed in, on its screen) before the suite's own hooks, stopped after
+ * them (like onEveryStore). Read it inside hooks and tests.
+ */
+export function consoleSuite(options: ConsoleSuiteOptions = {}): SuiteConsole {
+  let started: SuiteConsole | undefined;
+  const present = <T>(value: T | undefined, what = 'the console'): T => {
+    if (value === undefined) throw new Error(`${what} is not there yet: read it inside hooks and tests`);
+    return value;
+  };
+  let api: ApiClient | undefined;
+  beforeAll(async () => {
+    const c = await openConsole();
+    started = { ...c, get api() { return present(api, 'the API client (signed in with the console only)'); } };
+    if (options.signIn === false) return;
+    api = await signedIn(c.server.url, 'admin', 'admin', options.tenantId);
+    await signIn(c.page, options.tenantId);
+    if (!options.screen) return;
+    await openMenu(c.page, options.screen.menu, options.screen.path);
+    await c.page.locator('.vg-add').waitFor();
+  });
+  afterAll(() => started?.stop());
+  return {
+    get server() { return present(started).server; },
+    get browser() { return present(started).browser; },
+    get page() { return present(started).page; },
+    get api() { return present(started).api; },
+    login: (account, password) => present(started).login(account, password),
+    stop: () => present(started).stop(),
+  };
+}

@@ -33,3 +33,32 @@ export async function blurField(page: Page, name: string): Promise<void> {
   await page.locator(`#field-${name}`).focus();
   await page.keyboard.press('Tab');
 }
+
+/** A form field's value: text is typed in, `{ option }` is picked from a select. */
+export type FieldValue = string | { option: string };
+
+/** Fills the open dialog's fields (`#field-<name>`), in the order given. */
+export async function fillFields(page: Page, fields: Record<string, FieldValue>): Promise<void> {
+  for (const [name, value] of Object.entries(fields)) {
+    const field = page.locator(`#field-${name}`);
+    if (typeof value === 'string') await field.fill(value);
+    else await field.selectOption(value.option);
+  }
+}
+
+/** The first table cell showing `text`. */
+export const cellWith = (page: Page | Locator, text: string) => page.locator('.bp6-table-cell').filter({ hasText: text }).first();
+
+/** Fills the open dialog, saves it, and waits for the `toast` and for a row showing `shown`. */
+export async function saveDialog(page: Page, fields: Record<string, FieldValue>, shown: string, toast = '新增成功'): Promise<void> {
+  await fillFields(page, fields);
+  await dialog(page).getByRole('button', { name: '保存' }).click();
+  await page.getByText(toast).last().waitFor();
+  await cellWith(page, shown).waitFor();
+}
+
+/** Adds a row through the screen's add dialog; resolves when the table shows it (a cell with `shown`). */
+export async function addRow(page: Page, fields: Record<string, FieldValue>, shown: string): Promise<void> {
+  await page.locator('.vg-add').click();
+  await saveDialog(page, fields, shown);
+}
