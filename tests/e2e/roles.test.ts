@@ -93,7 +93,7 @@ describe('role, menu and top menu pages', () => {
     expect(await node(menuId('dict')).locator('input').isChecked()).toBe(false);
     await dialog(page).getByRole('button', { name: '取消' }).click();
     // Nothing was saved.
-    const keys = (await api.get<Keys>('/api/blade-system/menu/role-tree-keys', { roleIds: (await roleByAlias('e2e_inspector'))?.id })).body.data;
+    const keys = (await c.api.get<Keys>('/api/blade-system/menu/role-tree-keys', { roleIds: (await roleByAlias('e2e_inspector'))?.id })).body.data;
     expect(keys.menu).toContain(menuId('dict'));
     expect(keys.menu).not.toContain(menuId('user_delete'));
   });
