@@ -91,7 +91,7 @@ describe('user, dept and post screens', () => {
 
     await loginAs('e2e_user', 'First@123');
     const sidebar = page.locator('.vg-sidebar');
-    await sidebar.getByText('参数管理').waitFor();
+    await sidebar.getByText('参数管理').waitFor({ state: 'attached' });
     expect(await sidebar.getByText('用户管理').count()).toBe(0);
     await openMenu(c.page, '参数管理', '/system/param');
     await page.locator('.vg-add').waitFor();
