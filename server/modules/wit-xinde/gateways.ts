@@ -47,7 +47,7 @@ export function registerGateways(app: FastifyInstance, platform: Platform): void
     const rows = await repo.all(ctx, {}, [eq('parentId', parentId), ...byProject(args)]);
     const children = await repo.all(ctx, {}, [within('parentId', rows.map((r) => r.id))]);
     const parents = new Set(children.map((c) => String(c.parentId)));
-    const named = await withReferenceNames(platform, gateway, rows, ['modelId', 'projectId']);
+    const named = await withReferenceNames(platform, gateway, rows);
     return ok(named.map((r) => ({ ...r, hasChildren: parents.has(String(r.id)) })));
   });
 
