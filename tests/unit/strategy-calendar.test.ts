@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { Calendar } from '../../server/modules/wit-xinde/strategies';
+import { Calendar } from '../../server/modules/wit-xinde/strategy-scheduler';
 import { parseDateTime } from '../../server/time';
 
 const at = (text: string) => parseDateTime(text)?.getTime() ?? Number.NaN;

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { type Arm, type CommandSender, Scheduler } from '../../../server/modules/wit-xinde/strategies';
+import { type Arm, type CommandSender, Scheduler } from '../../../server/modules/wit-xinde/strategy-scheduler';
 import { expectOk } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { submit, X } from '../monitoring/support';
