@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineResource } from '../../resources/define';
 import { activate } from '../app/i18n';
-import { pickerSource, withReferences } from './references';
+import { pickerOf, pickerSource, withReferences } from './references';
 import type { CrudView, FieldView } from './types';
 import { FieldCell } from './widgets';
 
@@ -52,6 +52,11 @@ describe('declared references in views', () => {
     expect(pickerSource(customer)).toBe('api/wit-test/customer/selectList');
     expect(pickerSource(person)).toBe('api/blade-person/selectlist');
     expect(pickerSource(note)).toBeUndefined();
+  });
+
+  it('builds the picker of fields no single reference implies, and refuses a resource that has none', () => {
+    expect(pickerOf(customer, { multiple: true })).toEqual({ type: 'tree', source: 'api/wit-test/customer/selectList', multiple: true });
+    expect(() => pickerOf(note)).toThrow('wit-test/note declares no select call');
   });
 
   it('gives a reference field its picker unless the view gives a widget', () => {

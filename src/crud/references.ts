@@ -11,6 +11,18 @@ export function pickerSource(resource: Resource): string | undefined {
   return variant && `${resourceBase(resource)}/${variant}`;
 }
 
+type TreeWidget = Extract<Widget, { type: 'tree' }>;
+
+/**
+ * The picker of a resource's rows where no single reference field implies it: several ids in one field, or the
+ * rows filtered by `query` (a monitor point's devices: those of its project).
+ */
+export function pickerOf(resource: Resource, options: Omit<TreeWidget, 'type' | 'source'> = {}): TreeWidget {
+  const source = pickerSource(resource);
+  if (!source) throw new Error(`${resource.key} declares no select call to pick its rows from`);
+  return { type: 'tree', source, ...options };
+}
+
 const textOf = (value: unknown) => (value === undefined || value === null ? '' : String(value));
 
 /** A reference field as the declaration makes it: the referenced resource's picker, the referenced row's name in the table. */
