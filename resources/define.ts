@@ -39,6 +39,11 @@ export interface Reference<As extends string = string> {
   as?: As;
   /** The referenced column shown, `name` by default. */
   shows?: string;
+  /**
+   * Whether a live row naming a row holds it back from removal when the referenced resource declares `inUse`; true
+   * by default. Logs, and rows whose removal rule is not the referenced resource's message, say false.
+   */
+  holds?: boolean;
 }
 
 /** `As`: the names the references add (`projectName`), kept literal so the console's views are checked against them. */

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { defineResource } from '../define';
 import { datetime, decimal, flag, id, idList, int, required, text, url } from '../fields';
+import { user } from '../system/user';
+import { device } from './device';
 import { REFERENCE_IDS } from './examples';
+import { monitorFactorsItem, monitorPoint } from './monitoring';
+import { project } from './project';
 
 /**
  * Thresholds, alarms and who is told about them (docs/alarms.md). Levels follow dictionary `alarm_level`:
@@ -85,6 +89,13 @@ export const deviceThreshold = defineResource({
   variants: ['selectList'],
   projectField: 'projectId',
   unique: [{ fields: ['targetType', 'projectId', 'deviceId', 'pointKey', 'monitorPointId', 'factorsItemId'], message: '该对象已设置阈值' }],
+  references: {
+    projectId: { to: () => project, missing: '项目不存在或无权操作', as: 'projectName' },
+    deviceId: { to: () => device, missing: '设备不存在或无权操作', as: 'deviceName' },
+    monitorPointId: { to: () => monitorPoint, missing: '监测点不存在或无权操作', as: 'monitorPointName' },
+    // A threshold on a factor item does not keep the item from removal (its device points do).
+    factorsItemId: { to: () => monitorFactorsItem, missing: '因素项不存在', as: 'factorsItemName', holds: false },
+  },
   example: { targetType: TARGET_TYPE.devicePoint, deviceId: REFERENCE_IDS.device, pointKey: 'tilt_x', level1Upper: 0.5, level2Upper: 0.3, level3Upper: 0.2, level4Upper: 0.1, hysteresis: 0.01 },
 });
 
@@ -133,6 +144,10 @@ export const alarm = defineResource({
   variants: ['page'],
   projectField: 'projectId',
   orderBy: [{ field: 'levelTime', desc: true }],
+  references: {
+    projectId: { to: () => project, missing: '项目不存在或无权操作', as: 'projectName' },
+    deviceId: { to: () => device, missing: '设备不存在或无权操作', as: 'deviceName' },
+  },
   example: { deviceId: REFERENCE_IDS.device, pointKey: 'tilt_x', alarmLevel: 3, content: '巡检发现塔顶倾角计支架松动' },
 });
 
@@ -161,6 +176,7 @@ export const alarmLog = defineResource({
   }),
   projectField: 'projectId',
   orderBy: [{ field: 'logTime', desc: true }],
+  references: { deviceId: { to: () => device, missing: '设备不存在或无权操作', as: 'deviceName' } },
 });
 
 /** Who is told (告警接收人): a user of the tenant and/or addresses, the channels they accept, the console sound. */
@@ -183,6 +199,7 @@ export const alarmRecipient = defineResource({
     remark: text().nullish(),
   }),
   variants: ['selectList'],
+  references: { userId: { to: () => user, missing: '用户不存在', as: 'userName' } },
   example: { name: '值班工程师', phone: '13800138000', email: 'duty@example.com', channels: 'email,sms' },
 });
 

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { defineResource } from '../define';
 import { decimal, id, int, required, text } from '../fields';
 import { REFERENCE_IDS } from './examples';
-import { code } from './project';
+import { monitorType } from './monitoring';
+import { code, pointKey } from './project';
 
 /** How a model's devices reach the platform. */
 export const CONNECTION = { mqtt: 1, gateway: 2, collector: 3 } as const;
@@ -17,8 +18,6 @@ export const BYTE_ORDERS = ['ABCD', 'DCBA', 'BADC', 'CDAB'] as const;
 export const MODBUS_FUNCTIONS = [1, 2, 3, 4, 5, 6, 15, 16] as const;
 
 const readWrite = () => z.coerce.number<unknown>().int().min(1, '读写类型应为 1 读、2 写、3 读写').max(3, '读写类型应为 1 读、2 写、3 读写');
-/** The key a value travels under in device messages (`{"tilt_x": 0.12}`). */
-export const pointKey = () => required('请输入点位标识', 64).regex(/^[A-Za-z][A-Za-z0-9_]*$/, '点位标识以字母开头,只能包含字母、数字和下划线');
 
 /** What a device measures (设备类型): inclinometer, crack meter, GNSS, rain gauge… */
 export const deviceType = defineResource({
@@ -38,6 +37,8 @@ export const deviceType = defineResource({
   variants: ['selectList', 'selectlist'],
   orderBy: [{ field: 'sort' }],
   unique: [{ fields: ['code'], message: '类型编号已存在' }],
+  references: { monitorTypeId: { to: () => monitorType, missing: '监测类型不存在', as: 'monitorTypeName' } },
+  inUse: '设备类型已被使用,不能删除',
   example: { name: '加速度计', code: 'accelerometer', sort: 9, remark: '振动监测' },
 });
 
@@ -60,6 +61,7 @@ export const deviceAttribute = defineResource({
   }),
   orderBy: [{ field: 'sort' }],
   unique: [{ fields: ['deviceTypeId', 'attrKey', 'projectType'], message: '属性标识已存在' }],
+  references: { deviceTypeId: { to: () => deviceType, missing: '设备类型不存在' } },
   example: { deviceTypeId: REFERENCE_IDS.deviceType, name: '安装深度', attrKey: 'depth', unit: 'm', dataType: 'float' },
 });
 
@@ -85,6 +87,11 @@ export const deviceModel = defineResource({
   }),
   variants: ['selectlist'],
   unique: [{ fields: ['code'], message: '型号编号已存在' }],
+  references: {
+    deviceTypeId: { to: () => deviceType, missing: '设备类型不存在', as: 'deviceTypeName' },
+    protocolId: { to: () => protocol, missing: '协议不存在', as: 'protocolName' },
+  },
+  inUse: '设备型号已被使用,不能删除',
   example: { name: '示例振弦采集模块', code: 'EX-VW-08', modelKind: 3, manufacturer: '示例传感', connectionType: 1, channels: 8, samplingInterval: 600 },
 });
 
@@ -104,6 +111,7 @@ export const protocol = defineResource({
   }),
   variants: ['selectlist'],
   unique: [{ fields: ['code'], message: '协议编号已存在' }],
+  inUse: '协议已被设备型号使用,不能删除',
   example: { name: '示例 Modbus 协议', code: 'EX-MODBUS', protocolType: 2, version: '1.0' },
 });
 
@@ -121,6 +129,11 @@ export const modelAgreement = defineResource({
     remark: text().nullish(),
   }),
   unique: [{ fields: ['modelId', 'protocolId'], message: '该型号已关联此协议' }],
+  references: {
+    // A model's agreements do not keep the model (its devices and gateways do); they keep the protocol.
+    modelId: { to: () => deviceModel, missing: '设备型号不存在', as: 'modelName', holds: false },
+    protocolId: { to: () => protocol, missing: '协议不存在', as: 'protocolName' },
+  },
   example: { modelId: REFERENCE_IDS.model, protocolId: REFERENCE_IDS.protocol, isDefault: 0, remark: '备用协议' },
 });
 
@@ -144,6 +157,8 @@ export const protocolPoint = defineResource({
   variants: ['selectlist'],
   orderBy: [{ field: 'sort' }],
   unique: [{ fields: ['protocolId', 'pointKey'], message: '点位标识已存在' }],
+  // A protocol's own points and variables do not keep it from removal; models using it do.
+  references: { protocolId: { to: () => protocol, missing: '协议不存在', holds: false } },
   example: { protocolId: REFERENCE_IDS.protocol, pointKey: 'battery', name: '电池电压', unit: 'V', dataType: 'float', readWrite: 1 },
 });
 
@@ -174,6 +189,7 @@ export const protocolModbus = defineResource({
   variants: ['selectlist'],
   orderBy: [{ field: 'sort' }],
   unique: [{ fields: ['protocolId', 'pointKey'], message: '变量标识已存在' }],
+  references: { protocolId: { to: () => protocol, missing: '协议不存在', holds: false } },
   example: { protocolId: REFERENCE_IDS.protocol, pointKey: 'freq_1', name: '通道1频率', slaveId: 1, functionCode: 3, register: 100, quantity: 2, dataType: 'float32', byteOrder: 'ABCD', scale: 1, offset: 0, unit: 'Hz' },
 });
 
@@ -197,5 +213,6 @@ export const temperatureCoefficient = defineResource({
   }),
   orderBy: [{ field: 'channel' }],
   unique: [{ fields: ['modelId', 'channel'], message: '该型号通道的温度系数已存在' }],
+  references: { modelId: { to: () => deviceModel, missing: '设备型号不存在', as: 'modelName', holds: false } },
   example: { modelId: REFERENCE_IDS.model, channel: 7, coefficient: 0.0121, referenceTemperature: 20, unit: 'mm/℃' },
 });

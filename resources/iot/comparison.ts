@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineResource } from '../define';
 import { datetime, id, int, required, text } from '../fields';
 import { REFERENCE_IDS } from './examples';
+import { project } from './project';
 
 export const MAX_COMPARISON_ITEMS = 20;
 
@@ -56,6 +57,7 @@ export const dataComparison = defineResource({
   projectField: 'projectId',
   orderBy: [{ field: 'batchNumber', desc: true }, { field: 'sort' }],
   unique: [{ fields: ['projectId', 'batchNumber', 'name'], message: '该批次已有同名的数据对比' }],
+  references: { projectId: { to: () => project, missing: '项目不存在或无权操作', as: 'projectName' } },
   example: {
     projectId: REFERENCE_IDS.project,
     name: '示例倾角对比',

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { defineResource } from '../define';
 import { datetime, flag, id, idList, int, required, text } from '../fields';
+import { device, gateway } from './device';
 import { REFERENCE_IDS } from './examples';
+import { project } from './project';
 
 /**
  * Device data (docs/data-model.md "Device data"): raw messages, recalculation runs, corrections of stored values,
@@ -45,7 +47,16 @@ export const collectData = defineResource({
 });
 
 /** Raw messages with the names of their device, gateway and project (采集数据视图), read-only. */
-export const viewCollect = defineResource({ ...collectData, name: 'viewcollect', variants: ['page'] });
+export const viewCollect = defineResource({
+  ...collectData,
+  name: 'viewcollect',
+  variants: ['page'],
+  references: {
+    deviceId: { to: () => device, missing: '设备不存在', as: 'deviceName' },
+    gatewayId: { to: () => gateway, missing: '网关不存在', as: 'gatewayName' },
+    projectId: { to: () => project, missing: '项目不存在或无权操作', as: 'projectName' },
+  },
+});
 
 /** A recalculation of stored values from their raw readings (数据重算记录). */
 export const collectCalculationLog = defineResource({
@@ -188,6 +199,10 @@ export const collectStrategy = defineResource({
   variants: ['selectlist'],
   projectField: 'projectId',
   unique: [{ fields: ['projectId', 'name'], message: '该项目已有同名策略' }],
+  references: {
+    projectId: { to: () => project, missing: '项目不存在或无权操作', as: 'projectName' },
+    gatewayId: { to: () => gateway, missing: '网关不存在或无权操作', as: 'gatewayName' },
+  },
   example: { name: '示例定时采集', projectId: REFERENCE_IDS.project, deviceIds: REFERENCE_IDS.device, intervalSeconds: 600, command: { command: 'collect' }, enabled: 0 },
 });
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { defineResource } from '../define';
+import { defineResource, type Resource } from '../define';
 import { datetime, decimal, id, int, required, text } from '../fields';
-import { pointKey } from './catalogue';
+import { deviceModel, deviceType } from './catalogue';
 import { REFERENCE_IDS } from './examples';
-import { code, latitude, longitude } from './project';
+import { monitorFactorsItem } from './monitoring';
+import { code, latitude, longitude, pointKey, project } from './project';
 
 /** A JSON object of values by point key, stored as text (`{"tilt_x": 0.012}`). */
 const valuesJson = () =>
@@ -53,6 +54,11 @@ export const gateway = defineResource({
   projectField: 'projectId',
   // One broker serves every tenant and a client id can be connected once: codes are unique on the platform.
   unique: [{ fields: ['code'], message: '网关编号已存在', acrossTenants: true }],
+  references: {
+    modelId: { to: () => deviceModel, missing: '网关型号不存在', as: 'modelName' },
+    projectId: { to: () => project, missing: '项目不存在或无权操作', as: 'projectName' },
+    parentId: { to: (): Resource => gateway, missing: '上级网关不存在' },
+  },
   example: { code: 'EX-GW-01', name: '示例网关', installPosition: '机房', ip: '10.0.0.8', firmware: '2.1.0' },
 });
 
@@ -75,6 +81,7 @@ export const gatewayState = defineResource({
   }),
   projectField: 'projectId',
   orderBy: [{ field: 'stateTime', desc: true }],
+  references: { gatewayId: { to: () => gateway, missing: '网关不存在', as: 'gatewayName' } },
 });
 
 /** Groups of a project's devices (设备分组, spec §3 "Device group"): a tree whose depth is `level` (1 = top). */
@@ -95,6 +102,7 @@ export const deviceGroup = defineResource({
   projectField: 'projectId',
   orderBy: [{ field: 'sort' }],
   unique: [{ fields: ['projectId', 'parentId', 'name'], message: '同级分组名称已存在' }],
+  references: { projectId: { to: () => project, missing: '项目不存在或无权操作' } },
 });
 
 /**
@@ -133,6 +141,13 @@ export const device = defineResource({
   variants: ['select', 'selectList'],
   projectField: 'projectId',
   unique: [{ fields: ['code'], message: '设备编号已存在', acrossTenants: true }],
+  references: {
+    projectId: { to: () => project, missing: '项目不存在或无权操作', as: 'projectName' },
+    modelId: { to: () => deviceModel, missing: '设备型号不存在', as: 'modelName' },
+    deviceTypeId: { to: () => deviceType, missing: '设备类型不存在', as: 'deviceTypeName' },
+    gatewayId: { to: () => gateway, missing: '网关不存在', as: 'gatewayName' },
+    groupId: { to: () => deviceGroup, missing: '设备分组不存在', as: 'groupName' },
+  },
   example: { code: 'EX-DEV-01', name: '示例倾角计', installPosition: '1#墩顶', samplingInterval: 600, initialValues: { tilt_x: 0.01, tilt_y: -0.02 } },
 });
 
@@ -159,6 +174,10 @@ export const devicePoint = defineResource({
   projectThrough: ['wit_device.project_id'],
   orderBy: [{ field: 'sort' }],
   unique: [{ fields: ['deviceId', 'pointKey'], message: '该设备的点位标识已存在' }],
+  references: {
+    deviceId: { to: () => device, missing: '设备不存在', as: 'deviceName' },
+    factorsItemId: { to: () => monitorFactorsItem, missing: '因素项不存在', as: 'factorsItemName' },
+  },
   example: { deviceId: REFERENCE_IDS.device, pointKey: 'temp', name: '温度', unit: '℃', precision: 1, channel: 9 },
 });
 
@@ -179,6 +198,7 @@ export const devicePointAtt = defineResource({
   projectField: 'pointId',
   projectThrough: ['wit_device_point.device_id', 'wit_device.project_id'],
   unique: [{ fields: ['pointId', 'attrKey'], message: '该点位的属性已存在' }],
+  references: { pointId: { to: () => devicePoint, missing: '设备点位不存在', as: 'pointName' } },
   example: { pointId: REFERENCE_IDS.devicePoint, attrKey: 'gauge_factor', attrValue: '3.52', remark: '出厂标定系数' },
 });
 

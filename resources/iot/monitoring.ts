@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineResource } from '../define';
 import { datetime, decimal, id, int, required, text } from '../fields';
-import { pointKey } from './catalogue';
+import { device } from './device';
 import { REFERENCE_IDS } from './examples';
-import { code, latitude, longitude } from './project';
+import { code, latitude, longitude, pointKey, project } from './project';
 
 /** How a factor item derives from the raw value: the ingestion pipeline computes each kind. */
 export const ITEM_KIND = { raw: 1, cumulative: 2, single: 3, rate: 4 } as const;
@@ -24,6 +24,7 @@ export const monitorType = defineResource({
   variants: ['selectList'],
   orderBy: [{ field: 'sort' }],
   unique: [{ fields: ['code'], message: '类型编号已存在' }],
+  inUse: '监测类型已被使用,不能删除',
   example: { name: '振动监测', code: 'vibration', sort: 9 },
 });
 
@@ -46,6 +47,8 @@ export const monitorFactors = defineResource({
   variants: ['selectlist'],
   orderBy: [{ field: 'sort' }],
   unique: [{ fields: ['code'], message: '因素编号已存在' }],
+  references: { monitorTypeId: { to: () => monitorType, missing: '监测类型不存在', as: 'monitorTypeName' } },
+  inUse: '监测因素已被使用,不能删除',
   example: { name: '加速度', code: 'acceleration', unit: 'm/s²', precision: 4 },
 });
 
@@ -68,6 +71,8 @@ export const monitorFactorsItem = defineResource({
   variants: ['selectlist'],
   orderBy: [{ field: 'sort' }],
   unique: [{ fields: ['factorsId', 'code'], message: '因素项编号已存在' }],
+  references: { factorsId: { to: () => monitorFactors, missing: '监测因素不存在', as: 'factorsName' } },
+  inUse: '因素项已被设备点位使用,不能删除',
   example: { factorsId: REFERENCE_IDS.factors, name: '日变化速率', code: 'daily_rate', itemKind: 4, unit: 'mm/d', precision: 3 },
 });
 
@@ -96,6 +101,10 @@ export const monitorPoint = defineResource({
   projectField: 'projectId',
   orderBy: [{ field: 'sort' }],
   unique: [{ fields: ['projectId', 'code'], message: '监测点编号已存在' }],
+  references: {
+    projectId: { to: () => project, missing: '项目不存在或无权操作', as: 'projectName' },
+    factorsId: { to: () => monitorFactors, missing: '监测因素不存在', as: 'factorsName' },
+  },
   example: { projectId: REFERENCE_IDS.project, factorsId: REFERENCE_IDS.factors, name: '示例测点', code: 'EX-MP-09', position: '跨中', initialValue: 0 },
 });
 
@@ -116,6 +125,10 @@ export const pointRelationDevice = defineResource({
   projectField: 'monitorPointId',
   projectThrough: ['wit_monitor_point.project_id'],
   unique: [{ fields: ['monitorPointId', 'deviceId', 'pointKey'], message: '该设备已绑定此监测点' }],
+  references: {
+    monitorPointId: { to: () => monitorPoint, missing: '监测点不存在', as: 'monitorPointName' },
+    deviceId: { to: () => device, missing: '设备不存在', as: 'deviceName' },
+  },
   example: { monitorPointId: REFERENCE_IDS.monitorPoint, deviceId: REFERENCE_IDS.device, pointKey: 'tilt_x' },
 });
 
@@ -138,5 +151,11 @@ export const monitorItem = defineResource({
   variants: ['selectlist'],
   orderBy: [{ field: 'sort' }],
   unique: [{ fields: ['code'], message: '监测项编号已存在' }],
+  // Report items name what they show; they do not keep it from removal.
+  references: {
+    monitorTypeId: { to: () => monitorType, missing: '监测类型不存在', holds: false },
+    factorsId: { to: () => monitorFactors, missing: '监测因素不存在', holds: false },
+    factorsItemId: { to: () => monitorFactorsItem, missing: '因素项不存在', holds: false },
+  },
   example: { name: '示例监测项', code: 'ex_item', factorsId: REFERENCE_IDS.factors, sort: 9 },
 });

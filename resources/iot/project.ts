@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResource } from '../define';
+import { defineResource, type Resource } from '../define';
 import { datetime, decimal, id, int, required, text } from '../fields';
 import { REFERENCE_IDS } from './examples';
 
@@ -11,6 +11,9 @@ export const latitude = () => decimal().refine((v) => v >= -90 && v <= 90, '纬�
 /** A code devices, gateways and sheets are matched by: letters, digits and _ . : - (MQTT client ids too). */
 export const code = (missing: string, max = 64) =>
   required(missing, max).regex(/^[A-Za-z0-9_.:-]+$/, '编号只能包含字母、数字和 _ . : -');
+
+/** The key a value travels under in device messages (`{"tilt_x": 0.12}`). */
+export const pointKey = () => required('请输入点位标识', 64).regex(/^[A-Za-z][A-Za-z0-9_]*$/, '点位标识以字母开头,只能包含字母、数字和下划线');
 
 /** Project categories (项目分类): a tree per tenant. */
 export const projectCategory = defineResource({
@@ -30,6 +33,9 @@ export const projectCategory = defineResource({
   variants: ['selectlist'],
   orderBy: [{ field: 'sort' }],
   unique: [{ fields: ['parentId', 'name'], message: '同级分类名称已存在' }],
+  // Child categories are refused by parentField (请先删除子节点), not by inUse.
+  references: { parentId: { to: (): Resource => projectCategory, missing: '上级分类不存在', holds: false } },
+  inUse: '分类下还有项目,不能删除',
   example: { parentId: '0', name: '公路桥梁', code: 'highway_bridge', sort: 1 },
 });
 
@@ -48,6 +54,7 @@ export const projectCustomer = defineResource({
     remark: text().nullish(),
   }),
   unique: [{ fields: ['name'], message: '客户名称已存在' }],
+  inUse: '客户下还有项目,不能删除',
   example: { name: '市交通投资集团', linkman: '李工', phone: '13800138000', address: '杭州市西湖区' },
 });
 
@@ -80,6 +87,10 @@ export const project = defineResource({
   projectField: 'id',
   variants: ['page', 'nopageList', 'select'],
   unique: [{ fields: ['code'], message: '项目编号已存在' }],
+  references: {
+    categoryId: { to: () => projectCategory, missing: '项目分类不存在', as: 'categoryName' },
+    customerId: { to: () => projectCustomer, missing: '项目客户不存在', as: 'customerName' },
+  },
   example: { name: '示例大桥健康监测', code: 'EX-BRIDGE', structureType: 1, address: '杭州市', longitude: 120.15, latitude: 30.28, projectState: 2, startDate: '2026-01-01' },
 });
 
@@ -96,5 +107,6 @@ export const userProject = defineResource({
   }),
   projectField: 'projectId',
   unique: [{ fields: ['userId', 'projectId'], message: '该用户已分配此项目' }],
+  references: { projectId: { to: () => project, missing: '项目不存在或无权操作', as: 'projectName' } },
   example: { userId: REFERENCE_IDS.adminUser, projectId: REFERENCE_IDS.project },
 });

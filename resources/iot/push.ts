@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { defineResource } from '../define';
 import { datetime, flag, id, idList, int, required, text } from '../fields';
+import { device } from './device';
 import { REFERENCE_IDS } from './examples';
+import { project } from './project';
 
 /**
  * Onward data (docs/push.md): a tenant forwards its projects' readings to external systems — an owner's platform, a
@@ -138,6 +140,7 @@ export const mqttParam = defineResource({
   variants: ['select'],
   hidden: ['password', 'token', 'secret'],
   unique: [{ fields: ['name'], message: '推送目标名称已存在' }],
+  inUse: '推送目标还绑定着项目或设有映射,请先解除',
   example: {
     name: '业主平台',
     pushType: PUSH_TYPE.mqtt,
@@ -173,6 +176,10 @@ export const tenantProject = defineResource({
   variants: ['nopage'],
   projectField: 'projectId',
   unique: [{ fields: ['mqttParamId', 'projectId'], message: '该项目已绑定到此推送目标' }],
+  references: {
+    mqttParamId: { to: () => mqttParam, missing: '推送目标不存在或无权操作', as: 'paramName' },
+    projectId: { to: () => project, missing: '项目不存在或无权操作', as: 'projectName' },
+  },
   example: { mqttParamId: REFERENCE_IDS.pushTarget, projectId: REFERENCE_IDS.project, enabled: 0, remark: '测试台数据' },
 });
 
@@ -206,6 +213,11 @@ export const apiSendLog = defineResource({
   }),
   projectField: 'projectId',
   orderBy: [{ field: 'createTime', desc: true }],
+  references: {
+    // The log of a target's sends does not keep the target.
+    mqttParamId: { to: () => mqttParam, missing: '推送目标不存在或无权操作', as: 'paramName', holds: false },
+    projectId: { to: () => project, missing: '项目不存在或无权操作', as: 'projectName' },
+  },
 });
 
 /**
@@ -230,5 +242,9 @@ export const subTable = defineResource({
   projectField: 'deviceId',
   projectThrough: ['wit_device.project_id'],
   unique: [{ fields: ['mqttParamId', 'deviceId', 'pointKey'], message: '该设备(点位)已设置映射' }],
+  references: {
+    mqttParamId: { to: () => mqttParam, missing: '推送目标不存在或无权操作', as: 'paramName' },
+    deviceId: { to: () => device, missing: '设备不存在或无权操作', as: 'deviceName' },
+  },
   example: { mqttParamId: REFERENCE_IDS.pushTarget, deviceId: REFERENCE_IDS.device, pointKey: 'tilt_x', targetKey: 'QX-X', remark: '省平台点位编码' },
 });

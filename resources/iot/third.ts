@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { defineResource } from '../define';
+import { defineResource, type Reference } from '../define';
+import { device } from './device';
+import { monitorPoint } from './monitoring';
+import { project } from './project';
 import { datetime, id, int, required, text } from '../fields';
 
 /** Kinds of remote platform an adapter exists for (server/third/). */
@@ -61,6 +64,7 @@ export const thirdMonitorParam = defineResource({
   }),
   hidden: ['password', 'clientSecret'],
   unique: [{ fields: ['name'], message: '平台名称已存在' }],
+  inUse: '请先解除该平台的项目绑定',
   example: {
     name: '省级桥梁监测平台',
     platformType: 'bladex',
@@ -78,9 +82,13 @@ export const thirdMonitorParam = defineResource({
 /** What every binding row names: the connection, our project, the remote project, and when it was last synced. */
 const boundTo = { thirdParamId: id(), projectId: id(), thirdProjectId: text(64), syncTime: datetime().nullish() };
 
-/** A binding table: written by the calls (read-only through the generic routes), scoped by its project. */
-const binding = <F extends z.ZodRawShape>(name: string, table: string, fields: F) =>
-  defineResource({
+/**
+ * A binding table: written by the calls (read-only through the generic routes), scoped by its project. Only project
+ * bindings keep a connection from removal (`holds`); device and point bindings go with their project binding.
+ */
+const binding = <F extends z.ZodRawShape>(name: string, table: string, fields: F, holds: boolean, local: Readonly<Record<string, Reference>> = {}) =>
+  // Declared as a plain shape: references keyed by a generic shape's fields do not type-check.
+  defineResource<z.ZodRawShape>({
     service: 'wit-xinde',
     name,
     menu: 'third_project',
@@ -90,6 +98,11 @@ const binding = <F extends z.ZodRawShape>(name: string, table: string, fields: F
     fields: z.object({ ...boundTo, ...fields }),
     projectField: 'projectId',
     orderBy: [{ field: 'createTime', desc: true }],
+    references: {
+      thirdParamId: { to: () => thirdMonitorParam, missing: '第三方平台不存在或无权操作', as: 'thirdParamName', holds },
+      projectId: { to: () => project, missing: '项目不存在或无权操作', as: 'projectName' },
+      ...local,
+    },
   });
 
 /**
@@ -102,7 +115,7 @@ export const thirdMonitorProject = binding('thirdmonitorproject', 'wit_third_pro
   lastPullTime: datetime().nullish(),
   lastPullCount: int().nullish(),
   remark: text().nullish(),
-});
+}, true);
 
 /**
  * A local device bound to a device of a remote platform (设备绑定): where its pulled readings go. `pulledTs` is how far
@@ -115,7 +128,7 @@ export const deviceCustomer = binding('devicecustomer', 'wit_third_device', {
   thirdDeviceName: text(128).nullish(),
   pulledTs: int().nullish(),
   lastPullTime: datetime().nullish(),
-});
+}, false, { deviceId: { to: () => device, missing: '设备不存在', as: 'deviceName' } });
 
 /** A local monitor point bound to a monitor point of a remote platform (测点绑定). Written by `syncPointInfo`. */
 export const pointCustomer = binding('pointcustomer', 'wit_third_point', {
@@ -123,4 +136,4 @@ export const pointCustomer = binding('pointcustomer', 'wit_third_point', {
   thirdPointId: text(64),
   thirdPointCode: text(64).nullish(),
   thirdPointName: text(128).nullish(),
-});
+}, false, { monitorPointId: { to: () => monitorPoint, missing: '监测点不存在', as: 'monitorPointName' } });

@@ -49,7 +49,7 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   'server/modules/wit-xinde/alarms.ts': [7, TO_CONVERT],
   'server/modules/wit-xinde/catalogue.ts': [3, TO_CONVERT],
   'server/modules/wit-xinde/commands.ts': [8, TO_CONVERT],
-  'server/modules/wit-xinde/common.ts': [3, TO_CONVERT],
+  'server/modules/wit-xinde/common.ts': [1, TO_CONVERT],
   'server/modules/wit-xinde/devicelog/recalculation.ts': [4, TO_CONVERT],
   'server/modules/wit-xinde/devicelog/routes.ts': [1, TO_CONVERT],
   'server/modules/wit-xinde/devicelog/settlement.ts': [1, TO_CONVERT],

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ListVariant, Resource } from '../../resources/define';
 import { needs } from '../auth/rights';
 import type { Row } from '../db/database';
-import type { CallContext, Repository } from '../db/repository';
+import { assertNotInUse, referencedRows, withReferenceNames } from '../db/references';
+import type { CallContext } from '../db/repository';
 import type { Condition, Query } from './conditions';
 import type { Platform } from '../platform';
 import { assertRight } from './auth-hook';
@@ -19,11 +20,14 @@ export interface ListQuery {
 export interface CrudHooks {
   /** Resolves list parameters that are not plain column filters (e.g. a dept and its descendants). */
   listQuery?(ctx: CallContext, query: Query): Promise<ListQuery> | ListQuery;
-  /** Runs before insert or update with the validated values; may change them or throw an ApiError. */
-  beforeSave?(ctx: CallContext, values: Row, existing: Row | undefined): Promise<Row> | Row;
+  /**
+   * Runs before insert or update with the validated values, once the declared references they name were found
+   * (`referenced`, by field); may change the values or throw an ApiError.
+   */
+  beforeSave?(ctx: CallContext, values: Row, existing: Row | undefined, referenced: ReadonlyMap<string, Row>): Promise<Row> | Row;
   /** Runs after a successful insert or update with the stored row. */
   afterSave?(ctx: CallContext, row: Row): Promise<void> | void;
-  /** Runs before a soft delete with the ids about to go. */
+  /** Runs before a soft delete with the ids about to go, after the declared `inUse` refusal. */
   beforeRemove?(ctx: CallContext, ids: string[]): Promise<void> | void;
   /**
    * The button a write needs when it is not `<menu>_add` / `<menu>_edit` (a start/stop sent as an update); the
@@ -41,19 +45,24 @@ export interface CrudHooks {
   insert?(ctx: CallContext, body: Record<string, unknown>): Promise<Row>;
   /** The ids a remove names, when not `ids` (a region is named by its id or its code). */
   removeIds?(ctx: CallContext, params: Query): Promise<string[]>;
-  /** Shapes each listed row (adds names, flags). */
+  /** Shapes each listed row (adds flags, counts, names beyond the declared references'), after the declared names. */
   decorate?(ctx: CallContext, rows: Row[]): Promise<Row[]> | Row[];
 }
 
 const hasId = (body: Record<string, unknown>) => !(body.id === undefined || body.id === null || body.id === '');
 
-/** Saves through the hooks: the one write path of generic submit/save/update and of modules reusing it. */
-export async function saveWithHooks(repo: Repository, ctx: CallContext, body: Record<string, unknown>, hooks: CrudHooks = {}): Promise<Row> {
+/**
+ * Saves through the hooks: the one write path of generic submit/save/update and of modules reusing it. The declared
+ * references the values name are checked first (server/db/references.ts).
+ */
+export async function saveWithHooks(platform: Platform, resource: Resource, ctx: CallContext, body: Record<string, unknown>, hooks: CrudHooks = {}): Promise<Row> {
+  const repo = platform.repo(resource);
   const id = hasId(body) ? String(body.id) : undefined;
   const existing = id ? await repo.byId(ctx, id) : undefined;
   if (id && !existing) throw badRequest('数据不存在或无权操作');
   let values = repo.parse(body, !!id);
-  if (hooks.beforeSave) values = await hooks.beforeSave(ctx, values, existing);
+  const referenced = await referencedRows(platform, ctx, resource, values, existing);
+  if (hooks.beforeSave) values = await hooks.beforeSave(ctx, values, existing, referenced);
   const row = id ? await repo.update(ctx, id, values) : await repo.insert(ctx, values);
   await hooks.afterSave?.(ctx, row);
   return row;
@@ -75,7 +84,7 @@ function saveHandler(platform: Platform, resource: Resource, hooks: CrudHooks = 
     const own = hooks.writeRight?.(body, editing);
     await assertRight(platform, ctx.principal, own ?? `${resource.menu}_${editing ? 'edit' : 'add'}`);
     if (!editing && hooks.insert) return ok(await hooks.insert(ctx, body));
-    return ok(await saveWithHooks(platform.repo(resource), ctx, body, hooks));
+    return ok(await saveWithHooks(platform, resource, ctx, body, hooks));
   };
 }
 
@@ -103,13 +112,17 @@ type RouteRight = ReturnType<typeof needs>;
 /**
  * The generic routes of a declared resource (spec §7 "Generic resource pattern"): list, detail, submit, save,
  * update, remove, and the nopage/select variants the resource declares; each needs the right its resource declares.
+ * The resource's declared references are checked on writes, named on reads, and hold rows back on remove.
  */
 export function registerCrud(app: FastifyInstance, platform: Platform, resource: Resource, hooks: CrudHooks = {}): void {
   const repo = platform.repo(resource);
   const rights = crudRights(resource, hooks);
   platform.resources.push(resource);
   const base = resource.path ?? `/${resource.service}/${resource.name}`;
-  const decorate = async (ctx: CallContext, rows: Row[]) => (hooks.decorate ? hooks.decorate(ctx, rows) : rows);
+  const decorate = async (ctx: CallContext, rows: Row[]) => {
+    const named = await withReferenceNames(platform, resource, rows);
+    return hooks.decorate ? hooks.decorate(ctx, named) : named;
+  };
   const listQuery = async (ctx: CallContext, query: Query): Promise<ListQuery> =>
     hooks.listQuery ? hooks.listQuery(ctx, query) : { query, extra: [] };
 
@@ -144,6 +157,7 @@ export function registerCrud(app: FastifyInstance, platform: Platform, resource:
   app.post(`${base}/remove`, rights.remove, async (request) => {
     const ctx = contextOf(request);
     const ids = hooks.removeIds ? await hooks.removeIds(ctx, paramsOf(request)) : idsOf(paramsOf(request));
+    await assertNotInUse(platform, ctx, resource, ids);
     await hooks.beforeRemove?.(ctx, ids);
     const removed = await repo.remove(ctx, ids);
     if (removed === 0) throw badRequest('数据不存在或无权操作');

@@ -24,6 +24,7 @@ import { project } from '../../../resources/iot/project';
 import { alarmHref } from '../../alarms/channels';
 import { ruleOf, ruleProblem } from '../../alarms/evaluate';
 import type { Row } from '../../db/database';
+import { tenantOfRow, withReferenceNames } from '../../db/references';
 import type { CallContext } from '../../db/repository';
 import type { Condition } from '../../http/conditions';
 import { contextOf, idsOf, text } from '../../http/context';
@@ -35,7 +36,7 @@ import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { unreadNotices } from '../blade-desk';
 import { phoneProblem } from '../blade-resource/sms';
-import { argsOf, countOf, eq, idArg, tenantOfRow, withNames, within } from './common';
+import { argsOf, countOf, eq, idArg, within } from './common';
 import { menuRight, needs } from '../../auth/rights';
 
 /** The most alarm notices getNoticeInfo lists (the console shows a 300px scroll area; alarmNum counts them all). */
@@ -58,29 +59,33 @@ async function visible(platform: Platform, ctx: CallContext, resource: Resource,
   return row;
 }
 
-/** Threshold targets: the object named must exist, the fields of other targets are cleared, the project follows the object. */
-async function prepareThreshold(platform: Platform, ctx: CallContext, values: Row, existing: Row | undefined): Promise<Row> {
+/**
+ * Threshold targets: the object named (given, or kept from before) must exist, the fields of other targets are
+ * cleared, the project follows the object. Objects given were found by the CRUD builder (`referenced`).
+ */
+async function prepareThreshold(platform: Platform, ctx: CallContext, values: Row, existing: Row | undefined, referenced: ReadonlyMap<string, Row>): Promise<Row> {
   const tenantId = tenantOfRow(ctx, values, existing);
   const merged = { ...existing, ...values };
+  const named = (field: string, resource: Resource, message: string) => referenced.get(field) ?? visible(platform, ctx, resource, merged[field], tenantId, message);
   const type = Number(merged.targetType);
   const out: Row = { ...values, targetType: type };
   const blank = (v: unknown) => v === undefined || v === null || v === '';
   if (type === TARGET_TYPE.devicePoint) {
     if (blank(merged.deviceId)) throw badRequest('请选择设备');
     if (blank(merged.pointKey)) throw badRequest('请选择点位');
-    const dev = await visible(platform, ctx, device, merged.deviceId, tenantId, '设备不存在或无权操作');
+    const dev = await named('deviceId', device, '设备不存在或无权操作');
     const point = await platform.db.selectFrom('wit_device_point').select('id').where('deviceId', '=', String(dev.id)).where('pointKey', '=', String(merged.pointKey)).where('isDeleted', '=', 0).executeTakeFirst();
     if (!point) throw badRequest('设备没有该点位');
     Object.assign(out, { projectId: dev.projectId ?? null, monitorPointId: null, factorsItemId: null });
   } else if (type === TARGET_TYPE.monitorPoint) {
     if (blank(merged.monitorPointId)) throw badRequest('请选择监测点');
-    const point = await visible(platform, ctx, monitorPoint, merged.monitorPointId, tenantId, '监测点不存在或无权操作');
+    const point = await named('monitorPointId', monitorPoint, '监测点不存在或无权操作');
     Object.assign(out, { projectId: point.projectId, deviceId: null, pointKey: null, factorsItemId: null });
   } else {
     if (blank(merged.factorsItemId)) throw badRequest('请选择因素项');
     if (blank(merged.projectId)) throw badRequest('请选择项目');
-    await visible(platform, ctx, monitorFactorsItem, merged.factorsItemId, tenantId, '因素项不存在');
-    await visible(platform, ctx, project, merged.projectId, tenantId, '项目不存在或无权操作');
+    await named('factorsItemId', monitorFactorsItem, '因素项不存在');
+    await named('projectId', project, '项目不存在或无权操作');
     Object.assign(out, { deviceId: null, pointKey: null, monitorPointId: null });
   }
   const problem = ruleProblem(ruleOf({ ...merged, ...out }));
@@ -88,19 +93,11 @@ async function prepareThreshold(platform: Platform, ctx: CallContext, values: Ro
   return out;
 }
 
-const thresholdNames = (platform: Platform, rows: Row[]) =>
-  withNames(platform.db, rows, [
-    ['projectId', 'wit_project', 'projectName'],
-    ['deviceId', 'wit_device', 'deviceName'],
-    ['monitorPointId', 'wit_monitor_point', 'monitorPointName'],
-    ['factorsItemId', 'wit_monitor_factors_item', 'factorsItemName'],
-  ]);
-
 /** A manual alarm (submit without id) names a visible device; an update changes only the remark. */
-async function prepareAlarm(platform: Platform, ctx: CallContext, values: Row, existing: Row | undefined): Promise<Row> {
+async function prepareAlarm(platform: Platform, ctx: CallContext, values: Row, existing: Row | undefined, referenced: ReadonlyMap<string, Row>): Promise<Row> {
   if (existing) return values.remark === undefined ? {} : { remark: values.remark };
   const tenantId = tenantOfRow(ctx, values, existing);
-  const dev = await visible(platform, ctx, device, values.deviceId, tenantId, '设备不存在或无权操作');
+  const dev = referenced.get('deviceId') ?? (await visible(platform, ctx, device, values.deviceId, tenantId, '设备不存在或无权操作'));
   if (values.pointKey) {
     const point = await platform.db.selectFrom('wit_device_point').select('id').where('deviceId', '=', String(dev.id)).where('pointKey', '=', String(values.pointKey)).where('isDeleted', '=', 0).executeTakeFirst();
     if (!point) throw badRequest('设备没有该点位');
@@ -130,12 +127,9 @@ async function prepareAlarm(platform: Platform, ctx: CallContext, values: Row, e
   };
 }
 
-async function decorateAlarms(platform: Platform, rows: Row[]): Promise<Row[]> {
-  const named = await withNames(platform.db, rows, [
-    ['projectId', 'wit_project', 'projectName'],
-    ['deviceId', 'wit_device', 'deviceName'],
-  ]);
-  return named.map((r) => ({
+/** Level and type names and the link; the project and device names are declared. */
+function decorateAlarms(rows: Row[]): Row[] {
+  return rows.map((r) => ({
     ...r,
     alarmLevelName: LEVEL_NAMES[Number(r.alarmLevel) as AlarmLevel] ?? '',
     alarmTypeName: ALARM_TYPE_NAMES[Number(r.alarmType)] ?? '',
@@ -275,9 +269,8 @@ async function checkUser(platform: Platform, tenantId: string, userId: unknown):
   if (!user) throw badRequest('用户不存在');
 }
 
-async function prepareRecipient(platform: Platform, ctx: CallContext, values: Row, existing: Row | undefined): Promise<Row> {
-  const tenantId = tenantOfRow(ctx, values, existing);
-  await checkUser(platform, tenantId, values.userId);
+/** The recipient's user is a declared reference, checked by the CRUD builder. */
+async function prepareRecipient(platform: Platform, values: Row): Promise<Row> {
   if (typeof values.phone === 'string' && values.phone !== '') {
     const problem = phoneProblem(values.phone);
     if (problem) throw badRequest(problem);
@@ -305,14 +298,13 @@ async function prepareStrategy(platform: Platform, ctx: CallContext, values: Row
 /** Thresholds, alarms and their log, recipients, notice strategies and the send log (docs/alarms.md). */
 export function registerAlarms(app: FastifyInstance, platform: Platform): void {
   registerCrud(app, platform, deviceThreshold, {
-    beforeSave: (ctx, values, existing) => prepareThreshold(platform, ctx, values, existing),
-    decorate: (_ctx, rows) => thresholdNames(platform, rows),
+    beforeSave: (ctx, values, existing, referenced) => prepareThreshold(platform, ctx, values, existing, referenced),
   });
   app.get('/wit-xinde/devicethreshold/selectThresholdData', needs('device_threshold'), async (request) => {
     const ctx = contextOf(request);
     const projectId = idArg(argsOf(request), 'projectId');
     const rows = await platform.repo(deviceThreshold).all(ctx, {}, projectId ? [eq('projectId', projectId)] : []);
-    return ok(await thresholdNames(platform, rows));
+    return ok(await withReferenceNames(platform, deviceThreshold, rows));
   });
   // The rule cache reloads itself on every threshold change; this asks for it explicitly (after direct DB edits).
   app.post('/wit-xinde/devicethreshold/rdfreshCache', needs('device_threshold_edit'), async (request) => {
@@ -322,8 +314,8 @@ export function registerAlarms(app: FastifyInstance, platform: Platform): void {
   });
 
   registerCrud(app, platform, alarm, {
-    beforeSave: (ctx, values, existing) => prepareAlarm(platform, ctx, values, existing),
-    decorate: (_ctx, rows) => decorateAlarms(platform, rows),
+    beforeSave: (ctx, values, existing, referenced) => prepareAlarm(platform, ctx, values, existing, referenced),
+    decorate: (_ctx, rows) => decorateAlarms(rows),
   });
   app.post('/wit-xinde/alarm/batchHandle', needs('alarm_list_handle'), async (request) => {
     await handleAlarms(platform, contextOf(request), argsOf(request));
@@ -347,11 +339,10 @@ export function registerAlarms(app: FastifyInstance, platform: Platform): void {
     const ctx = contextOf(request);
     return ok(await alarmStatistics(platform, ctx, idArg(argsOf(request), 'projectId')));
   });
-  registerCrud(app, platform, alarmLog, { decorate: (_ctx, rows) => withNames(platform.db, rows, [['deviceId', 'wit_device', 'deviceName']]) });
+  registerCrud(app, platform, alarmLog);
 
   registerCrud(app, platform, alarmRecipient, {
-    beforeSave: (ctx, values, existing) => prepareRecipient(platform, ctx, values, existing),
-    decorate: (_ctx, rows) => withNames(platform.db, rows, [['userId', 'blade_user', 'userName']]),
+    beforeSave: (_ctx, values) => prepareRecipient(platform, values),
   });
   app.post('/wit-xinde/alarmrecipient/soundPperation', needs.self, async (request) => ok({ sound: await setSound(platform, contextOf(request), argsOf(request)) }));
   /** Whether the caller hears the console alarm sound (our addition: the console reads it at start). */

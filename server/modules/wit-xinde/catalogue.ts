@@ -11,8 +11,8 @@ import {
   temperatureCoefficient,
 } from '../../../resources/iot/catalogue';
 import { device } from '../../../resources/iot/device';
-import { monitorType } from '../../../resources/iot/monitoring';
 import type { Row } from '../../db/database';
+import { referencedRows, tenantOfRow } from '../../db/references';
 import type { CallContext } from '../../db/repository';
 import type { Condition } from '../../http/conditions';
 import { contextOf, paramsOf, requiredText, text } from '../../http/context';
@@ -21,13 +21,8 @@ import { badRequest, invalidParam, ok, paramType } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { attach } from '../../http/trees';
-import { argsOf, distinct, eq, idArg, newRow, nodeOf, referencing, resolveReferences, tenantOfRow, truthy, unusedBeforeRemove, withNames, within } from './common';
+import { argsOf, distinct, eq, idArg, newRow, nodeOf, truthy, within } from './common';
 import { needs } from '../../auth/rights';
-
-const modelRefs = [
-  { field: 'deviceTypeId', resource: deviceType, message: '设备类型不存在' },
-  { field: 'protocolId', resource: protocol, message: '协议不存在' },
-];
 
 /** Types with their models below them (isLoadModel), for the model pickers; `kind` limits the models. */
 async function modelTree(platform: Platform, ctx: CallContext, args: Record<string, unknown>, kind?: number): Promise<unknown[]> {
@@ -59,9 +54,8 @@ async function batchSaveCoefficients(platform: Platform, ctx: CallContext, body:
   for (const [index, item] of list.entries()) {
     try {
       const values = repo.parse(item, false);
-      const tenantId = tenantOfRow(ctx, values, undefined);
-      await resolveReferences(platform, ctx, tenantId, values, [{ field: 'modelId', resource: deviceModel, message: '设备型号不存在' }]);
-      rows.push({ ...values, tenantId });
+      await referencedRows(platform, ctx, temperatureCoefficient, values);
+      rows.push({ ...values, tenantId: tenantOfRow(ctx, values, undefined) });
     } catch (error) {
       throw badRequest(`第${index + 1}条: ${(error as Error).message}`);
     }
@@ -97,11 +91,7 @@ async function batchSaveCoefficients(platform: Platform, ctx: CallContext, body:
 
 /** Device types, attributes, models, protocols with their points and Modbus variables, temperature coefficients. */
 export function registerCatalogue(app: FastifyInstance, platform: Platform): void {
-  registerCrud(app, platform, deviceType, {
-    beforeRemove: unusedBeforeRemove(platform, deviceType, [['wit_device_model', 'deviceTypeId'], ['wit_device', 'deviceTypeId'], ['wit_device_attribute', 'deviceTypeId']], '设备类型已被使用,不能删除'),
-    beforeSave: referencing(platform, [{ field: 'monitorTypeId', resource: monitorType, message: '监测类型不存在' }]),
-    decorate: (_ctx, rows) => withNames(platform.db, rows, [['monitorTypeId', 'wit_monitor_type', 'monitorTypeName']]),
-  });
+  registerCrud(app, platform, deviceType);
   /** Types of a model (`model`: its id or code) or of a project's devices (`projectId`); all types otherwise. */
   app.get('/wit-xinde/devicetype/select', needs.lookup, async (request) => {
     const ctx = contextOf(request);
@@ -129,9 +119,7 @@ export function registerCatalogue(app: FastifyInstance, platform: Platform): voi
     return ok(types.map((t) => ({ id: t.id, name: t.name, code: t.code, deviceCount: devices.filter((d) => d.deviceTypeId === t.id).length })));
   });
 
-  registerCrud(app, platform, deviceAttribute, {
-    beforeSave: referencing(platform, [{ field: 'deviceTypeId', resource: deviceType, message: '设备类型不存在' }]),
-  });
+  registerCrud(app, platform, deviceAttribute);
   /** Attributes of a type: the generic ones plus those of the structure type `projectType`. */
   app.post('/wit-xinde/deviceattribute/selectList', needs.lookup, async (request) => {
     const ctx = contextOf(request);
@@ -143,15 +131,7 @@ export function registerCatalogue(app: FastifyInstance, platform: Platform): voi
     return ok(await platform.repo(deviceAttribute).all(ctx, {}, [eq('deviceTypeId', deviceTypeId), byType]));
   });
 
-  registerCrud(app, platform, deviceModel, {
-    beforeRemove: unusedBeforeRemove(platform, deviceModel, [['wit_device', 'modelId'], ['wit_gateway', 'modelId']], '设备型号已被使用,不能删除'),
-    beforeSave: referencing(platform, modelRefs),
-    decorate: (_ctx, rows) =>
-      withNames(platform.db, rows, [
-        ['deviceTypeId', 'wit_device_type', 'deviceTypeName'],
-        ['protocolId', 'wit_protocol', 'protocolName'],
-      ]),
-  });
+  registerCrud(app, platform, deviceModel);
   app.get('/wit-xinde/devicemodel/getTreeList', needs.lookup, async (request) => ok(await modelTree(platform, contextOf(request), paramsOf(request))));
   app.get('/wit-xinde/devicemodel/getGatewayModelTree', needs.lookup, async (request) =>
     ok(await modelTree(platform, contextOf(request), paramsOf(request), MODEL_KIND.gateway)),
@@ -160,24 +140,11 @@ export function registerCatalogue(app: FastifyInstance, platform: Platform): voi
     ok(await modelTree(platform, contextOf(request), paramsOf(request), MODEL_KIND.collector)),
   );
 
-  registerCrud(app, platform, modelAgreement, {
-    beforeSave: referencing(platform, [
-      { field: 'modelId', resource: deviceModel, message: '设备型号不存在' },
-      { field: 'protocolId', resource: protocol, message: '协议不存在' },
-    ]),
-    decorate: (_ctx, rows) =>
-      withNames(platform.db, rows, [
-        ['modelId', 'wit_device_model', 'modelName'],
-        ['protocolId', 'wit_protocol', 'protocolName'],
-      ]),
-  });
-  registerCrud(app, platform, protocol, {
-    beforeRemove: unusedBeforeRemove(platform, protocol, [['wit_device_model', 'protocolId'], ['wit_model_agreement', 'protocolId']], '协议已被设备型号使用,不能删除'),
-  });
-  const protocolRef = [{ field: 'protocolId', resource: protocol, message: '协议不存在' }];
-  registerCrud(app, platform, protocolPoint, { beforeSave: referencing(platform, protocolRef) });
+  registerCrud(app, platform, modelAgreement);
+  registerCrud(app, platform, protocol);
+  registerCrud(app, platform, protocolPoint);
   registerCrud(app, platform, protocolModbus, {
-    beforeSave: referencing(platform, protocolRef, (_ctx, values, existing) => {
+    beforeSave: (_ctx, values, existing) => {
       const merged = { ...existing, ...values };
       const words: Record<string, number> = { int16: 1, uint16: 1, bool: 1, int32: 2, uint32: 2, float32: 2, float64: 4 };
       const type = String(merged.dataType);
@@ -187,13 +154,10 @@ export function registerCatalogue(app: FastifyInstance, platform: Platform): voi
         throw invalidParam(`quantity: ${type} 至少需要 ${words[type]} 个寄存器`);
       }
       return values;
-    }),
+    },
   });
 
-  registerCrud(app, platform, temperatureCoefficient, {
-    beforeSave: referencing(platform, [{ field: 'modelId', resource: deviceModel, message: '设备型号不存在' }]),
-    decorate: (_ctx, rows) => withNames(platform.db, rows, [['modelId', 'wit_device_model', 'modelName']]),
-  });
+  registerCrud(app, platform, temperatureCoefficient);
   app.post('/wit-xinde/temperaturecoefficient/batchSave', needs('temperature_coefficient_add', 'temperature_coefficient_edit'), async (request) => ok(await batchSaveCoefficients(platform, contextOf(request), request.body)));
   /** A model's coefficients by channel, the reference the calculation uses. */
   app.post('/wit-xinde/temperaturecoefficient/selectReferenceData', needs('temperature_coefficient'), async (request) => {

@@ -2,19 +2,17 @@ import type { FastifyRequest } from 'fastify';
 import { type SqlBool, sql } from 'kysely';
 import type { Resource } from '../../../resources/define';
 import { MQTT_CLIENT_TYPE } from '../../../resources/iot/mqtt';
-import type { Db, Row } from '../../db/database';
+import type { Row } from '../../db/database';
 import type { CallContext, Repository } from '../../db/repository';
 import type { Condition } from '../../http/conditions';
 import { bodyOf, paramsOf, text } from '../../http/context';
-import type { CrudHooks } from '../../http/crud';
 import { badRequest, paramType } from '../../http/envelope';
 import { type TreeNode, treeNode } from '../../http/trees';
 import type { Platform } from '../../platform';
 import { nextId } from '../../ids';
 import { formatDateTime } from '../../time';
-import { tenantOfWrite } from '../blade-user/tenancy';
 
-/** Helpers every monitoring module shares: references between rows, name lookups, tree nodes, call arguments. */
+/** Helpers every monitoring module shares: tree nodes, call arguments, counts, cycle and code checks. */
 
 /** Query, form and JSON body fields merged (body wins): BladeX reads @RequestParam while clients also send JSON. */
 export function argsOf(request: FastifyRequest): Record<string, unknown> {
@@ -33,58 +31,6 @@ export const eq = (column: string, value: unknown): Condition => (eb) => eb(colu
 /** `column in values`; no values matches nothing. */
 export const within = (column: string, values: readonly unknown[]): Condition =>
   values.length ? (eb) => eb(column, 'in', values as unknown[]) : () => sql<SqlBool>`1 = 0`;
-
-/** A field that names a row of another resource, which must be visible to the caller and of the row's tenant. */
-export interface Reference {
-  field: string;
-  resource: Resource;
-  message: string;
-}
-
-/** The tenant a saved row belongs to. */
-export const tenantOfRow = (ctx: CallContext, values: Row, existing: Row | undefined): string =>
-  existing ? String(existing.tenantId) : tenantOfWrite(ctx, values);
-
-/** The referenced rows, by field; a dangling, foreign or hidden reference is a 400 with the reference's message. */
-export async function resolveReferences(platform: Platform, ctx: CallContext, tenantId: string, values: Row, refs: readonly Reference[]): Promise<Map<string, Row>> {
-  const found = new Map<string, Row>();
-  for (const ref of refs) {
-    const value = values[ref.field];
-    if (value === undefined || value === null || value === '' || value === '0') continue;
-    const [row] = await platform.repo(ref.resource).all(ctx, {}, [eq('id', String(value)), eq('tenantId', tenantId)], 1);
-    if (!row) throw badRequest(ref.message);
-    found.set(ref.field, row);
-  }
-  return found;
-}
-
-/** A beforeSave hook that checks references, then runs `more` with the referenced rows. */
-export function referencing(
-  platform: Platform,
-  refs: readonly Reference[],
-  more?: (ctx: CallContext, values: Row, existing: Row | undefined, found: Map<string, Row>) => Promise<Row> | Row,
-): NonNullable<CrudHooks['beforeSave']> {
-  return async (ctx, values, existing) => {
-    const found = await resolveReferences(platform, ctx, tenantOfRow(ctx, values, existing), values, refs);
-    return more ? more(ctx, values, existing, found) : values;
-  };
-}
-
-/** Adds `<out>` = the `name` column of the row each `<field>` names, in one query per lookup. */
-export async function withNames(db: Db, rows: Row[], lookups: ReadonlyArray<readonly [field: string, table: string, out: string]>): Promise<Row[]> {
-  if (rows.length === 0) return rows;
-  const out = rows.map((r) => ({ ...r }));
-  for (const [field, table, name] of lookups) {
-    const ids = [...new Set(rows.map((r) => r[field]).filter((v): v is string => typeof v === 'string' && v !== '' && v !== '0'))];
-    const names = new Map<string, string>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const found = await db.selectFrom(table).select(['id', 'name']).where('id', 'in', ids.slice(i, i + 500)).execute();
-      for (const row of found) names.set(String(row.id), String(row.name));
-    }
-    for (const row of out) row[name] = typeof row[field] === 'string' ? (names.get(row[field] as string) ?? null) : null;
-  }
-  return out;
-}
 
 /** A tree node of a monitoring row, saying what kind of row it is (`nodeType`: project, group, device…). */
 export function nodeOf(nodeType: string, row: Row, parentId: string, title = String(row.name), extra: Row = {}): TreeNode {
@@ -109,21 +55,6 @@ export async function countOf(repo: Repository, ctx: CallContext, conditions: Co
   const qb = await repo.query(ctx, {}, conditions);
   const row = (await qb.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst()) as { total: number } | undefined;
   return Number(row?.total ?? 0);
-}
-
-/** Where a resource's rows are named: [table, column] pairs. */
-export type Uses = ReadonlyArray<readonly [table: string, column: string]>;
-
-/** A beforeRemove hook refusing to remove visible rows that live rows elsewhere still name. */
-export function unusedBeforeRemove(platform: Platform, resource: Resource, uses: Uses, message: string): NonNullable<CrudHooks['beforeRemove']> {
-  return async (ctx, ids) => {
-    const visible = (await platform.repo(resource).all(ctx, {}, [within('id', ids)])).map((r) => String(r.id));
-    if (visible.length === 0) return;
-    for (const [table, column] of uses) {
-      const used = await platform.db.selectFrom(table).select('id').where(column, 'in', visible).where('isDeleted', '=', 0).executeTakeFirst();
-      if (used) throw badRequest(message);
-    }
-  };
 }
 
 /** A row may not hang below itself or below one of its descendants. */

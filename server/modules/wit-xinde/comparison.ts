@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type ComparisonItem, dataComparison } from '../../../resources/iot/comparison';
 import { device } from '../../../resources/iot/device';
-import { project } from '../../../resources/iot/project';
 import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
 import { contextOf, paramsOf } from '../../http/context';
@@ -9,7 +8,7 @@ import { registerCrud } from '../../http/crud';
 import { badRequest, missingParam, notFound, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { parseDateTime } from '../../time';
-import { argsOf, eq, idArg, referencing, withNames, within } from './common';
+import { argsOf, eq, idArg, within } from './common';
 import { chartOf, type LogKey, logKeys, rangeArgs, widthArg } from './history';
 import { needs } from '../../auth/rights';
 
@@ -45,18 +44,17 @@ export function registerComparison(app: FastifyInstance, platform: Platform): vo
   }
 
   registerCrud(app, platform, dataComparison, {
-    beforeSave: referencing(platform, [{ field: 'projectId', resource: project, message: '项目不存在或无权操作' }], async (ctx, values, existing) => {
+    beforeSave: async (ctx, values, existing) => {
       const merged = { ...existing, ...values };
       const [start, end] = [merged.startTime, merged.endTime].map((t) => (typeof t === 'string' ? parseDateTime(t)?.getTime() : undefined));
       if (start !== undefined && end !== undefined && start > end) throw badRequest('开始时间应早于结束时间');
       if (values.items !== undefined || values.projectId !== undefined) await resolveItems(ctx, String(merged.projectId), itemsOf(merged));
       return values;
-    }),
+    },
     decorate: async (ctx, rows) => {
-      const named = await withNames(platform.db, rows, [['projectId', 'wit_project', 'projectName']]);
-      const ids = [...new Set(named.flatMap((r) => itemsOf(r).map((i) => i.deviceId)))];
+      const ids = [...new Set(rows.flatMap((r) => itemsOf(r).map((i) => i.deviceId)))];
       const found = ids.length ? await devices.all(ctx, {}, [within('id', ids)]) : [];
-      return named.map((r) => ({
+      return rows.map((r) => ({
         ...r,
         items: itemsOf(r).map((i) => {
           const d = found.find((row) => row.id === i.deviceId);

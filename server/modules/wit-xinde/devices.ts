@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { deviceModel, deviceType, protocol } from '../../../resources/iot/catalogue';
+import { deviceModel, protocol } from '../../../resources/iot/catalogue';
 import { device, deviceGroup, devicePoint, devicePointAtt, gateway, viewDevice } from '../../../resources/iot/device';
-import { monitorFactorsItem } from '../../../resources/iot/monitoring';
 import { project } from '../../../resources/iot/project';
 import type { Resource } from '../../../resources/define';
 import { isPlatformAdmin } from '../../auth/principal';
 import type { Row } from '../../db/database';
+import { referencedRows, tenantOfRow, withReferenceNames } from '../../db/references';
 import type { CallContext } from '../../db/repository';
 import type { Condition } from '../../http/conditions';
 import { bodyOf, contextOf, idsOf, paramsOf, requiredText, text } from '../../http/context';
@@ -14,25 +14,9 @@ import { badRequest, ok, paramType } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { attach, forest } from '../../http/trees';
-import { argsOf, assertCodeUnbound, assertNoCycle, countOf, distinct, eq, idArg, newRow, nodeOf, type Reference, referencing, resolveReferences, tenantOfRow, truthy, withNames, within } from './common';
+import { argsOf, assertCodeUnbound, assertNoCycle, countOf, distinct, eq, idArg, newRow, nodeOf, truthy, within } from './common';
 import { registerPointSheet } from './point-sheet';
 import { needs } from '../../auth/rights';
-
-const DEVICE_REFS: readonly Reference[] = [
-  { field: 'modelId', resource: deviceModel, message: '设备型号不存在' },
-  { field: 'deviceTypeId', resource: deviceType, message: '设备类型不存在' },
-  { field: 'projectId', resource: project, message: '项目不存在或无权操作' },
-  { field: 'gatewayId', resource: gateway, message: '网关不存在' },
-  { field: 'groupId', resource: deviceGroup, message: '设备分组不存在' },
-];
-
-const DEVICE_NAMES = [
-  ['projectId', 'wit_project', 'projectName'],
-  ['modelId', 'wit_device_model', 'modelName'],
-  ['deviceTypeId', 'wit_device_type', 'deviceTypeName'],
-  ['gatewayId', 'wit_gateway', 'gatewayName'],
-  ['groupId', 'wit_device_group', 'groupName'],
-] as const;
 
 /** Fields `setting` may change on many devices at once. */
 const SETTABLE = ['projectId', 'gatewayId', 'groupId', 'modelId', 'deviceTypeId', 'samplingInterval', 'status'] as const;
@@ -57,12 +41,12 @@ class Devices {
   }
 
   /**
-   * The checks of a device write: references live in the row's tenant, the type follows the model when not given,
-   * and the group and gateway belong to the device's project.
+   * The checks of a device write: references live in the row's tenant (found by the CRUD builder, or here for the
+   * batch calls), the type follows the model when not given, and the group and gateway belong to the device's project.
    */
-  async prepare(ctx: CallContext, values: Row, existing: Row | undefined): Promise<Row> {
+  async prepare(ctx: CallContext, values: Row, existing: Row | undefined, referenced?: ReadonlyMap<string, Row>): Promise<Row> {
     await assertCodeUnbound(this.platform, values, existing, 'device');
-    const found = await resolveReferences(this.platform, ctx, tenantOfRow(ctx, values, existing), values, DEVICE_REFS);
+    const found = referenced ?? (await referencedRows(this.platform, ctx, device, values, existing));
     const out = { ...values };
     const model = found.get('modelId');
     if (model && !out.deviceTypeId && !existing?.deviceTypeId) out.deviceTypeId = model.deviceTypeId ?? null;
@@ -80,10 +64,6 @@ class Devices {
     const id = values[field] === undefined ? existing?.[field] : undefined;
     if (typeof id !== 'string' || id === '' || id === '0') return undefined;
     return (await this.platform.repo(resource).all(ctx, {}, [eq('id', id)], 1))[0];
-  }
-
-  decorate(rows: Row[]): Promise<Row[]> {
-    return withNames(this.platform.db, rows, DEVICE_NAMES);
   }
 
   /** Validates every device first, then inserts them all in one transaction; returns the stored rows. */
@@ -236,7 +216,7 @@ class Devices {
     const last = parseJson(row.lastValues);
     const initial = parseJson(row.initialValues);
     const points = await this.platform.repo(devicePoint).all(ctx, {}, [eq('deviceId', deviceId)]);
-    const named = await withNames(this.platform.db, points, [['factorsItemId', 'wit_monitor_factors_item', 'factorsItemName']]);
+    const named = await withReferenceNames(this.platform, devicePoint, points, ['factorsItemId']);
     return named.map((pt) => ({ ...pt, value: last[String(pt.pointKey)] ?? null, initialValue: initial[String(pt.pointKey)] ?? null, lastSeen: row.lastSeen ?? null }));
   }
 
@@ -289,8 +269,8 @@ class Devices {
       return true;
     }
     const { isDeleted: _ignored, ...values } = body;
-    const saved = await saveWithHooks(this.groups, ctx, values, {
-      beforeSave: referencing(this.platform, [{ field: 'projectId', resource: project, message: '项目不存在或无权操作' }], async (ctx2, v, existing) => {
+    const saved = await saveWithHooks(this.platform, deviceGroup, ctx, values, {
+      beforeSave: async (ctx2, v, existing) => {
         const projectId = String(v.projectId ?? existing?.projectId);
         const parentId = String(v.parentId ?? existing?.parentId ?? '0');
         await assertNoCycle(this.platform, ctx2, deviceGroup, existing?.id as string | undefined, parentId, '上级分组不能是自身或其下级');
@@ -302,7 +282,7 @@ class Devices {
         }
         if (level + (existing ? (await this.descendants(ctx2, existing)).depth : 0) > 10) throw badRequest('分组最多10级');
         return { ...v, parentId, level };
-      }),
+      },
     });
     await this.relevel(ctx, saved);
     return saved;
@@ -343,14 +323,13 @@ export function registerDevices(app: FastifyInstance, platform: Platform): void 
   const devices = new Devices(platform);
   const base = '/wit-xinde/device';
   registerCrud(app, platform, device, {
-    beforeSave: (ctx, values, existing) => devices.prepare(ctx, values, existing),
+    beforeSave: (ctx, values, existing, referenced) => devices.prepare(ctx, values, existing, referenced),
     beforeRemove: async (_ctx, ids) => {
       const bound = await platform.db.selectFrom('wit_point_relation_device').select('id').where('deviceId', 'in', ids).where('isDeleted', '=', 0).executeTakeFirst();
       if (bound) throw badRequest('设备已绑定监测点,请先解除绑定');
     },
-    decorate: (_ctx, rows) => devices.decorate(rows),
   });
-  registerCrud(app, platform, viewDevice, { decorate: (_ctx, rows) => devices.decorate(rows) });
+  registerCrud(app, platform, viewDevice);
 
   app.get(`${base}/lazy-list`, needs.lookup, async (request) => ok(await devices.lazyList(contextOf(request), paramsOf(request))));
   app.get(`${base}/lazy-list-tenantid`, needs.lookup, async (request) => ok(await devices.lazyByTenant(contextOf(request), paramsOf(request))));
@@ -367,7 +346,7 @@ export function registerDevices(app: FastifyInstance, platform: Platform): void 
     const args = argsOf(request);
     const ids = idsOf(args);
     if (ids.some((id) => !/^\d{1,20}$/.test(id))) throw paramType('ids');
-    return ok(await devices.decorate(await devices.repo.all(ctx, {}, [within('id', ids)])));
+    return ok(await withReferenceNames(platform, device, await devices.repo.all(ctx, {}, [within('id', ids)])));
   });
   app.post(`${base}/getDevicePoint`, needs.lookup, async (request) => {
     const args = argsOf(request);
@@ -385,18 +364,11 @@ export function registerDevices(app: FastifyInstance, platform: Platform): void 
   });
 
   registerCrud(app, platform, devicePoint, {
-    beforeSave: referencing(platform, [
-      { field: 'deviceId', resource: device, message: '设备不存在' },
-      { field: 'factorsItemId', resource: monitorFactorsItem, message: '因素项不存在' },
-    ]),
+    // The device's code is a second column of the referenced row, beside its declared name.
     decorate: async (_ctx, rows) => {
-      const named = await withNames(platform.db, rows, [
-        ['deviceId', 'wit_device', 'deviceName'],
-        ['factorsItemId', 'wit_monitor_factors_item', 'factorsItemName'],
-      ]);
       const codes = await platform.db.selectFrom('wit_device').select(['id', 'code']).where(within('id', distinct(rows, 'deviceId'))).execute();
       const byId = new Map(codes.map((c) => [String(c.id), c.code]));
-      return named.map((r) => ({ ...r, deviceCode: byId.get(String(r.deviceId)) ?? null }));
+      return rows.map((r) => ({ ...r, deviceCode: byId.get(String(r.deviceId)) ?? null }));
     },
   });
   /** How many points the devices of a model have (`modelId` or `modelCode`). */
@@ -408,8 +380,5 @@ export function registerDevices(app: FastifyInstance, platform: Platform): void 
   });
   registerPointSheet(app, platform);
 
-  registerCrud(app, platform, devicePointAtt, {
-    beforeSave: referencing(platform, [{ field: 'pointId', resource: devicePoint, message: '设备点位不存在' }]),
-    decorate: (_ctx, rows) => withNames(platform.db, rows, [['pointId', 'wit_device_point', 'pointName']]),
-  });
+  registerCrud(app, platform, devicePointAtt);
 }

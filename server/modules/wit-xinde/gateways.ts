@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { deviceModel } from '../../../resources/iot/catalogue';
 import { device, gateway, gatewayState } from '../../../resources/iot/device';
-import { project } from '../../../resources/iot/project';
 import type { Row } from '../../db/database';
+import { withReferenceNames } from '../../db/references';
 import type { CallContext } from '../../db/repository';
 import type { Condition } from '../../http/conditions';
 import { contextOf, paramsOf } from '../../http/context';
@@ -10,13 +9,8 @@ import { registerCrud } from '../../http/crud';
 import { badRequest, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { attach, forest } from '../../http/trees';
-import { assertCodeUnbound, assertNoCycle, eq, idArg, nodeOf, referencing, withNames, within } from './common';
+import { assertCodeUnbound, assertNoCycle, eq, idArg, nodeOf, within } from './common';
 import { needs } from '../../auth/rights';
-
-const gatewayNames = [
-  ['modelId', 'wit_device_model', 'modelName'],
-  ['projectId', 'wit_project', 'projectName'],
-] as const;
 
 /** Gateways and their online history. */
 export function registerGateways(app: FastifyInstance, platform: Platform): void {
@@ -28,24 +22,15 @@ export function registerGateways(app: FastifyInstance, platform: Platform): void
   const nodes = (rows: Row[]) => rows.map((g) => nodeOf('gateway', g, String(g.parentId), String(g.name), { code: g.code, online: g.online, projectId: g.projectId }));
 
   registerCrud(app, platform, gateway, {
-    beforeSave: referencing(
-      platform,
-      [
-        { field: 'modelId', resource: deviceModel, message: '网关型号不存在' },
-        { field: 'projectId', resource: project, message: '项目不存在或无权操作' },
-        { field: 'parentId', resource: gateway, message: '上级网关不存在' },
-      ],
-      async (ctx, values, existing) => {
-        await assertNoCycle(platform, ctx, gateway, existing?.id as string | undefined, values.parentId, '上级网关不能是自身或其下级');
-        await assertCodeUnbound(platform, values, existing, 'gateway');
-        return values;
-      },
-    ),
+    beforeSave: async (ctx, values, existing) => {
+      await assertNoCycle(platform, ctx, gateway, existing?.id as string | undefined, values.parentId, '上级网关不能是自身或其下级');
+      await assertCodeUnbound(platform, values, existing, 'gateway');
+      return values;
+    },
     beforeRemove: async (ctx, ids) => {
       const attached = await platform.repo(device).all(ctx, {}, [within('gatewayId', ids)], 1);
       if (attached.length) throw badRequest('网关下还有设备,不能删除');
     },
-    decorate: (_ctx, rows) => withNames(platform.db, rows, gatewayNames),
   });
 
   /** The gateways of a project as a tree (a collector hangs below its gateway). */
@@ -62,16 +47,14 @@ export function registerGateways(app: FastifyInstance, platform: Platform): void
     const rows = await repo.all(ctx, {}, [eq('parentId', parentId), ...byProject(args)]);
     const children = await repo.all(ctx, {}, [within('parentId', rows.map((r) => r.id))]);
     const parents = new Set(children.map((c) => String(c.parentId)));
-    const named = await withNames(platform.db, rows, gatewayNames);
+    const named = await withReferenceNames(platform, gateway, rows, ['modelId', 'projectId']);
     return ok(named.map((r) => ({ ...r, hasChildren: parents.has(String(r.id)) })));
   });
 
   /** Gateways with their devices below them. */
   app.get('/wit-xinde/gateway/treeGatewayDevice', needs.lookup, async (request) => ok(await gatewayDeviceTree(platform, contextOf(request), paramsOf(request))));
 
-  registerCrud(app, platform, gatewayState, {
-    decorate: (_ctx, rows) => withNames(platform.db, rows, [['gatewayId', 'wit_gateway', 'gatewayName']]),
-  });
+  registerCrud(app, platform, gatewayState);
 
   async function gatewayDeviceTree(platform: Platform, ctx: CallContext, args: Record<string, unknown>) {
     const gateways = nodes(await repo.all(ctx, {}, byProject(args)));

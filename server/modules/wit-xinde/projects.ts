@@ -6,6 +6,7 @@ import { project, projectCategory, projectCustomer, userProject } from '../../..
 import { isPlatformAdmin } from '../../auth/principal';
 import type { Db, Row } from '../../db/database';
 import { assignedProjects } from '../../db/project-scope';
+import { withReferenceNames } from '../../db/references';
 import type { CallContext } from '../../db/repository';
 import { pagingOf } from '../../http/conditions';
 import { contextOf, idsOf, paramsOf, requiredText } from '../../http/context';
@@ -16,7 +17,7 @@ import { formatDateTime } from '../../time';
 import { dictLabels } from '../blade-user/names';
 import { assertTenantExists, tenantAsked } from '../blade-user/tenancy';
 import { attach, forest } from '../../http/trees';
-import { argsOf, assertNoCycle, distinct, eq, idArg, newRow, nodeOf, referencing, unusedBeforeRemove, withNames, within } from './common';
+import { argsOf, assertNoCycle, distinct, eq, idArg, newRow, nodeOf, within } from './common';
 import { assertNoScopeWidened } from './project-move';
 import { type Detached, deleteOwned, movedTables, moveOwned, ownedIds, purgeHistory } from './project-rows';
 import { needs } from '../../auth/rights';
@@ -38,13 +39,14 @@ class Projects {
     for (const table of new Set([...tables, 'wit_user_project', 'wit_project'])) this.platform.events.emit('changed', table);
   }
 
-  /** Adds category, customer and structure-type names and the device count. */
+  /** Adds the declared names (category, customer), then what `counted` adds: for the calls outside the CRUD routes. */
   async decorate(rows: Row[]): Promise<Row[]> {
+    return this.counted(await withReferenceNames(this.platform, project, rows));
+  }
+
+  /** Adds the structure-type name and the device count. */
+  async counted(rows: Row[]): Promise<Row[]> {
     if (rows.length === 0) return rows;
-    const named = await withNames(this.db, rows, [
-      ['categoryId', 'wit_project_category', 'categoryName'],
-      ['customerId', 'wit_project_customer', 'customerName'],
-    ]);
     const types = await dictLabels(this.db, 'structure_type');
     const counts = await this.db
       .selectFrom('wit_device')
@@ -54,7 +56,7 @@ class Projects {
       .groupBy('projectId')
       .execute();
     const byProject = new Map(counts.map((c) => [String(c.projectId), Number(c.count)]));
-    return named.map((r) => ({ ...r, structureTypeName: types.get(String(r.structureType)) ?? null, deviceCount: byProject.get(String(r.id)) ?? 0 }));
+    return rows.map((r) => ({ ...r, structureTypeName: types.get(String(r.structureType)) ?? null, deviceCount: byProject.get(String(r.id)) ?? 0 }));
   }
 
   /** Deleted projects of the caller's tenant (and, for a user limited to projects, only theirs). */
@@ -223,20 +225,13 @@ export function registerProjects(app: FastifyInstance, platform: Platform): void
   const repo = platform.repo(project);
 
   registerCrud(app, platform, project, {
-    beforeSave: referencing(
-      platform,
-      [
-        { field: 'categoryId', resource: projectCategory, message: '项目分类不存在' },
-        { field: 'customerId', resource: projectCustomer, message: '项目客户不存在' },
-      ],
-      (_ctx, values, existing) => {
-        const start = (values.startDate ?? existing?.startDate) as string | null | undefined;
-        const end = (values.endDate ?? existing?.endDate) as string | null | undefined;
-        if (start && end && start > end) throw badRequest('结束日期不能早于开始日期');
-        return values;
-      },
-    ),
-    decorate: (_ctx, rows) => projects.decorate(rows),
+    beforeSave: (_ctx, values, existing) => {
+      const start = (values.startDate ?? existing?.startDate) as string | null | undefined;
+      const end = (values.endDate ?? existing?.endDate) as string | null | undefined;
+      if (start && end && start > end) throw badRequest('结束日期不能早于开始日期');
+      return values;
+    },
+    decorate: (_ctx, rows) => projects.counted(rows),
   });
   app.get(`${base}/SelectList`, needs.lookup, async (request) => {
     const ctx = contextOf(request);
@@ -261,20 +256,17 @@ export function registerProjects(app: FastifyInstance, platform: Platform): void
   });
 
   registerCrud(app, platform, projectCategory, {
-    beforeSave: referencing(platform, [{ field: 'parentId', resource: projectCategory, message: '上级分类不存在' }], async (ctx, values, existing) => {
+    beforeSave: async (ctx, values, existing) => {
       await assertNoCycle(platform, ctx, projectCategory, existing?.id as string | undefined, values.parentId, '上级分类不能是自身或其下级');
       return values;
-    }),
-    beforeRemove: unusedBeforeRemove(platform, projectCategory, [['wit_project', 'categoryId']], '分类下还有项目,不能删除'),
+    },
   });
   app.get('/wit-xinde/projectcategory/tree', needs.lookup, async (request) => {
     const rows = await platform.repo(projectCategory).all(contextOf(request), {});
     return ok(forest(rows.map((r) => nodeOf('category', r, String(r.parentId)))));
   });
 
-  registerCrud(app, platform, projectCustomer, {
-    beforeRemove: unusedBeforeRemove(platform, projectCustomer, [['wit_project', 'customerId']], '客户下还有项目,不能删除'),
-  });
+  registerCrud(app, platform, projectCustomer);
   app.get('/wit-xinde/projectcustomer/httpTreeList', needs('project_customer'), async (request) => {
     const ctx = contextOf(request);
     return ok(await customerTree(platform, ctx, tenantAsked(ctx, paramsOf(request))));
@@ -287,18 +279,18 @@ export function registerProjects(app: FastifyInstance, platform: Platform): void
   });
 
   registerCrud(app, platform, userProject, {
-    beforeSave: referencing(platform, [{ field: 'projectId', resource: project, message: '项目不存在或无权操作' }], async (ctx, values, existing) => {
+    beforeSave: async (ctx, values, existing) => {
       await assertMayAssign(platform, ctx);
       const tenantId = existing ? String(existing.tenantId) : isPlatformAdmin(ctx.principal) && typeof values.tenantId === 'string' ? values.tenantId : ctx.principal.tenantId;
       if (values.userId) await assertUserOfTenant(platform.db, String(values.userId), tenantId);
       return values;
-    }),
+    },
     beforeRemove: (ctx) => assertMayAssign(platform, ctx),
+    // The user's real name and account are not the declared `name`: joined here.
     decorate: async (_ctx, rows) => {
-      const named = await withNames(platform.db, rows, [['projectId', 'wit_project', 'projectName']]);
       const users = await platform.db.selectFrom('blade_user').select(['id', 'realName', 'account']).where(within('id', distinct(rows, 'userId'))).execute();
       const byId = new Map(users.map((u) => [String(u.id), u]));
-      return named.map((r) => ({ ...r, userName: byId.get(String(r.userId))?.realName ?? null, account: byId.get(String(r.userId))?.account ?? null }));
+      return rows.map((r) => ({ ...r, userName: byId.get(String(r.userId))?.realName ?? null, account: byId.get(String(r.userId))?.account ?? null }));
     },
   });
   app.post('/wit-xinde/userproject/setUserProject', needs('user_project_add', 'user_project_edit'), async (request) => {

@@ -2,6 +2,7 @@ import { device } from '../../../resources/iot/device';
 import { project } from '../../../resources/iot/project';
 import { mqttParam, PUSH_TYPE, tenantProject } from '../../../resources/iot/push';
 import type { Row } from '../../db/database';
+import { withReferenceNames } from '../../db/references';
 import type { CallContext } from '../../db/repository';
 import { badRequest } from '../../http/envelope';
 import { attach, type TreeNode } from '../../http/trees';
@@ -12,7 +13,7 @@ import type { PushReading } from '../../push/format';
 import type { PushSummary } from '../../push/forwarder';
 import { countHistory, type DeviceRef, historyOf, latestOf } from '../../push/history';
 import { formatDateTime } from '../../time';
-import { distinct, eq, idArg, newRow, nodeOf, withNames, within } from './common';
+import { distinct, eq, idArg, newRow, nodeOf, within } from './common';
 import { timeArg } from './history';
 
 /**
@@ -28,15 +29,11 @@ const MAX_RANGE_MS = MAX_RANGE_DAYS * 86_400_000;
 export const MAX_MANUAL_READINGS = 100_000;
 const MAX_DEVICES = 500;
 
-/** Target and project names, the target's push type, and how many devices a binding pushes (null: all). */
+/** The target's push type and state, and how many devices a binding pushes (null: all); the names are declared. */
 export async function decorateBindings(platform: Platform, rows: Row[]): Promise<Row[]> {
-  const named = await withNames(platform.db, rows, [
-    ['mqttParamId', 'wit_mqtt_param', 'paramName'],
-    ['projectId', 'wit_project', 'projectName'],
-  ]);
   const targets = await platform.db.selectFrom('wit_mqtt_param').select(['id', 'pushType', 'enabled']).where(within('id', distinct(rows, 'mqttParamId'))).execute();
   const byId = new Map(targets.map((t) => [String(t.id), t]));
-  return named.map((r) => {
+  return rows.map((r) => {
     const target = byId.get(String(r.mqttParamId));
     const ids = String(r.deviceIds ?? '').split(',').filter(Boolean);
     return { ...r, pushType: target?.pushType ?? null, paramEnabled: target?.enabled ?? null, deviceCount: ids.length || null };
@@ -103,7 +100,7 @@ export class PushCalls {
   /** Targets with their bound projects below them (nodeType `param` and `project`; a project node's id is the binding's). */
   async tree(ctx: CallContext, tenantId: string): Promise<TreeNode[]> {
     const targets = await this.targets.all(ctx, {}, [eq('tenantId', tenantId)]);
-    const rows = await withNames(this.platform.db, await this.bindingRows.all(ctx, {}, [eq('tenantId', tenantId)]), [['projectId', 'wit_project', 'projectName']]);
+    const rows = await withReferenceNames(this.platform, tenantProject, await this.bindingRows.all(ctx, {}, [eq('tenantId', tenantId)]), ['projectId']);
     return attach(
       targets.map((t) => nodeOf('param', t, '0', String(t.name), { tenantId: t.tenantId, pushType: t.pushType, enabled: t.enabled })),
       rows.map((b) =>
@@ -122,7 +119,7 @@ export class PushCalls {
   /** The target's bound projects. */
   async selected(ctx: CallContext, targetId: string) {
     await this.target(ctx, targetId);
-    const rows = await decorateBindings(this.platform, await this.bindingRows.all(ctx, {}, [eq('mqttParamId', targetId)]));
+    const rows = await decorateBindings(this.platform, await withReferenceNames(this.platform, tenantProject, await this.bindingRows.all(ctx, {}, [eq('mqttParamId', targetId)])));
     const projects = await this.platform.repo(project).all(ctx, {}, [within('id', distinct(rows, 'projectId'))]);
     return {
       mqttParamId: targetId,
@@ -165,7 +162,7 @@ export class PushCalls {
       if (!projectId) throw badRequest(`推送绑定或项目不存在: ${id}`);
       const subset = String(binding?.deviceIds ?? '').split(',').filter(Boolean);
       const rows = await this.platform.repo(device).all(ctx, {}, [eq('projectId', String(projectId)), ...(subset.length ? [within('id', subset)] : [])]);
-      const named = await withNames(this.platform.db, rows, [['projectId', 'wit_project', 'projectName']]);
+      const named = await withReferenceNames(this.platform, device, rows, ['projectId']);
       for (const d of named) {
         out.push({ id: d.id, code: d.code, name: d.name, projectId: d.projectId, projectName: d.projectName, online: d.online, lastSeen: d.lastSeen ?? null, bindingId: binding?.id ?? null, mqttParamId: binding?.mqttParamId ?? null });
       }

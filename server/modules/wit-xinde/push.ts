@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { device, devicePoint } from '../../../resources/iot/device';
-import { project } from '../../../resources/iot/project';
 import { apiSendLog, DEFAULT_TOPIC, mqttParam, PUSH_TYPE, subTable, tenantProject } from '../../../resources/iot/push';
 import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
@@ -12,7 +11,7 @@ import type { Platform } from '../../platform';
 import { pushOf } from '../../push';
 import { targetOf } from '../../push/target';
 import { tenantAsked } from '../blade-user/tenancy';
-import { argsOf, distinct, eq, idArg, referencing, unusedBeforeRemove, withNames, within } from './common';
+import { argsOf, distinct, eq, idArg, within } from './common';
 import { decorateBindings, PushCalls } from './push-calls';
 import { needs } from '../../auth/rights';
 
@@ -121,56 +120,24 @@ export function registerPush(app: FastifyInstance, platform: Platform): void {
       return out;
     },
     decorate: (_ctx, rows) => decorateTargets(platform, rows),
-    beforeRemove: unusedBeforeRemove(
-      platform,
-      mqttParam,
-      [
-        ['wit_tenant_project', 'mqttParamId'],
-        ['wit_push_map', 'mqttParamId'],
-      ],
-      '推送目标还绑定着项目或设有映射,请先解除',
-    ),
   });
 
   registerCrud(app, platform, tenantProject, {
-    beforeSave: referencing(
-      platform,
-      [
-        { field: 'mqttParamId', resource: mqttParam, message: '推送目标不存在或无权操作' },
-        { field: 'projectId', resource: project, message: '项目不存在或无权操作' },
-      ],
-      (ctx, values, existing) => checkBinding(platform, ctx, values, existing),
-    ),
+    beforeSave: (ctx, values, existing) => checkBinding(platform, ctx, values, existing),
     decorate: (_ctx, rows) => decorateBindings(platform, rows),
   });
 
   registerCrud(app, platform, subTable, {
-    beforeSave: referencing(
-      platform,
-      [
-        { field: 'mqttParamId', resource: mqttParam, message: '推送目标不存在或无权操作' },
-        { field: 'deviceId', resource: device, message: '设备不存在或无权操作' },
-      ],
-      (ctx, values, existing) => checkMapping(platform, ctx, values, existing),
-    ),
+    beforeSave: (ctx, values, existing) => checkMapping(platform, ctx, values, existing),
+    // The device's code is a second column of the referenced row, beside its declared name.
     decorate: async (_ctx, rows) => {
-      const named = await withNames(platform.db, rows, [
-        ['mqttParamId', 'wit_mqtt_param', 'paramName'],
-        ['deviceId', 'wit_device', 'deviceName'],
-      ]);
       const codes = await platform.db.selectFrom('wit_device').select(['id', 'code']).where(within('id', distinct(rows, 'deviceId'))).execute();
       const byId = new Map(codes.map((c) => [String(c.id), c.code]));
-      return named.map((r) => ({ ...r, deviceCode: byId.get(String(r.deviceId)) ?? null }));
+      return rows.map((r) => ({ ...r, deviceCode: byId.get(String(r.deviceId)) ?? null }));
     },
   });
 
-  registerCrud(app, platform, apiSendLog, {
-    decorate: (_ctx, rows) =>
-      withNames(platform.db, rows, [
-        ['mqttParamId', 'wit_mqtt_param', 'paramName'],
-        ['projectId', 'wit_project', 'projectName'],
-      ]),
-  });
+  registerCrud(app, platform, apiSendLog);
 
   const calls = new PushCalls(platform, () => pushOf(platform));
   const base = '/wit-xinde/tenantproject';

@@ -4,6 +4,7 @@ import { device, gateway } from '../../../resources/iot/device';
 import { project } from '../../../resources/iot/project';
 import { isPlatformAdmin } from '../../auth/principal';
 import type { Row } from '../../db/database';
+import { referencedRows, tenantOfRow, withReferenceNames } from '../../db/references';
 import type { CallContext } from '../../db/repository';
 import { contextOf, paramsOf } from '../../http/context';
 import { type CrudHooks, registerCrud } from '../../http/crud';
@@ -12,7 +13,7 @@ import { nextId } from '../../ids';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import type { Commands, Target } from './commands';
-import { eq, idArg, resolveReferences, tenantOfRow, withNames, within } from './common';
+import { eq, idArg, within } from './common';
 import { needs } from '../../auth/rights';
 
 /**
@@ -201,10 +202,8 @@ export class Scheduler {
 async function checkStrategy(platform: Platform, ctx: CallContext, values: Row, existing: Row | undefined): Promise<Row> {
   const merged = { ...existing, ...values };
   const tenantId = tenantOfRow(ctx, values, existing);
-  const found = await resolveReferences(platform, ctx, tenantId, merged, [
-    { field: 'projectId', resource: project, message: '项目不存在或无权操作' },
-    { field: 'gatewayId', resource: gateway, message: '网关不存在或无权操作' },
-  ]);
+  // The row as it will be, kept references included: a gateway kept must still fit a changed project.
+  const found = await referencedRows(platform, ctx, collectStrategy, merged, existing);
   const gw = found.get('gatewayId');
   if (gw && gw.projectId !== merged.projectId) throw badRequest('网关不属于该项目');
   const deviceIds = idsOf(merged.deviceIds);
@@ -235,8 +234,8 @@ export function registerStrategies(app: FastifyInstance, platform: Platform, com
     if (table === 'wit_collect_strategy' || table === 'wit_project') void scheduler.sync();
   });
 
-  const decorate = async (rows: Row[]) =>
-    (await withNames(platform.db, rows, [['projectId', 'wit_project', 'projectName'], ['gatewayId', 'wit_gateway', 'gatewayName']])).map((r) => ({
+  const decorate = (rows: Row[]) =>
+    rows.map((r) => ({
       ...r,
       deviceCount: idsOf(r.deviceIds).length,
       running: scheduler.isRunning(String(r.id)) ? 1 : 0,
@@ -261,7 +260,7 @@ export function registerStrategies(app: FastifyInstance, platform: Platform, com
     if (!id) throw badRequest('请选择采集策略');
     const row = await platform.repo(collectStrategy).byId(ctx, id);
     if (!row) throw badRequest('采集策略不存在或无权操作');
-    const [strategy] = await decorate([row]);
+    const [strategy] = decorate(await withReferenceNames(platform, collectStrategy, [row]));
     const [proj] = await platform.repo(project).all(ctx, {}, [eq('id', String(row.projectId))], 1);
     const selected = new Set(idsOf(row.deviceIds));
     const devices = await platform.repo(device).all(ctx, {}, [eq('projectId', String(row.projectId))]);

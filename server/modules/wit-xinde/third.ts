@@ -11,7 +11,7 @@ import type { Third } from '../../third';
 import { MAX_RANGE_MS, type PullScope } from '../../third/puller';
 import { formatDateTime, parseDateTime } from '../../time';
 import { tenantAsked } from '../blade-user/tenancy';
-import { argsOf, distinct, eq, idArg, unusedBeforeRemove, withNames, within } from './common';
+import { argsOf, distinct, eq, idArg, within } from './common';
 import { needs } from '../../auth/rights';
 
 /**
@@ -89,23 +89,21 @@ async function pullRequest(platform: Platform, third: Third, ctx: CallContext, a
   return { paramId, scope };
 }
 
-/** Adds the local rows' names and codes and the connection's name to binding rows. */
-async function decorateBindings(platform: Platform, rows: Row[], local: readonly [field: string, table: string, prefix: string]): Promise<Row[]> {
+/**
+ * Adds the local rows' codes to binding rows (`<prefix>Code`): a second column of the referenced row, beside the
+ * names the declarations add.
+ */
+async function withLocalCodes(platform: Platform, rows: Row[], local: readonly [field: string, table: string, prefix: string]): Promise<Row[]> {
   const [field, table, prefix] = local;
-  const named = await withNames(platform.db, rows, [
-    ['thirdParamId', 'wit_third_param', 'thirdParamName'],
-    ['projectId', 'wit_project', 'projectName'],
-    [field, table, `${prefix}Name`],
-  ]);
   const codes = new Map(
     (await platform.db.selectFrom(table).select(['id', 'code']).where(within('id', distinct(rows, field))).execute()).map((r) => [String(r.id), r.code]),
   );
-  return named.map((r) => ({ ...r, [`${prefix}Code`]: codes.get(String(r[field])) ?? null }));
+  return rows.map((r) => ({ ...r, [`${prefix}Code`]: codes.get(String(r[field])) ?? null }));
 }
 
 /** Bound devices and monitor points per project binding. */
 async function decorateProjects(platform: Platform, rows: Row[]): Promise<Row[]> {
-  const out = await decorateBindings(platform, rows, ['projectId', 'wit_project', 'project']);
+  const out = await withLocalCodes(platform, rows, ['projectId', 'wit_project', 'project']);
   const count = async (table: string) =>
     (await platform.db
       .selectFrom(table)
@@ -141,7 +139,6 @@ export function registerThird(app: FastifyInstance, platform: Platform, third: T
     },
     // The timers follow the write before the call answers.
     afterSave: () => puller.sync(),
-    beforeRemove: unusedBeforeRemove(platform, thirdMonitorParam, [['wit_third_project', 'thirdParamId']], '请先解除该平台的项目绑定'),
     decorate: (_ctx, rows) => rows.map((r) => ({ ...r, running: puller.isScheduled(String(r.id)) ? 1 : 0 })),
   });
   get(`${X}/thirdmonitorparam/treeList`, 'third_param', (ctx, args) => bindings.paramTree(ctx, tenantAsked(ctx, args)));
@@ -170,12 +167,12 @@ export function registerThird(app: FastifyInstance, platform: Platform, third: T
 
   registerCrud(app, platform, deviceCustomer, {
     decorate: async (_ctx, rows) =>
-      (await decorateBindings(platform, rows, ['deviceId', 'wit_device', 'device'])).map((r) => ({ ...r, pulledTime: r.pulledTs ? formatDateTime(new Date(Number(r.pulledTs))) : null })),
+      (await withLocalCodes(platform, rows, ['deviceId', 'wit_device', 'device'])).map((r) => ({ ...r, pulledTime: r.pulledTs ? formatDateTime(new Date(Number(r.pulledTs))) : null })),
   });
   post(`${X}/devicecustomer/remove`, 'third_project_bind', (ctx, args) => bindings.unbind(ctx, 'device', idsOf(args)).then(() => true));
   getOrPost(`${X}/devicecustomer/syncDeviceInfo`, 'third_project_bind', (ctx, args) => sync.syncDevices(ctx, idArg(args, 'projectId'), text(args, 'ptProjectId')));
 
-  registerCrud(app, platform, pointCustomer, { decorate: (_ctx, rows) => decorateBindings(platform, rows, ['monitorPointId', 'wit_monitor_point', 'monitorPoint']) });
+  registerCrud(app, platform, pointCustomer, { decorate: (_ctx, rows) => withLocalCodes(platform, rows, ['monitorPointId', 'wit_monitor_point', 'monitorPoint']) });
   post(`${X}/pointcustomer/remove`, 'third_project_bind', (ctx, args) => bindings.unbind(ctx, 'point', idsOf(args)).then(() => true));
   getOrPost(`${X}/pointcustomer/syncPointInfo`, 'third_project_bind', (ctx, args) => sync.syncPoints(ctx, idArg(args, 'projectId'), text(args, 'ptProjectId')));
 

@@ -10,7 +10,7 @@ import { badRequest, invalidParam, ok } from '../../../http/envelope';
 import type { Platform } from '../../../platform';
 import { formatDateTime } from '../../../time';
 import type { DeviceLink } from '../commands';
-import { argsOf, idArg, withNames } from '../common';
+import { argsOf, idArg } from '../common';
 import { Recalculation } from './recalculation';
 import { Settlement } from './settlement';
 import { rangeOf } from './shared';
@@ -47,11 +47,6 @@ export function registerDeviceLog(app: FastifyInstance, platform: Platform, link
   app.post('/wit-xinde/device/recalculate', needs('device_list_init', 'device_log_correct'), async (request) => ok(await calculation.recalculate(contextOf(request), argsOf(request))));
   app.post('/wit-xinde/device/computeSettlement', needs('device_list', 'device_log'), async (request) => ok(await settlement.settlement(contextOf(request), argsOf(request))));
 
-  const rawNames = [
-    ['deviceId', 'wit_device', 'deviceName'],
-    ['gatewayId', 'wit_gateway', 'gatewayName'],
-    ['projectId', 'wit_project', 'projectName'],
-  ] as const;
   /** `hasError` 1/0: messages with or without an error; startTime/endTime: time of arrival. */
   const rawQuery = (_ctx: CallContext, query: Record<string, unknown>) => {
     const extra: Condition[] = [];
@@ -64,7 +59,7 @@ export function registerDeviceLog(app: FastifyInstance, platform: Platform, link
     return { query, extra };
   };
   registerCrud(app, platform, collectData, { listQuery: rawQuery });
-  registerCrud(app, platform, viewCollect, { listQuery: rawQuery, decorate: (_ctx, rows) => withNames(platform.db, rows, rawNames) });
+  registerCrud(app, platform, viewCollect, { listQuery: rawQuery });
   registerCrud(app, platform, collectCalculationLog);
 
   registerCrud(app, platform, deviceLogUpdateLog);
