@@ -30,13 +30,13 @@ export interface UniqueRule {
  * submit naming a row that is missing, removed or not the caller's to see (`missing`), adds the named row's `shows`
  * column to listed and detailed rows as `as`, and the console derives the field's picker and name column from it.
  */
-export interface Reference {
+export interface Reference<As extends string = string> {
   /** The resource referenced; a function, since declarations reference each other. */
   to: () => Resource;
   /** Refusal when the id names no row the caller may see, e.g. `项目不存在或无权操作`. */
   missing: string;
   /** The field the referenced row's name is added as on list and detail (`projectName`); none when absent. */
-  as?: string;
+  as?: As;
   /** The referenced column shown, `name` by default. */
   shows?: string;
   /**
@@ -46,7 +46,8 @@ export interface Reference {
   holds?: boolean;
 }
 
-export interface ResourceDeclaration<Shape extends z.ZodRawShape> {
+/** `As`: the names the references add (`projectName`), kept literal so the console's views are checked against them. */
+export interface ResourceDeclaration<Shape extends z.ZodRawShape, As extends string = string> {
   /** First path segment after /api, e.g. `blade-system`. */
   service: string;
   /** Second path segment, e.g. `param`. */
@@ -79,7 +80,7 @@ export interface ResourceDeclaration<Shape extends z.ZodRawShape> {
   projectField?: string;
   projectThrough?: readonly string[];
   /** Fields naming rows of other resources, by field. */
-  references?: Readonly<Partial<Record<Extract<keyof Shape, string>, Reference>>>;
+  references?: Readonly<Partial<Record<Extract<keyof Shape, string>, Reference<As>>>>;
   /**
    * Remove refuses rows still named by a live row through another resource's declared reference, with this message
    * (`设备类型已被使用,不能删除`). Without it, references do not hold a row back (a project goes to the recycle bin
@@ -95,7 +96,7 @@ export interface ResourceDeclaration<Shape extends z.ZodRawShape> {
   example?: Readonly<Record<string, unknown>>;
 }
 
-export interface Resource<Shape extends z.ZodRawShape = z.ZodRawShape> extends ResourceDeclaration<Shape> {
+export interface Resource<Shape extends z.ZodRawShape = z.ZodRawShape, As extends string = string> extends ResourceDeclaration<Shape, As> {
   /** `service/name`, the resource's identity in scopes and logs. */
   key: string;
   /** Every camelCase column: base columns plus the entity's fields. */
@@ -135,7 +136,7 @@ function kindOf(schema: z.ZodType): FieldKind {
   return 'text';
 }
 
-export function defineResource<Shape extends z.ZodRawShape>(declaration: ResourceDeclaration<Shape>): Resource<Shape> {
+export function defineResource<Shape extends z.ZodRawShape, As extends string = never>(declaration: ResourceDeclaration<Shape, As>): Resource<Shape, As> {
   const kinds: Record<string, FieldKind> = { ...BASE_KINDS };
   if (declaration.tenancy === 'tenant') kinds.tenantId = 'text';
   for (const [field, schema] of Object.entries(declaration.fields.shape)) kinds[field] = kindOf(schema as z.ZodType);

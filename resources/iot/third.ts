@@ -87,8 +87,8 @@ const boundTo = { thirdParamId: id(), projectId: id(), thirdProjectId: text(64),
  * bindings keep a connection from removal (`holds`); device and point bindings go with their project binding.
  */
 const binding = <F extends z.ZodRawShape>(name: string, table: string, fields: F, holds: boolean, local: Readonly<Record<string, Reference>> = {}) =>
-  // Declared as a plain shape: references keyed by a generic shape's fields do not type-check.
-  defineResource<z.ZodRawShape>({
+  // Declared as a plain shape with plain names: references keyed by a generic shape's fields do not type-check.
+  defineResource<z.ZodRawShape, string>({
     service: 'wit-xinde',
     name,
     menu: 'third_project',

@@ -10,6 +10,7 @@ import { crudCalls, type Params, type Row } from './api';
 import { CrudSkeleton } from './CrudSkeleton';
 import { FormDialog, type FormRequest } from './FormDialog';
 import { initialListState, listParams, nextListState, nextSort, PAGE_SIZES, type TreeLine, treeLines } from './query';
+import { withReferences } from './references';
 import type { Actions, CrudView, FieldView, FormMode, TreeView } from './types';
 import { FieldInput, widgetOf } from './widgets';
 import './crud.css';
@@ -58,8 +59,9 @@ async function childrenOfOpenRows(tree: TreeView, rows: readonly Row[], open: Re
 }
 
 /** The generic list/edit page (spec §2 "Generic list/edit pages"), driven by one view declaration. */
-export function CrudPage<R extends Resource>({ view, params, aside, toolbar, initialSearch }: CrudPageProps<R>) {
+export function CrudPage<R extends Resource>({ view: declared, params, aside, toolbar, initialSearch }: CrudPageProps<R>) {
   const { t, i18n } = useLingui();
+  const view = useMemo(() => withReferences(declared), [declared]);
   const calls = useMemo(() => crudCalls(view.resource), [view.resource]);
   const permissions = usePermissions();
   const can = (action: Action) => view.actions?.[action] === 'always' || (view.actions?.[action] !== false && permissions[`${view.resource.menu}_${action}`] === true);

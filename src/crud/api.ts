@@ -28,9 +28,12 @@ export type Params = Record<string, string | number | undefined>;
 const pageOf = (data: Page | Row[]): Page =>
   Array.isArray(data) ? { records: data, total: data.length, size: data.length, current: 1, pages: 1, unpaged: true } : data;
 
+/** The GET path prefix of a declared resource's calls: `api/service/name`, or its declared path. */
+export const resourceBase = (resource: Resource) => `api${resource.path ?? `/${resource.service}/${resource.name}`}`;
+
 /** The generic calls of a declared resource (spec §7 "Generic resource pattern"), at its declared path. */
 export function crudCalls(resource: Resource) {
-  const base = `api${resource.path ?? `/${resource.service}/${resource.name}`}`;
+  const base = resourceBase(resource);
   return {
     base,
     list: (params: Params, call = 'list') => http.get<Envelope<Page | Row[]>>(`${base}/${call}`, { searchParams: params }).then((r) => pageOf(r.data)),

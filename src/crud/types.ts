@@ -54,6 +54,17 @@ export type FormMode = 'add' | 'edit' | 'view';
 /** Columns a resource's view may name: its own fields plus the base columns. */
 export type FieldName<R extends Resource> = (keyof R['fields']['shape'] & string) | BaseColumn;
 
+type References<R extends Resource> = NonNullable<R['references']>;
+
+/** Fields of a resource declared as references (`projectId`): their picker and table cell follow the declaration. */
+export type ReferenceField<R extends Resource> = keyof References<R> & string;
+
+/**
+ * Names the server adds to a resource's rows for its references (`projectName`): a view may show one as a column
+ * of its own, read-only, where the reference field itself is not the column (a device point's device name).
+ */
+export type ReferenceName<R extends Resource> = NonNullable<References<R>[ReferenceField<R>]>['as'] & string;
+
 /** Base columns of every row (CONTRACT.md); tenantId on tenant-owned rows. */
 export type BaseColumn = 'id' | 'tenantId' | 'createUser' | 'createDept' | 'createTime' | 'updateUser' | 'updateTime' | 'status';
 
@@ -150,7 +161,11 @@ export interface Actions {
 export interface CrudView<R extends Resource = Resource> {
   /** Its menu (`resource.menu`) names the buttons: `<menu>_<add|edit|delete|view>` and the actions' own. */
   resource: R;
-  fields: ReadonlyArray<FieldView<FieldName<R>> | DerivedField>;
+  /**
+   * A field declared as a reference of the resource gets the referenced resource's picker as its widget and shows
+   * the referenced row's name in the table (src/crud/references.ts) unless it says otherwise.
+   */
+  fields: ReadonlyArray<FieldView<FieldName<R> | ReferenceName<R>> | DerivedField>;
   list?: ListSource;
   tree?: TreeView;
   actions?: Actions;

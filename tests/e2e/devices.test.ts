@@ -36,6 +36,9 @@ describe('project, device and MQTT screens (tenant 100001)', () => {
     const { page } = c;
     await page.goto('/xinde/device');
     await cell('QJ-TILT-01').first().waitFor();
+    // The declared reference shows the device's project by name in the 所属项目 column.
+    await page.locator('.bp6-table-column-name').filter({ hasText: '所属项目' }).first().waitFor();
+    await cell(PROJECT).first().waitFor();
     await treeNode(PROJECT).waitFor();
     await treeNode(PROJECT).locator('.bp6-tree-node-caret').click();
     await treeNode('主桥').waitFor();

@@ -2,14 +2,15 @@ import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { alarm, alarmNoticeStrategy, alarmRecipient, alarmSendLog, deviceThreshold } from '../../../resources/iot/alarm';
 import { type Envelope, http } from '../../api/client';
+import { project } from '../../../resources/iot/project';
 import type { Row } from '../../crud/api';
+import { pickerOf } from '../../crud/references';
 import type { CrudView, FieldView, RowAction, TreeOption } from '../../crud/types';
 import { derived, options, READ_ONLY } from '../../crud/viewHelpers';
 
 /** Screens of the alarm menu (docs/alarms.md): thresholds, alarms, recipients, notice strategies, the send log. */
 
 const LEVELS = { type: 'select', dict: 'alarm_level' } as const;
-const DEVICES = { type: 'tree', source: 'api/wit-xinde/device/selectList' } as const;
 
 /** The tenant's users for a select (the user list has no tree call). */
 async function users(): Promise<TreeOption[]> {
@@ -53,8 +54,7 @@ export function alarmView(handle: RowAction['run']): CrudView<typeof alarm> {
     fields: [
       { name: 'alarmLevel', label: msg`告警等级`, widget: LEVELS, search: true, width: 90, required: msg`请选择告警等级` },
       { name: 'title', label: msg`告警标题`, width: 240, disabled: true, span: 24 },
-        { name: 'deviceId', label: msg`设备`, widget: DEVICES, hideInTable: true, required: msg`请选择设备`, disabled: true },
-      derived('deviceName', msg`设备`),
+      { name: 'deviceId', label: msg`设备`, width: 140, required: msg`请选择设备`, disabled: true },
       { name: 'deviceCode', label: msg`设备编号`, search: true, width: 130, hideInTable: true, hideInForm: true },
       { name: 'pointKey', label: msg`点位`, width: 90, disabled: true },
       { name: 'value', label: msg`当前值`, width: 90, hideInForm: true },
@@ -125,12 +125,11 @@ export const thresholdView: CrudView<typeof deviceThreshold> = {
     { name: 'name', label: msg`阈值名称`, search: true, width: 140 },
     { name: 'targetType', label: msg`阈值对象`, widget: options(['1', msg`设备点位`], ['2', msg`监测点`], ['3', msg`因素项`]), initial: '1', required: msg`请选择阈值对象`, width: 100, search: true },
     { ...derived('target', msg`对象`, 220), cell: targetOf },
-    { name: 'deviceId', label: msg`设备`, widget: DEVICES, hideInTable: true },
+    { name: 'deviceId', label: msg`设备`, hideInTable: true },
     { name: 'pointKey', label: msg`点位`, hideInTable: true },
-    { name: 'monitorPointId', label: msg`监测点`, widget: { type: 'tree', source: 'api/wit-xinde/monitorpoint/select' }, hideInTable: true },
-    { name: 'factorsItemId', label: msg`因素项`, widget: { type: 'tree', source: 'api/wit-xinde/monitorfactorsitem/selectlist' }, hideInTable: true },
-    { name: 'projectId', label: msg`所属项目`, widget: { type: 'tree', source: 'api/wit-xinde/project/select' }, hideInTable: true },
-    derived('projectName', msg`所属项目`),
+    { name: 'monitorPointId', label: msg`监测点`, hideInTable: true },
+    { name: 'factorsItemId', label: msg`因素项`, hideInTable: true },
+    { name: 'projectId', label: msg`所属项目`, width: 140 },
     { ...derived('limits', msg`各级阈值`, 320), cell: limitsOf },
     ...limits,
     { name: 'ratePeriod', label: msg`速率周期`, widget: options(['1', msg`每小时`], ['2', msg`每天`]), initial: '2', width: 90 },
@@ -147,8 +146,7 @@ export const recipientView: CrudView<typeof alarmRecipient> = {
   dialogWidth: 760,
   fields: [
     { name: 'name', label: msg`接收人姓名`, search: true, required: msg`请输入接收人姓名`, width: 120 },
-    { name: 'userId', label: msg`平台用户`, widget: { type: 'tree', source: users }, hideInTable: true },
-    derived('userName', msg`平台用户`, 120),
+    { name: 'userId', label: msg`平台用户`, widget: { type: 'tree', source: users }, width: 120 },
     { name: 'phone', label: msg`手机号码`, search: true, width: 130 },
     { name: 'email', label: msg`邮箱`, width: 180 },
     { name: 'webhookUrl', label: msg`Webhook 地址`, width: 220, span: 24 },
@@ -165,9 +163,9 @@ export const strategyView: CrudView<typeof alarmNoticeStrategy> = {
   dialogWidth: 760,
   fields: [
     { name: 'name', label: msg`策略名称`, search: true, required: msg`请输入策略名称`, width: 160 },
-    { name: 'projectIds', label: msg`项目(空为全部)`, widget: { type: 'tree', source: 'api/wit-xinde/project/select', multiple: true }, hideInTable: true },
+    { name: 'projectIds', label: msg`项目(空为全部)`, widget: pickerOf(project, { multiple: true }), hideInTable: true },
     { name: 'levels', label: msg`告警等级(空为全部)`, widget: { type: 'tree', source: levelSource, multiple: true }, width: 160, cell: (row) => namesOf(row.levels, levelNames()) },
-    { name: 'recipientIds', label: msg`告警接收人`, widget: { type: 'tree', source: 'api/wit-xinde/alarmrecipient/selectList', multiple: true }, hideInTable: true },
+    { name: 'recipientIds', label: msg`告警接收人`, widget: pickerOf(alarmRecipient, { multiple: true }), hideInTable: true },
     { name: 'userIds', label: msg`平台用户`, widget: { type: 'tree', source: users, multiple: true }, hideInTable: true },
     { name: 'channels', label: msg`通知方式`, widget: { type: 'tree', source: channelSource, multiple: true }, required: msg`请选择通知方式`, width: 200, cell: (row) => namesOf(row.channels, channelNames()) },
     { ...derived('silence', msg`静默时段`, 120), cell: (row) => (present(row.silenceStart) ? `${String(row.silenceStart)} - ${String(row.silenceEnd ?? '')}` : '') },

@@ -17,16 +17,6 @@ import { derived, options } from '../../crud/viewHelpers';
 
 /** Screens of the device catalogue (docs/data-model.md "Device catalogue") and the devices' points. */
 
-const X = 'api/wit-xinde';
-export const SOURCES = {
-  deviceTypes: `${X}/devicetype/selectlist`,
-  monitorTypes: `${X}/monitortype/selectList`,
-  models: `${X}/devicemodel/selectlist`,
-  protocols: `${X}/protocol/selectlist`,
-  devices: `${X}/device/selectList`,
-  factorsItems: `${X}/monitorfactorsitem/selectlist`,
-} as const;
-
 const DATA_TYPE = options(['int', msg`整数`], ['float', msg`浮点数`], ['bool', msg`布尔`], ['string', msg`字符串`]);
 const READ_WRITE = options(['1', msg`只读`], ['2', msg`只写`], ['3', msg`读写`]);
 
@@ -36,8 +26,7 @@ export const deviceTypeView: CrudView<typeof deviceType> = {
   fields: [
     { name: 'name', label: msg`类型名称`, search: true, required: msg`请输入类型名称`, width: 160 },
     { name: 'code', label: msg`类型编号`, search: true, required: msg`请输入类型编号`, width: 160 },
-    { name: 'monitorTypeId', label: msg`监测类型`, widget: { type: 'tree', source: SOURCES.monitorTypes }, hideInTable: true },
-    derived('monitorTypeName', msg`监测类型`),
+    { name: 'monitorTypeId', label: msg`监测类型`, width: 140 },
     { name: 'icon', label: msg`图标`, width: 100 },
     { name: 'sort', label: msg`排序`, widget: { type: 'number' }, width: 70 },
     { name: 'remark', label: msg`备注`, span: 24, width: 200 },
@@ -75,12 +64,10 @@ export const deviceModelView: CrudView<typeof deviceModel> = {
   fields: [
     { name: 'name', label: msg`型号名称`, search: true, required: msg`请输入型号名称`, width: 160 },
     { name: 'code', label: msg`型号编号`, search: true, required: msg`请输入型号编号`, width: 140 },
-    { name: 'deviceTypeId', label: msg`设备类型`, widget: { type: 'tree', source: SOURCES.deviceTypes }, hideInTable: true, span: 12 },
-    derived('deviceTypeName', msg`设备类型`, 110),
+    { name: 'deviceTypeId', label: msg`设备类型`, span: 12, width: 110 },
     { name: 'modelKind', label: msg`型号类别`, widget: options(['1', msg`传感器`], ['2', msg`网关`], ['3', msg`采集器`]), initial: '1', search: true, width: 90 },
     { name: 'connectionType', label: msg`接入方式`, widget: options(['1', msg`直连MQTT`], ['2', msg`网关`], ['3', msg`采集器`]), initial: '1', width: 100 },
-    { name: 'protocolId', label: msg`默认协议`, widget: { type: 'tree', source: SOURCES.protocols }, hideInTable: true, span: 12 },
-    derived('protocolName', msg`默认协议`, 130),
+    { name: 'protocolId', label: msg`默认协议`, span: 12, width: 130 },
     { name: 'manufacturer', label: msg`生产厂家`, width: 120 },
     { name: 'channels', label: msg`通道数`, widget: { type: 'number', min: 0, max: 1024 }, width: 70 },
     { name: 'samplingInterval', label: msg`采样间隔(秒)`, widget: { type: 'number', min: 1 }, width: 100 },
@@ -129,7 +116,7 @@ export const protocolModbusView: CrudView<typeof protocolModbus> = {
   resource: protocolModbus,
   dialogWidth: 760,
   fields: [
-    { name: 'protocolId', label: msg`协议`, widget: { type: 'tree', source: SOURCES.protocols }, required: msg`请选择协议`, search: true, hideInTable: true, span: 12 },
+    { name: 'protocolId', label: msg`协议`, required: msg`请选择协议`, search: true, hideInTable: true, span: 12 },
     { name: 'pointKey', label: msg`变量标识`, search: true, required: msg`请输入点位标识`, width: 120 },
     { name: 'name', label: msg`变量名称`, required: msg`请输入变量名称`, width: 130 },
     { name: 'slaveId', label: msg`从站地址`, widget: { type: 'number', min: 0, max: 247 }, initial: 1, width: 80 },
@@ -151,10 +138,8 @@ export const protocolModbusView: CrudView<typeof protocolModbus> = {
 export const modelAgreementView: CrudView<typeof modelAgreement> = {
   resource: modelAgreement,
   fields: [
-    { name: 'modelId', label: msg`设备型号`, widget: { type: 'tree', source: SOURCES.models }, required: msg`请选择设备型号`, search: true, hideInTable: true, span: 12 },
-    derived('modelName', msg`设备型号`, 180),
-    { name: 'protocolId', label: msg`协议`, widget: { type: 'tree', source: SOURCES.protocols }, required: msg`请选择协议`, search: true, hideInTable: true, span: 12 },
-    derived('protocolName', msg`协议`, 180),
+    { name: 'modelId', label: msg`设备型号`, required: msg`请选择设备型号`, search: true, span: 12, width: 180 },
+    { name: 'protocolId', label: msg`协议`, required: msg`请选择协议`, search: true, span: 12, width: 180 },
     { name: 'isDefault', label: msg`默认协议`, widget: { type: 'switch', dict: 'yes_no' }, initial: 0, width: 90 },
     { name: 'remark', label: msg`备注`, span: 24, width: 200 },
   ],
@@ -164,8 +149,7 @@ export const modelAgreementView: CrudView<typeof modelAgreement> = {
 export const temperatureCoefficientView: CrudView<typeof temperatureCoefficient> = {
   resource: temperatureCoefficient,
   fields: [
-    { name: 'modelId', label: msg`设备型号`, widget: { type: 'tree', source: SOURCES.models }, required: msg`请选择设备型号`, search: true, hideInTable: true, span: 12 },
-    derived('modelName', msg`设备型号`, 180),
+    { name: 'modelId', label: msg`设备型号`, required: msg`请选择设备型号`, search: true, span: 12, width: 180 },
     { name: 'channel', label: msg`通道`, widget: { type: 'number', min: 0 }, required: msg`请输入通道`, width: 70 },
     { name: 'coefficient', label: msg`温度系数 k`, widget: { type: 'number' }, required: msg`请输入温度系数`, width: 110 },
     { name: 'referenceTemperature', label: msg`基准温度 T0(℃)`, widget: { type: 'number' }, initial: 20, width: 120 },
@@ -178,14 +162,14 @@ export const temperatureCoefficientView: CrudView<typeof temperatureCoefficient>
 export const devicePointView: CrudView<typeof devicePoint> = {
   resource: devicePoint,
   fields: [
-    { name: 'deviceId', label: msg`设备`, widget: { type: 'tree', source: SOURCES.devices }, required: msg`请选择设备`, search: true, hideInTable: true, span: 12 },
+    // The device's code and name side by side, each in a column of its own.
+    { name: 'deviceId', label: msg`设备`, required: msg`请选择设备`, search: true, hideInTable: true, span: 12 },
     derived('deviceCode', msg`设备编号`, 130),
-    derived('deviceName', msg`设备名称`, 140),
+    { name: 'deviceName', label: msg`设备名称`, width: 140 },
     { name: 'pointKey', label: msg`点位标识`, search: true, required: msg`请输入点位标识`, width: 120 },
     { name: 'name', label: msg`点位名称`, search: true, required: msg`请输入点位名称`, width: 130 },
     { name: 'unit', label: msg`单位`, width: 70 },
-    { name: 'factorsItemId', label: msg`因素项`, widget: { type: 'tree', source: SOURCES.factorsItems }, hideInTable: true, span: 12 },
-    derived('factorsItemName', msg`因素项`, 120),
+    { name: 'factorsItemId', label: msg`因素项`, span: 12, width: 120 },
     { name: 'precision', label: msg`精度`, widget: { type: 'number', min: 0, max: 6 }, width: 60 },
     { name: 'channel', label: msg`通道`, widget: { type: 'number', min: 0 }, width: 60 },
     { name: 'sort', label: msg`排序`, widget: { type: 'number' }, width: 60 },

@@ -3,9 +3,11 @@ import { z } from 'zod';
 import { defineResource } from '../../../resources/define';
 import { dataComparison } from '../../../resources/iot/comparison';
 import { collectCalculationLog, collectStrategy, deviceLogUpdateLog, viewCollect } from '../../../resources/iot/data';
+import { device } from '../../../resources/iot/device';
 import { decimal, id, text } from '../../../resources/fields';
 import { formatDateTime } from '../../../resources/datetime';
 import type { Row } from '../../crud/api';
+import { pickerOf } from '../../crud/references';
 import type { CrudView, TreeOption } from '../../crud/types';
 import { type Envelope, http } from '../../api/client';
 import { derived, options, READ_ONLY } from '../../crud/viewHelpers';
@@ -13,8 +15,6 @@ import { derived, options, READ_ONLY } from '../../crud/viewHelpers';
 /** Screens of the device data (docs/data-model.md "Device data"). */
 
 const X = 'api/wit-xinde';
-const DEVICES = { type: 'tree', source: `${X}/device/selectList` } as const;
-const PROJECTS = { type: 'tree', source: `${X}/project/select` } as const;
 
 const timeOf = (ms: unknown) => (ms === undefined || ms === null || ms === '' ? '' : formatDateTime(new Date(Number(ms))));
 /** An epoch-ms column shown as a date. */
@@ -50,7 +50,7 @@ export const deviceLogView: CrudView<typeof deviceLog> = {
   resource: deviceLog,
   actions: { add: false, edit: false },
   fields: [
-    { name: 'deviceId', label: msg`设备`, widget: DEVICES, search: true, hideInTable: true, hideInForm: true },
+    { name: 'deviceId', label: msg`设备`, widget: pickerOf(device), search: true, hideInTable: true, hideInForm: true },
     { name: 'deviceCode', label: msg`设备编号`, width: 130, disabled: true, sortable: false },
     { name: 'deviceName', label: msg`设备名称`, width: 140, disabled: true, sortable: false },
     { name: 'pointKey', label: msg`点位`, search: true, width: 100, disabled: true, sortable: false },
@@ -71,7 +71,7 @@ export const updateLogView: CrudView<typeof deviceLogUpdateLog> = {
   actions: READ_ONLY,
   fields: [
     { name: 'createTime', label: msg`修正时间`, width: 160 },
-    { name: 'deviceId', label: msg`设备`, widget: DEVICES, search: true, width: 170, cell: (row) => String(row.deviceId) },
+    { name: 'deviceId', label: msg`设备`, widget: pickerOf(device), search: true, width: 170, cell: (row) => String(row.deviceId) },
     { name: 'pointKey', label: msg`点位`, search: true, width: 90 },
     { name: 'ts', label: msg`数据时间`, width: 160, cell: epochCell('ts') },
     { name: 'action', label: msg`操作`, widget: ACTIONS, search: true, width: 80 },
@@ -94,9 +94,9 @@ export const collectDataView: CrudView<typeof collectList> = {
   fields: [
     { name: 'receivedAt', label: msg`接收时间`, width: 160, cell: epochCell('receivedAt') },
     { name: 'deviceCode', label: msg`设备编号`, search: true, width: 130 },
-    derived('deviceName', msg`设备名称`, 130),
-    derived('gatewayName', msg`网关`, 120),
-    derived('projectName', msg`所属项目`, 150),
+    { name: 'deviceName', label: msg`设备名称`, width: 130 },
+    { name: 'gatewayName', label: msg`网关`, width: 120 },
+    { name: 'projectName', label: msg`所属项目`, width: 150 },
     { name: 'topic', label: msg`主题`, search: true, width: 260 },
     { name: 'readings', label: msg`存储数值数`, width: 90 },
     { name: 'error', label: msg`错误`, width: 200 },
@@ -111,11 +111,10 @@ export const collectStrategyView: CrudView<typeof collectStrategy> = {
   dialogWidth: 760,
   fields: [
     { name: 'name', label: msg`策略名称`, search: true, required: msg`请输入策略名称`, width: 150 },
-    { name: 'projectId', label: msg`所属项目`, widget: PROJECTS, required: msg`请选择项目`, search: true, hideInTable: true, span: 12 },
-    derived('projectName', msg`所属项目`, 150),
-    { name: 'gatewayId', label: msg`网关`, widget: { type: 'tree', source: `${X}/gateway/tree` }, hideInTable: true, span: 12 },
-    derived('gatewayName', msg`网关`, 110),
-    { name: 'deviceIds', label: msg`设备`, widget: { ...DEVICES, multiple: true }, hideInTable: true },
+    { name: 'projectId', label: msg`所属项目`, required: msg`请选择项目`, search: true, span: 12, width: 150 },
+    // Gateways hang below gateways: picked in their tree, not in a flat select.
+    { name: 'gatewayId', label: msg`网关`, widget: { type: 'tree', source: `${X}/gateway/tree` }, span: 12, width: 110 },
+    { name: 'deviceIds', label: msg`设备`, widget: pickerOf(device, { multiple: true }), hideInTable: true },
     derived('deviceCount', msg`设备数`, 70),
     { name: 'intervalSeconds', label: msg`采集间隔(秒)`, widget: { type: 'number', min: 5 }, width: 100 },
     { name: 'times', label: msg`采集时刻`, help: msg`每天的时刻 HH:mm,多个用逗号分隔,如 08:00,20:00`, width: 130 },
@@ -205,8 +204,7 @@ export const comparisonView: CrudView<typeof comparisonForm> = {
   fields: [
     { name: 'name', label: msg`对比名称`, search: true, required: msg`请输入对比名称`, width: 150 },
     { name: 'batchNumber', label: msg`批次号`, search: true, required: msg`请输入批次号`, width: 110 },
-    { name: 'projectId', label: msg`所属项目`, widget: PROJECTS, required: msg`请选择项目`, search: true, hideInTable: true, span: 12 },
-    derived('projectName', msg`所属项目`, 150),
+    { name: 'projectId', label: msg`所属项目`, required: msg`请选择项目`, search: true, span: 12, width: 150 },
     { name: 'startTime', label: msg`开始时间`, widget: { type: 'datetime' }, width: 160 },
     { name: 'endTime', label: msg`结束时间`, widget: { type: 'datetime' }, width: 160 },
     { name: 'itemKeys', label: msg`对比的设备点位`, widget: { type: 'tree', source: channelTree, multiple: true }, required: msg`请选择对比的设备点位`, hideInTable: true },

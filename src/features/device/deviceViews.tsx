@@ -7,7 +7,7 @@ import { type Envelope, http } from '../../api/client';
 import { navigate } from '../../app/navigation';
 import { crudCalls, type Row, treeOf } from '../../crud/api';
 import type { CrudView, RowAction, TreeOption } from '../../crud/types';
-import { derived, options } from '../../crud/viewHelpers';
+import { options } from '../../crud/viewHelpers';
 import { PROJECT_SELECT, X } from '../project/projectViews';
 
 /** Screens of the device menu (docs/data-model.md "Devices"): devices, gateways, gateway state history. */
@@ -16,8 +16,7 @@ import { PROJECT_SELECT, X } from '../project/projectViews';
 const DEBUG_PATHS = { device: '/xinde/device/debug', gateway: '/xinde/gateway/debug' } as const;
 const HISTORY_PATH = '/xinde/device/history';
 
-const MODELS = { type: 'tree', source: `${X}/devicemodel/selectlist` } as const;
-const PROJECTS = { type: 'tree', source: PROJECT_SELECT } as const;
+// Gateways hang below gateways: picked in their tree, not in the declared flat select.
 const GATEWAYS = { type: 'tree', source: `${X}/gateway/tree` } as const;
 
 export const onlineCell = (row: Row) =>
@@ -91,16 +90,11 @@ export function deviceView(place: DevicePlace, actions: DeviceActions): CrudView
     fields: [
       { name: 'code', label: msg`设备编号`, search: true, required: msg`请输入设备编号`, width: 130 },
       { name: 'name', label: msg`设备名称`, search: true, required: msg`请输入设备名称`, width: 160 },
-      { name: 'modelId', label: msg`设备型号`, widget: MODELS, hideInTable: true },
-      derived('modelName', msg`设备型号`, 110),
-      { name: 'deviceTypeId', label: msg`设备类型`, widget: { type: 'tree', source: `${X}/devicetype/selectList` }, hideInTable: true },
-      derived('deviceTypeName', msg`设备类型`, 110),
-      { name: 'projectId', label: msg`所属项目`, widget: PROJECTS, hideInTable: true, initial: place.projectId },
-      derived('projectName', msg`所属项目`, 160),
-      { name: 'gatewayId', label: msg`所属网关`, widget: GATEWAYS, hideInTable: true },
-      derived('gatewayName', msg`所属网关`, 130),
-      { name: 'groupId', label: msg`设备分组`, widget: { type: 'tree', source: groupSource(place.projectId) }, hideInTable: true, initial: place.groupId },
-      derived('groupName', msg`设备分组`, 100),
+      { name: 'modelId', label: msg`设备型号`, width: 110 },
+      { name: 'deviceTypeId', label: msg`设备类型`, width: 110 },
+      { name: 'projectId', label: msg`所属项目`, width: 160, initial: place.projectId },
+      { name: 'gatewayId', label: msg`所属网关`, widget: GATEWAYS, width: 130 },
+      { name: 'groupId', label: msg`设备分组`, widget: { type: 'tree', source: groupSource(place.projectId) }, width: 100, initial: place.groupId },
       { name: 'online', label: msg`在线状态`, widget: options(['1', msg`在线`], ['0', msg`离线`]), search: true, hideInForm: true, width: 80, cell: onlineCell },
       { name: 'lastSeen', label: msg`最后上报`, hideInForm: true, width: 160 },
       { name: 'lastValues', label: msg`最新值`, hideInForm: true, width: 220, sortable: false, cell: lastValuesCell },
@@ -132,10 +126,8 @@ export function gatewayView(command: (row: Row) => void): CrudView<typeof gatewa
       { name: 'code', label: msg`网关编号`, required: msg`请输入网关编号`, width: 160 },
       { name: 'name', label: msg`网关名称`, required: msg`请输入网关名称`, width: 160 },
       { name: 'parentId', label: msg`上级网关`, widget: GATEWAYS, hideInTable: true },
-      { name: 'modelId', label: msg`网关型号`, widget: MODELS, hideInTable: true },
-      derived('modelName', msg`网关型号`, 110),
-      { name: 'projectId', label: msg`所属项目`, widget: PROJECTS, hideInTable: true },
-      derived('projectName', msg`所属项目`, 160),
+      { name: 'modelId', label: msg`网关型号`, width: 110 },
+      { name: 'projectId', label: msg`所属项目`, width: 160 },
       { name: 'online', label: msg`在线状态`, hideInForm: true, width: 80, cell: onlineCell },
       { name: 'lastSeen', label: msg`最后上报`, hideInForm: true, width: 160 },
       { name: 'ip', label: msg`IP地址`, width: 120 },
@@ -159,7 +151,7 @@ export const gatewayStateView: CrudView<typeof gatewayState> = {
   fields: [
     { name: 'stateTime', label: msg`时间`, width: 170 },
     { name: 'gatewayCode', label: msg`网关编号`, search: true, width: 150 },
-    derived('gatewayName', msg`网关名称`, 160),
+    { name: 'gatewayName', label: msg`网关名称`, width: 160 },
     { name: 'online', label: msg`状态`, widget: options(['1', msg`上线`], ['0', msg`下线`]), search: true, width: 80 },
     { name: 'reason', label: msg`原因`, width: 140 },
     { name: 'clientIp', label: msg`客户端IP`, width: 140 },

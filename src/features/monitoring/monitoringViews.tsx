@@ -1,16 +1,14 @@
 import { msg } from '@lingui/core/macro';
+import { device } from '../../../resources/iot/device';
 import { monitorFactors, monitorFactorsItem, monitorItem, monitorPoint, monitorType, pointRelationDevice } from '../../../resources/iot/monitoring';
 import type { Row } from '../../crud/api';
 import { type ChildTable, childOf } from '../../crud/ChildTablePage';
+import { pickerOf } from '../../crud/references';
 import type { CrudView } from '../../crud/types';
-import { derived, options } from '../../crud/viewHelpers';
+import { options } from '../../crud/viewHelpers';
 
 /** Screens of the monitoring model (docs/data-model.md "Monitoring"). */
 
-const X = 'api/wit-xinde';
-const MONITOR_TYPES = `${X}/monitortype/selectList`;
-const FACTORS = `${X}/monitorfactors/selectlist`;
-const PROJECTS = `${X}/project/select`;
 
 /** 监测类型 */
 export const monitorTypeView: CrudView<typeof monitorType> = {
@@ -29,8 +27,7 @@ export const monitorFactorsView: CrudView<typeof monitorFactors> = {
   fields: [
     { name: 'name', label: msg`因素名称`, search: true, required: msg`请输入因素名称`, width: 140 },
     { name: 'code', label: msg`因素编号`, search: true, required: msg`请输入因素编号`, width: 140 },
-    { name: 'monitorTypeId', label: msg`监测类型`, widget: { type: 'tree', source: MONITOR_TYPES }, search: true, hideInTable: true, span: 12 },
-    derived('monitorTypeName', msg`监测类型`, 120),
+    { name: 'monitorTypeId', label: msg`监测类型`, search: true, span: 12, width: 120 },
     { name: 'unit', label: msg`单位`, width: 70 },
     { name: 'precision', label: msg`精度`, widget: { type: 'number', min: 0, max: 6 }, width: 60 },
     { name: 'sort', label: msg`排序`, widget: { type: 'number' }, width: 60 },
@@ -65,10 +62,8 @@ export const monitorPointView: CrudView<typeof monitorPoint> = {
   fields: [
     { name: 'name', label: msg`监测点名称`, search: true, required: msg`请输入监测点名称`, width: 140 },
     { name: 'code', label: msg`监测点编号`, search: true, required: msg`请输入监测点编号`, width: 130 },
-    { name: 'projectId', label: msg`所属项目`, widget: { type: 'tree', source: PROJECTS }, required: msg`请选择项目`, search: true, hideInTable: true, span: 12 },
-    derived('projectName', msg`所属项目`, 160),
-    { name: 'factorsId', label: msg`监测因素`, widget: { type: 'tree', source: FACTORS }, hideInTable: true, span: 12 },
-    derived('factorsName', msg`监测因素`, 100),
+    { name: 'projectId', label: msg`所属项目`, required: msg`请选择项目`, search: true, span: 12, width: 160 },
+    { name: 'factorsId', label: msg`监测因素`, span: 12, width: 100 },
     { name: 'position', label: msg`位置`, width: 120 },
     { name: 'longitude', label: msg`经度`, widget: { type: 'number' }, hideInTable: true },
     { name: 'latitude', label: msg`纬度`, widget: { type: 'number' }, hideInTable: true },
@@ -95,8 +90,7 @@ const bindingView: CrudView<typeof pointRelationDevice> = {
   actions: { view: false, add: 'always', edit: 'always', delete: 'always' },
   fields: [
     { name: 'monitorPointId', label: msg`监测点`, required: msg`请选择监测点` },
-    { name: 'deviceId', label: msg`设备`, widget: { type: 'tree', source: `${X}/device/selectList` }, required: msg`请选择设备`, hideInTable: true, span: 12 },
-    derived('deviceName', msg`设备`, 200),
+    { name: 'deviceId', label: msg`设备`, required: msg`请选择设备`, span: 12, width: 200 },
     { name: 'pointKey', label: msg`点位标识(空为整台设备)`, width: 180 },
     { name: 'remark', label: msg`备注`, span: 24, width: 200 },
   ],
@@ -109,8 +103,8 @@ export const bindings = (title: (row: Row) => string): ChildTable<typeof pointRe
   view: (parent) => {
     const view = childOf(bindingView, 'monitorPointId', parent);
     // Only devices of the monitor point's project can be bound.
-    const devices = `${X}/device/selectList?projectId=${String(parent.projectId)}`;
-    return { ...view, fields: view.fields.map((f) => (f.name === 'deviceId' ? { ...f, widget: { type: 'tree', source: devices } } : f)) };
+    const devices = pickerOf(device, { query: () => ({ projectId: String(parent.projectId) }) });
+    return { ...view, fields: view.fields.map((f) => (f.name === 'deviceId' ? { ...f, widget: devices } : f)) };
   },
 });
 
@@ -120,9 +114,9 @@ export const monitorItemView: CrudView<typeof monitorItem> = {
   fields: [
     { name: 'name', label: msg`监测项名称`, search: true, required: msg`请输入监测项名称`, width: 150 },
     { name: 'code', label: msg`监测项编号`, search: true, required: msg`请输入监测项编号`, width: 140 },
-    { name: 'monitorTypeId', label: msg`监测类型`, widget: { type: 'tree', source: MONITOR_TYPES }, hideInTable: true },
-    { name: 'factorsId', label: msg`监测因素`, widget: { type: 'tree', source: FACTORS }, hideInTable: true },
-    { name: 'factorsItemId', label: msg`因素项`, widget: { type: 'tree', source: `${X}/monitorfactorsitem/selectlist` }, hideInTable: true },
+    { name: 'monitorTypeId', label: msg`监测类型`, hideInTable: true },
+    { name: 'factorsId', label: msg`监测因素`, hideInTable: true },
+    { name: 'factorsItemId', label: msg`因素项`, hideInTable: true },
     { name: 'sort', label: msg`排序`, widget: { type: 'number' }, width: 60 },
     { name: 'remark', label: msg`备注`, span: 24, width: 200 },
   ],

@@ -30,15 +30,14 @@ export const projectView: CrudView<typeof project> = {
   fields: [
     { name: 'name', label: msg`项目名称`, search: true, required: msg`请输入项目名称`, width: 200 },
     { name: 'code', label: msg`项目编号`, search: true, required: msg`请输入项目编号`, width: 130 },
-    { name: 'categoryId', label: msg`项目分类`, widget: { type: 'tree', source: CATEGORY_TREE }, hideInTable: true },
-    derived('categoryName', msg`项目分类`, 110),
+    // Categories nest: picked in their tree, not in the declared flat select.
+    { name: 'categoryId', label: msg`项目分类`, widget: { type: 'tree', source: CATEGORY_TREE }, width: 110 },
     { name: 'structureType', label: msg`结构类型`, widget: { type: 'select', dict: 'structure_type' }, search: true, width: 100 },
     { name: 'regionCode', label: msg`行政区划代码`, hideInTable: true },
     { name: 'address', label: msg`地址`, width: 200 },
     { name: 'longitude', label: msg`经度`, widget: { type: 'number', min: -180, max: 180 }, hideInTable: true },
     { name: 'latitude', label: msg`纬度`, widget: { type: 'number', min: -90, max: 90 }, hideInTable: true },
-    { name: 'customerId', label: msg`项目客户`, widget: { type: 'tree', source: customers }, hideInTable: true },
-    derived('customerName', msg`项目客户`, 140),
+    { name: 'customerId', label: msg`项目客户`, widget: { type: 'tree', source: customers }, width: 140 },
     { name: 'projectState', label: msg`项目状态`, widget: PROJECT_STATES, search: true, initial: '2', width: 90 },
     { name: 'startDate', label: msg`开始日期`, widget: { type: 'date', midnight: true }, width: 160 },
     { name: 'endDate', label: msg`结束日期`, widget: { type: 'date', midnight: true }, width: 160 },
@@ -88,8 +87,7 @@ export const userProjectView: CrudView<typeof userProject> = {
     derived('userName', msg`用户姓名`, 140),
     derived('account', msg`登录账号`, 140),
     { name: 'userId', label: msg`用户`, hideInTable: true },
-    { name: 'projectId', label: msg`项目`, widget: { type: 'tree', source: PROJECT_SELECT }, search: true, hideInTable: true },
-    derived('projectName', msg`项目名称`, 240),
+    { name: 'projectId', label: msg`项目`, search: true, width: 240 },
     { name: 'createTime', label: msg`分配时间`, width: 170 },
   ],
 };

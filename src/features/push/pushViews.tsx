@@ -1,7 +1,9 @@
 import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { apiSendLog, DEFAULT_TOPIC, mqttParam, PUSH_TYPE, subTable, TOPIC_PLACEHOLDERS, tenantProject } from '../../../resources/iot/push';
+import { device } from '../../../resources/iot/device';
 import type { Row } from '../../crud/api';
+import { pickerOf } from '../../crud/references';
 import type { CrudView, RowAction } from '../../crud/types';
 import { derived, numericOptions, options, READ_ONLY } from '../../crud/viewHelpers';
 
@@ -15,8 +17,6 @@ const SECRET = { widget: { type: 'password' }, hideInTable: true, keepIfBlank: (
 // Braces are ICU syntax in a message: texts holding them go in as values.
 const PLACEHOLDERS = TOPIC_PLACEHOLDERS.map((p) => `{${p}}`).join(' ');
 const HEADERS_EXAMPLE = '{"X-Api-Key": "abc"}';
-const PROJECTS = { type: 'tree', source: 'api/wit-xinde/project/select' } as const;
-const TARGETS = { type: 'tree', source: 'api/wit-xinde/mqttparam/select' } as const;
 
 /** Where a target sends: its broker or its URL. */
 const addressOf = (row: Row) => String((Number(row.pushType) === PUSH_TYPE.http ? row.url : row.brokerUrl) ?? '');
@@ -56,10 +56,11 @@ export const mappingView: CrudView<typeof subTable> = {
   resource: subTable,
   dialogWidth: 720,
   fields: [
-    { name: 'mqttParamId', label: msg`推送目标`, widget: TARGETS, hideInTable: true, required: msg`请选择推送目标` },
-    { name: 'deviceId', label: msg`设备`, widget: { type: 'tree', source: 'api/wit-xinde/device/selectList' }, hideInTable: true, required: msg`请选择设备` },
+    { name: 'mqttParamId', label: msg`推送目标`, hideInTable: true, required: msg`请选择推送目标` },
+    // The device's code and name side by side, each in a column of its own.
+    { name: 'deviceId', label: msg`设备`, hideInTable: true, required: msg`请选择设备` },
     derived('deviceCode', msg`设备编号`),
-    derived('deviceName', msg`设备名称`),
+    { name: 'deviceName', label: msg`设备名称`, width: 140 },
     { name: 'pointKey', label: msg`点位标识(空为整台设备)`, width: 140 },
     { name: 'targetDevice', label: msg`外部设备编号`, width: 140 },
     { name: 'targetKey', label: msg`外部点位标识`, width: 140 },
@@ -75,11 +76,9 @@ export function tenantProjectView(push: RowAction['run']): CrudView<typeof tenan
     resource: tenantProject,
     dialogWidth: 760,
     fields: [
-      { name: 'mqttParamId', label: msg`推送目标`, widget: TARGETS, search: true, hideInTable: true, required: msg`请选择推送目标` },
-      derived('paramName', msg`推送目标`, 160),
-      { name: 'projectId', label: msg`项目`, widget: PROJECTS, search: true, hideInTable: true, required: msg`请选择项目` },
-      derived('projectName', msg`项目`, 200),
-      { name: 'deviceIds', label: msg`推送设备(空为全部)`, widget: { type: 'tree', source: 'api/wit-xinde/device/selectList', multiple: true }, hideInTable: true },
+      { name: 'mqttParamId', label: msg`推送目标`, search: true, width: 160, required: msg`请选择推送目标` },
+      { name: 'projectId', label: msg`项目`, search: true, width: 200, required: msg`请选择项目` },
+      { name: 'deviceIds', label: msg`推送设备(空为全部)`, widget: pickerOf(device, { multiple: true }), hideInTable: true },
       { ...derived('deviceCount', msg`设备`, 80), cell: (row) => (row.deviceCount ? String(row.deviceCount) : i18n._(msg`全部`)) },
       { name: 'enabled', label: msg`启用`, widget: { type: 'switch' }, initial: 1, width: 70 },
       { name: 'lastState', label: msg`最近状态`, widget: STATES, hideInForm: true, width: 90 },
@@ -104,9 +103,8 @@ export const apiSendLogView: CrudView<typeof apiSendLog> = {
   fields: [
     { name: 'createTime', label: msg`时间`, width: 160 },
     { name: 'state', label: msg`状态`, widget: SEND_STATES, search: true, width: 80 },
-    { name: 'projectId', label: msg`项目`, widget: PROJECTS, search: true, hideInTable: true },
-    derived('projectName', msg`项目`, 160),
-    derived('paramName', msg`推送目标`, 140),
+    { name: 'projectId', label: msg`项目`, search: true, width: 160 },
+    { name: 'paramName', label: msg`推送目标`, width: 140 },
     { name: 'pushType', label: msg`方式`, widget: PUSH_TYPES, width: 70 },
     { name: 'trigger', label: msg`触发`, widget: TRIGGERS, search: true, width: 80 },
     { name: 'target', label: msg`主题/地址`, width: 240 },

@@ -41,9 +41,9 @@ export const thirdProjectView: CrudView<typeof thirdMonitorProject> = {
   actions: { add: false, edit: false },
   dialogWidth: 720,
   fields: [
-    derived('projectName', msg`本地项目`, 180),
+    { name: 'projectName', label: msg`本地项目`, width: 180 },
     derived('projectCode', msg`项目编号`, 130),
-    derived('thirdParamName', msg`第三方平台`, 150),
+    { name: 'thirdParamName', label: msg`第三方平台`, width: 150 },
     { name: 'thirdProjectName', label: msg`第三方项目`, search: true, width: 180 },
     { name: 'thirdProjectCode', label: msg`第三方项目编号`, width: 130 },
     { name: 'thirdProjectId', label: msg`第三方项目ID`, hideInTable: true },
