@@ -1,12 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { apiLog } from '../../../resources/log/api';
 import { errorLog } from '../../../resources/log/error';
-import { usualLog } from '../../../resources/log/usual';
 import type { Row } from '../../db/database';
 import { zodMessage } from '../../db/repository';
 import { contextOf } from '../../http/context';
-import { registerCrud } from '../../http/crud';
 import { invalidParam, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { DATETIME_PATTERN, formatDateTime, parseDateTime } from '../../time';
@@ -36,9 +33,6 @@ const infoText = (info: unknown) => (info === undefined || info === null ? null 
 
 /** blade-log: the usual, API and error logs (read only), and the console's error-log upload. */
 export function registerLog(app: FastifyInstance, platform: Platform): void {
-  registerCrud(app, platform, usualLog);
-  registerCrud(app, platform, apiLog);
-  registerCrud(app, platform, errorLog);
 
   /** The console's "上传服务器": stores its local runtime errors under the caller's tenant and account. */
   app.post('/blade-log/error/upload', needs.self, async (request) => {

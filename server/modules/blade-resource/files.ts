@@ -7,7 +7,6 @@ import { OSS_CATEGORY, oss } from '../../../resources/resource/oss';
 import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
 import { contextOf, idsOf, paramsOf } from '../../http/context';
-import { registerCrud } from '../../http/crud';
 import { badRequest, notFound, ok } from '../../http/envelope';
 import { outboundGuard } from '../../net/outbound';
 import type { Platform } from '../../platform';
@@ -60,7 +59,6 @@ export function registerFiles(app: FastifyInstance, platform: Platform): void {
     });
   }
 
-  registerCrud(app, platform, attach);
   app.post('/blade-resource/attach/remove', needs('attach_delete'), async (request) => {
     const ctx = contextOf(request);
     const rows = await attachRepo.all(ctx, {}, [(eb) => eb('id', 'in', idsOf(paramsOf(request)))]);

@@ -9,10 +9,8 @@ import {
   ALARM_TYPE_NAMES,
   type AlarmLevel,
   alarm,
-  alarmLog,
   alarmNoticeStrategy,
   alarmRecipient,
-  alarmSendLog,
   deviceThreshold,
   LEVEL_NAMES,
   TARGET_TYPE,
@@ -339,7 +337,6 @@ export function registerAlarms(app: FastifyInstance, platform: Platform): void {
     const ctx = contextOf(request);
     return ok(await alarmStatistics(platform, ctx, idArg(argsOf(request), 'projectId')));
   });
-  registerCrud(app, platform, alarmLog);
 
   registerCrud(app, platform, alarmRecipient, {
     beforeSave: (_ctx, values) => prepareRecipient(platform, values),
@@ -349,5 +346,4 @@ export function registerAlarms(app: FastifyInstance, platform: Platform): void {
   app.get('/wit-xinde/alarmrecipient/sound', needs.self, async (request) => ok({ sound: await soundOf(platform, contextOf(request)) }));
 
   registerCrud(app, platform, alarmNoticeStrategy, { beforeSave: (ctx, values, existing) => prepareStrategy(platform, ctx, values, existing) });
-  registerCrud(app, platform, alarmSendLog);
 }

@@ -4,10 +4,7 @@ import {
   deviceModel,
   deviceType,
   MODEL_KIND,
-  modelAgreement,
-  protocol,
   protocolModbus,
-  protocolPoint,
   temperatureCoefficient,
 } from '../../../resources/iot/catalogue';
 import { device } from '../../../resources/iot/device';
@@ -91,7 +88,6 @@ async function batchSaveCoefficients(platform: Platform, ctx: CallContext, body:
 
 /** Device types, attributes, models, protocols with their points and Modbus variables, temperature coefficients. */
 export function registerCatalogue(app: FastifyInstance, platform: Platform): void {
-  registerCrud(app, platform, deviceType);
   /** Types of a model (`model`: its id or code) or of a project's devices (`projectId`); all types otherwise. */
   app.get('/wit-xinde/devicetype/select', needs.lookup, async (request) => {
     const ctx = contextOf(request);
@@ -119,7 +115,6 @@ export function registerCatalogue(app: FastifyInstance, platform: Platform): voi
     return ok(types.map((t) => ({ id: t.id, name: t.name, code: t.code, deviceCount: devices.filter((d) => d.deviceTypeId === t.id).length })));
   });
 
-  registerCrud(app, platform, deviceAttribute);
   /** Attributes of a type: the generic ones plus those of the structure type `projectType`. */
   app.post('/wit-xinde/deviceattribute/selectList', needs.lookup, async (request) => {
     const ctx = contextOf(request);
@@ -131,7 +126,6 @@ export function registerCatalogue(app: FastifyInstance, platform: Platform): voi
     return ok(await platform.repo(deviceAttribute).all(ctx, {}, [eq('deviceTypeId', deviceTypeId), byType]));
   });
 
-  registerCrud(app, platform, deviceModel);
   app.get('/wit-xinde/devicemodel/getTreeList', needs.lookup, async (request) => ok(await modelTree(platform, contextOf(request), paramsOf(request))));
   app.get('/wit-xinde/devicemodel/getGatewayModelTree', needs.lookup, async (request) =>
     ok(await modelTree(platform, contextOf(request), paramsOf(request), MODEL_KIND.gateway)),
@@ -140,9 +134,6 @@ export function registerCatalogue(app: FastifyInstance, platform: Platform): voi
     ok(await modelTree(platform, contextOf(request), paramsOf(request), MODEL_KIND.collector)),
   );
 
-  registerCrud(app, platform, modelAgreement);
-  registerCrud(app, platform, protocol);
-  registerCrud(app, platform, protocolPoint);
   registerCrud(app, platform, protocolModbus, {
     beforeSave: (_ctx, values, existing) => {
       const merged = { ...existing, ...values };
@@ -157,7 +148,6 @@ export function registerCatalogue(app: FastifyInstance, platform: Platform): voi
     },
   });
 
-  registerCrud(app, platform, temperatureCoefficient);
   app.post('/wit-xinde/temperaturecoefficient/batchSave', needs('temperature_coefficient_add', 'temperature_coefficient_edit'), async (request) => ok(await batchSaveCoefficients(platform, contextOf(request), request.body)));
   /** A model's coefficients by channel, the reference the calculation uses. */
   app.post('/wit-xinde/temperaturecoefficient/selectReferenceData', needs('temperature_coefficient'), async (request) => {

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import mqtt from 'mqtt';
-import { collectStrategy, devicePushLog, PUSH_STATE, PUSH_STATE_NAMES } from '../../../resources/iot/data';
+import { collectStrategy, PUSH_STATE, PUSH_STATE_NAMES } from '../../../resources/iot/data';
 import { deviceModel, protocolPoint } from '../../../resources/iot/catalogue';
 import { device, devicePoint, gateway, gatewayState } from '../../../resources/iot/device';
 import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
 import { contextOf, text } from '../../http/context';
-import { registerCrud } from '../../http/crud';
 import { badRequest, invalidParam, ok } from '../../http/envelope';
 import { nextId } from '../../ids';
 import type { Broker } from '../../ingest/broker';
@@ -290,7 +289,6 @@ export function registerCommands(app: FastifyInstance, platform: Platform, link:
   const commands = new Commands(platform, link);
   app.addHook('onReady', () => commands.start());
   app.addHook('onClose', () => commands.stop());
-  registerCrud(app, platform, devicePushLog);
 
   const deviceTarget = async (ctx: CallContext, args: Record<string, unknown>): Promise<{ row: Row; target: Target }> => {
     const id = idArg(args, 'deviceId');

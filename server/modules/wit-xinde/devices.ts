@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { deviceModel, protocol } from '../../../resources/iot/catalogue';
-import { device, deviceGroup, devicePoint, devicePointAtt, gateway, viewDevice } from '../../../resources/iot/device';
+import { device, deviceGroup, devicePoint, gateway, } from '../../../resources/iot/device';
 import { project } from '../../../resources/iot/project';
 import type { Resource } from '../../../resources/define';
 import { isPlatformAdmin } from '../../auth/principal';
@@ -329,7 +329,6 @@ export function registerDevices(app: FastifyInstance, platform: Platform): void 
       if (bound) throw badRequest('设备已绑定监测点,请先解除绑定');
     },
   });
-  registerCrud(app, platform, viewDevice);
 
   app.get(`${base}/lazy-list`, needs.lookup, async (request) => ok(await devices.lazyList(contextOf(request), paramsOf(request))));
   app.get(`${base}/lazy-list-tenantid`, needs.lookup, async (request) => ok(await devices.lazyByTenant(contextOf(request), paramsOf(request))));
@@ -380,5 +379,4 @@ export function registerDevices(app: FastifyInstance, platform: Platform): void 
   });
   registerPointSheet(app, platform);
 
-  registerCrud(app, platform, devicePointAtt);
 }

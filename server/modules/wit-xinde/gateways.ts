@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { device, gateway, gatewayState } from '../../../resources/iot/device';
+import { device, gateway, } from '../../../resources/iot/device';
 import type { Row } from '../../db/database';
 import { withReferenceNames } from '../../db/references';
 import type { CallContext } from '../../db/repository';
@@ -54,7 +54,6 @@ export function registerGateways(app: FastifyInstance, platform: Platform): void
   /** Gateways with their devices below them. */
   app.get('/wit-xinde/gateway/treeGatewayDevice', needs.lookup, async (request) => ok(await gatewayDeviceTree(platform, contextOf(request), paramsOf(request))));
 
-  registerCrud(app, platform, gatewayState);
 
   async function gatewayDeviceTree(platform: Platform, ctx: CallContext, args: Record<string, unknown>) {
     const gateways = nodes(await repo.all(ctx, {}, byProject(args)));

@@ -1,6 +1,6 @@
 import { EscalationGuard } from '../../auth/escalation';
 import type { FastifyInstance } from 'fastify';
-import { mqttAcl, mqttUser } from '../../../resources/iot/mqtt';
+import { mqttUser } from '../../../resources/iot/mqtt';
 import { hashPassword } from '../../auth/passwords';
 import { registerCrud } from '../../http/crud';
 import type { Platform } from '../../platform';
@@ -26,7 +26,6 @@ export function registerXinde(app: FastifyInstance, platform: Platform, third: T
       return typeof values.password === 'string' ? { ...values, password: await hashPassword(values.password) } : values;
     },
   });
-  registerCrud(app, platform, mqttAcl);
   registerProjects(app, platform);
   registerCatalogue(app, platform);
   registerMonitoring(app, platform);

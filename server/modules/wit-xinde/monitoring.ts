@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { device } from '../../../resources/iot/device';
-import { monitorFactors, monitorFactorsItem, monitorItem, monitorPoint, monitorType, pointRelationDevice } from '../../../resources/iot/monitoring';
+import { monitorFactors, monitorPoint, monitorType, pointRelationDevice } from '../../../resources/iot/monitoring';
 import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
 import type { Condition } from '../../http/conditions';
@@ -49,12 +49,9 @@ async function checkBinding(platform: Platform, ctx: CallContext, values: Row, e
 
 /** Monitor types, factors and their items, monitor points and their devices, report items. */
 export function registerMonitoring(app: FastifyInstance, platform: Platform): void {
-  registerCrud(app, platform, monitorType);
-  registerCrud(app, platform, monitorFactors);
   app.post('/wit-xinde/monitorfactors/selectMonitorType', needs.lookup, async (request) =>
     ok(await typesWithFactors(platform, contextOf(request), idArg(argsOf(request), 'projectId'))),
   );
-  registerCrud(app, platform, monitorFactorsItem);
   registerCrud(app, platform, monitorPoint, {
     // Bindings are not a declared hold on the point: they are refused here with their own message.
     beforeRemove: async (_ctx, ids) => {
@@ -74,5 +71,4 @@ export function registerMonitoring(app: FastifyInstance, platform: Platform): vo
   registerCrud(app, platform, pointRelationDevice, {
     beforeSave: (ctx, values, existing, found) => checkBinding(platform, ctx, values, existing, found),
   });
-  registerCrud(app, platform, monitorItem);
 }

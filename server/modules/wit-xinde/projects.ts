@@ -266,7 +266,6 @@ export function registerProjects(app: FastifyInstance, platform: Platform): void
     return ok(forest(rows.map((r) => nodeOf('category', r, String(r.parentId)))));
   });
 
-  registerCrud(app, platform, projectCustomer);
   app.get('/wit-xinde/projectcustomer/httpTreeList', needs('project_customer'), async (request) => {
     const ctx = contextOf(request);
     return ok(await customerTree(platform, ctx, tenantAsked(ctx, paramsOf(request))));

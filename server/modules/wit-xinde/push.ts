@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { device, devicePoint } from '../../../resources/iot/device';
-import { apiSendLog, DEFAULT_TOPIC, mqttParam, PUSH_TYPE, subTable, tenantProject } from '../../../resources/iot/push';
+import { DEFAULT_TOPIC, mqttParam, PUSH_TYPE, subTable, tenantProject } from '../../../resources/iot/push';
 import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
 import { contextOf, idsOf, paramsOf } from '../../http/context';
@@ -137,7 +137,6 @@ export function registerPush(app: FastifyInstance, platform: Platform): void {
     },
   });
 
-  registerCrud(app, platform, apiSendLog);
 
   const calls = new PushCalls(platform, () => pushOf(platform));
   const base = '/wit-xinde/tenantproject';

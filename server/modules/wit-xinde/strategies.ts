@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { collectStrategy, jobInfo, viewStrateg } from '../../../resources/iot/data';
+import { collectStrategy, viewStrateg } from '../../../resources/iot/data';
 import { device, gateway } from '../../../resources/iot/device';
 import { project } from '../../../resources/iot/project';
 import { isPlatformAdmin } from '../../auth/principal';
@@ -72,7 +72,6 @@ export function registerStrategies(app: FastifyInstance, platform: Platform, com
   };
   registerCrud(app, platform, collectStrategy, hooks);
   registerCrud(app, platform, viewStrateg, { decorate: (_ctx, rows) => decorate(rows) });
-  registerCrud(app, platform, jobInfo);
 
   /** A strategy with its project, gateway, and the project's devices each marked `selected` when the strategy covers it. */
   app.get('/wit-xinde/collectstrategy/selectStrategyProject', needs('collect_strategy'), async (request) => {

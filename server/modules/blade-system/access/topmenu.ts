@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { topmenu } from '../../../../resources/system/topmenu';
-import { registerCrud } from '../../../http/crud';
 import { bodyOf, contextOf, paramsOf } from '../../../http/context';
 import { badRequest, ok } from '../../../http/envelope';
 import { nextId } from '../../../ids';
@@ -11,7 +10,6 @@ import { needs } from '../../../auth/rights';
 /** Top menus (tenant) and their grants: `grant` replaces the menus of the given top menus in one transaction. */
 export function registerTopMenu(app: FastifyInstance, platform: Platform): void {
   const { db } = platform;
-  registerCrud(app, platform, topmenu);
 
   app.post('/blade-system/topmenu/grant', needs('topmenu_setting'), async (request) => {
     const ctx = contextOf(request);

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { apiScope } from '../../../../resources/system/api-scope';
 import { dataScope } from '../../../../resources/system/data-scope';
 import { DATA_SCOPE } from '../../../auth/scopes';
 import { registerCrud } from '../../../http/crud';
@@ -19,5 +18,4 @@ export function registerScopes(app: FastifyInstance, platform: Platform): void {
       return values;
     },
   });
-  registerCrud(app, platform, apiScope);
 }

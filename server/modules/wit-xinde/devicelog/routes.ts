@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { collectCalculationLog, collectData, deviceLogUpdateLog, viewCollect } from '../../../../resources/iot/data';
+import { collectData, deviceLogUpdateLog, viewCollect } from '../../../../resources/iot/data';
 import { needs } from '../../../auth/rights';
 import type { Row } from '../../../db/database';
 import type { CallContext } from '../../../db/repository';
@@ -59,9 +59,7 @@ export function registerDeviceLog(app: FastifyInstance, platform: Platform, link
   };
   registerCrud(app, platform, collectData, { listQuery: rawQuery });
   registerCrud(app, platform, viewCollect, { listQuery: rawQuery });
-  registerCrud(app, platform, collectCalculationLog);
 
-  registerCrud(app, platform, deviceLogUpdateLog);
   /** Only the reason and remark of an audit row may change; other fields of the body are ignored. */
   app.post('/wit-xinde/devicelogupdatelog/update', needs('device_log_correct'), async (request) => {
     const ctx = contextOf(request);
