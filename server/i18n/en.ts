@@ -616,6 +616,7 @@ export const EN: Readonly<Record<string, string>> = {
   请输入登录密码: 'Enter the sign-in password',
   请输入客户端密钥: 'Enter the client secret',
   第三方项目绑定不存在或无权操作: 'Third-party project binding does not exist or you may not access it',
+  第三方平台不存在或无权操作: 'Third-party platform does not exist or you may not access it',
   请选择第三方参数或项目: 'Choose the third-party platform or project',
   拉取时间范围不能超过31天: 'The pull period is at most 31 days',
   请先解除该平台的项目绑定: 'Unbind the platform’s projects first',
