@@ -68,6 +68,11 @@ export interface ResourceDeclaration<Shape extends z.ZodRawShape, As extends str
   /** Default order of list calls when the caller gives none. */
   orderBy?: readonly SortKey[];
   unique?: readonly UniqueRule[];
+  /**
+   * Served only by its module's own calls, never by the generic routes (device groups: the device tree's group
+   * calls, whose writes check levels and cycles).
+   */
+  ownRoutes?: boolean;
   /** Read-only resources (logs) get no submit or remove. */
   readOnly?: boolean;
   /** Fields never sent to clients (password hashes). */

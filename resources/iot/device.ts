@@ -91,6 +91,7 @@ export const deviceGroup = defineResource({
   menu: 'device_list',
   table: 'wit_device_group',
   tenancy: 'tenant',
+  ownRoutes: true,
   fields: z.object({
     projectId: id('请选择项目'),
     parentId: id().optional(),

@@ -1,4 +1,5 @@
 import type { Reference, Resource } from '../../resources/define';
+import { RESOURCES } from '../../resources';
 import { isPlatformAdmin } from '../auth/principal';
 import type { Condition } from '../http/conditions';
 import { badRequest } from '../http/envelope';
@@ -85,7 +86,7 @@ export async function withReferenceNames(platform: Platformish, resource: Resour
   return out;
 }
 
-/** Where rows of `target` are named so that they hold it: [table, column] of the registered resources' references. */
+/** Where rows of `target` are named so that they hold it: [table, column] of the declared resources' references. */
 export function usesOf(resources: readonly Resource[], target: Resource): Array<readonly [table: string, column: string]> {
   const uses = new Map<string, readonly [string, string]>();
   for (const resource of resources) {
@@ -100,7 +101,8 @@ export function usesOf(resources: readonly Resource[], target: Resource): Array<
 /** Remove refuses, with the resource's `inUse`, visible rows among `ids` that a live row still names. */
 export async function assertNotInUse(platform: Platformish, ctx: CallContext, resource: Resource, ids: readonly string[]): Promise<void> {
   if (!resource.inUse || ids.length === 0) return;
-  const uses = usesOf(platform.resources, resource);
+  // Every declaration, also those served only by their module's own calls (device groups).
+  const uses = usesOf(RESOURCES, resource);
   if (uses.length === 0) return;
   const visible = (await platform.repo(resource).all(ctx, {}, [(eb) => eb('id', 'in', [...ids])])).map((r) => String(r.id));
   if (visible.length === 0) return;

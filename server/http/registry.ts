@@ -11,5 +11,5 @@ import { registerCrud } from './crud';
 export function registerDeclared(app: FastifyInstance, platform: Platform): void {
   const unlisted = platform.resources.filter((resource) => !RESOURCES.includes(resource));
   if (unlisted.length) throw new Error(`Resources missing from resources/index.ts: ${unlisted.map((r) => r.key).join(', ')}`);
-  for (const resource of RESOURCES) if (!platform.resources.includes(resource)) registerCrud(app, platform, resource);
+  for (const resource of RESOURCES) if (!resource.ownRoutes && !platform.resources.includes(resource)) registerCrud(app, platform, resource);
 }
