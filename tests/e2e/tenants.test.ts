@@ -102,7 +102,7 @@ describe('sidebar of a tenant administrator', () => {
     const { page } = c;
     await signIn(page, '100001');
     const sidebar = page.locator('.vg-sidebar');
-    await sidebar.getByText('参数管理', { exact: true }).waitFor();
+    await sidebar.getByText('参数管理', { exact: true }).waitFor({ state: 'attached' });
     for (const platformOnly of ['租户管理', '菜单管理', '应用管理', '租户产品包', '数据权限', '接口权限']) {
       expect(await sidebar.getByText(platformOnly, { exact: true }).count(), platformOnly).toBe(0);
     }
