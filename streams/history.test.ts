@@ -66,7 +66,7 @@ describe('historyStates', () => {
       const fit = fitExtent({ start: 90 * H, end: 92 * H }, initial);
       const fine = withData(fit, [[90 * H, 1], [91 * H, 5], [92 * H, 2]]);
       const load = (range: TimeRange) => cold('5ms x|', { x: range === initial ? coarse : range.start === fit.start && range.end === fit.end ? fine : chartOf(range) });
-      const commands = hot('100ms f 100ms z 99ms u', { f: { kind: 'full' }, z: zoom({ start: 0, end: 50 * H }), u: { kind: 'fit' } });
+      const commands = hot<HistoryCommand>('100ms f 100ms z 99ms u', { f: { kind: 'full' }, z: zoom({ start: 0, end: 50 * H }), u: { kind: 'fit' } });
       const fitted = { range: fit, extent: fit, fitted: true };
       const whole = { range: initial, extent: initial, fitted: false };
       expectObservable(historyStates(initial, commands, load, scheduler)).toBe('i 4ms a 4ms b 89ms c 4ms d 195ms e 4ms g', {

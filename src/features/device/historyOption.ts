@@ -70,7 +70,7 @@ export function historyOption(chart: HistoryChartData, extent: TimeRange, zoom: 
 }
 
 /** The axis of the slider's preview: hidden, so the preview's values never stretch the plotted axes. */
-const PREVIEW_AXIS = { type: 'value', show: false, scale: true };
+const PREVIEW_AXIS = { type: 'value', show: false, scale: true, name: '' };
 
 /**
  * The zoom slider previews the first series on the x axis, stretched over the slider whatever the axis extent
