@@ -6,7 +6,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Subject } from 'rxjs';
 import { useSearch } from 'wouter';
 import { formatDateTime } from '../../../resources/datetime';
-import { formatReading } from '../../../resources/readings';
+import { displayUnit, formatReading } from '../../../resources/readings';
 import { type HistoryChartData, type HistoryCommand, type HistoryState, historyStates, zoomWindow } from '../../../streams/history';
 import { loadChunk } from '../../app/lazyPage';
 import { navigate } from '../../app/navigation';
@@ -119,7 +119,7 @@ function HistoryView({ deviceId }: { deviceId: string }) {
       </div>
       <div className="vg-history-toolbar">
         {keys.map((k) => (
-          <Checkbox key={k.pointKey} inline checked={chosen.includes(k.pointKey)} label={k.label} onChange={() => toggle(k.pointKey)} />
+          <Checkbox key={k.pointKey} inline checked={chosen.includes(k.pointKey)} label={displayUnit(k.label)} onChange={() => toggle(k.pointKey)} />
         ))}
       </div>
       <div className="vg-history-chart" ref={box}>
@@ -149,7 +149,7 @@ function Summary({ chart }: { chart: HistoryChartData }) {
         const latest = s.buckets?.length ? s.buckets[s.buckets.length - 1][5] : s.data[s.data.length - 1]?.[1];
         return (
           <span key={s.pointKey} className="vg-history-series" data-key={s.pointKey}>
-            {s.name}: {t`${s.count} 个点`}
+            {displayUnit(s.name)}: {t`${s.count} 个点`}
             {s.bucketMs > 0 ? t`(按 ${Math.round(s.bucketMs / 60_000)} 分钟分组)` : ''}
             {latest !== undefined ? ` · ${t`最新`} ${formatReading(latest, s.precision, s.unit)}` : ''}
           </span>
@@ -183,6 +183,8 @@ function CustomRange({ choice, onApply }: { choice: RangeChoice; onApply(choice:
     setOpen(!open);
   };
   useEffect(() => {
+    // A preset chosen: the inputs go; a custom range (from the URL too) is shown in them.
+    setOpen(choice.kind === 'custom');
     if (choice.kind !== 'custom') return;
     setStart(formatDateTime(new Date(choice.range.start)));
     setEnd(formatDateTime(new Date(choice.range.end)));
