@@ -32,6 +32,18 @@ describe('tab set machine', () => {
     expect(actor.getSnapshot().context.active).toBe('/page/1');
   });
 
+  it('updates the tab of the same key with the new value (a page changing its view state in the query)', () => {
+    const { actor, values } = harness();
+    const chart = (query: string): Tab => ({ label: '历史曲线', value: `/xinde/device/history?id=7${query}`, key: '/xinde/device/history?id=7' });
+    actor.send({ type: 'tabs.open', tab: chart('') });
+    actor.send({ type: 'tabs.open', tab: page(1) });
+    actor.send({ type: 'tabs.open', tab: chart('&range=1h') });
+    expect(values()).toEqual(['/wel/index', '/xinde/device/history?id=7&range=1h', '/page/1']);
+    expect(actor.getSnapshot().context.active).toBe('/xinde/device/history?id=7&range=1h');
+    actor.send({ type: 'tabs.open', tab: { ...chart(''), value: '/xinde/device/history?id=8', key: '/xinde/device/history?id=8' } });
+    expect(values()).toHaveLength(4);
+  });
+
   it('closable: one tab never; else all but the home tab', () => {
     expect(closable([page(1)], page(1), home)).toBe(false);
     expect(closable([home, page(1)], page(1), home)).toBe(true);

@@ -4,6 +4,11 @@ export interface Tab {
   label: string;
   /** The path (with query) the tab opens. */
   value: string;
+  /**
+   * What makes the tab (default its value): a page keeping view state in its query (a chart's range) gives the
+   * value without it, so changing that state updates the tab instead of opening another.
+   */
+  key?: string;
   params?: Record<string, string>;
   query?: Record<string, string>;
   meta?: { i18n?: string; isTab?: boolean; [key: string]: unknown };
@@ -30,6 +35,8 @@ export type TabsEvent =
   /** Back to the home tab alone without navigating (login, logout). */
   | { type: 'tabs.reset' };
 
+const keyOf = (tab: Tab) => tab.key ?? tab.value;
+
 /** The last remaining tab cannot close; otherwise every tab can, except the home tab. */
 export function closable(tabs: readonly Tab[], tab: Tab, home: Tab): boolean {
   if (tabs.length <= 1) return false;
@@ -44,7 +51,7 @@ export function nextAfterClose(tabs: readonly Tab[], value: string): Tab | undef
 }
 
 /**
- * The tab set of visited pages. Opening skips duplicates (by value); closing keeps at least one tab; close others
+ * The tab set of visited pages. Opening skips duplicates (by key, else value; a tab of the same key takes the new value); closing keeps at least one tab; close others
  * keeps the current and the home tab; close all goes back to the home tab.
  */
 export const tabsMachine = setup({
@@ -72,7 +79,7 @@ export const tabsMachine = setup({
     'tabs.open': {
       actions: [
         assign(({ context, event }) => ({
-          tabs: context.tabs.some((t) => t.value === event.tab.value) ? context.tabs : [...context.tabs, event.tab],
+          tabs: context.tabs.some((t) => keyOf(t) === keyOf(event.tab)) ? context.tabs.map((t) => (keyOf(t) === keyOf(event.tab) ? event.tab : t)) : [...context.tabs, event.tab],
           active: event.tab.value,
         })),
         'persist',

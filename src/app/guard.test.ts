@@ -45,5 +45,11 @@ describe('navigation guard', () => {
 
   it('keeps the query in the tab value', () => {
     expect(at({ query: { a: '1' } })).toMatchObject({ tab: { value: '/info/index?a=1' } });
+    expect(at({ query: { a: '1' } })).not.toHaveProperty('tab.key');
+  });
+
+  it('keys the tab without the view state in its query', () => {
+    const meta = { viewQuery: ['range', 'start', 'end'] };
+    expect(at({ path: '/xinde/device/history', meta, query: { id: '7', range: '1h' } })).toMatchObject({ tab: { value: '/xinde/device/history?id=7&range=1h', key: '/xinde/device/history?id=7' } });
   });
 });

@@ -6,6 +6,8 @@ export interface RouteMeta {
   isAuth?: boolean;
   /** false: does not become a tab. */
   isTab?: boolean;
+  /** Query keys holding the page's view state (a range): kept in the tab's value, not making another tab. */
+  viewQuery?: readonly string[];
 }
 
 export interface GuardInput {
@@ -35,6 +37,8 @@ const withQuery = (path: string, query: Record<string, string>) => {
 /** The new window gets the page itself: with the target kept, it would open another window, and so on. */
 const withoutTarget = ({ target: _target, ...rest }: Record<string, string>) => rest;
 
+const withoutKeys = (query: Record<string, string>, keys: readonly string[]) => Object.fromEntries(Object.entries(query).filter(([key]) => !keys.includes(key)));
+
 /** The navigation guard of spec §2, as a pure decision. */
 export function guard(input: GuardInput): GuardDecision {
   if (!input.hasToken) return input.meta.isAuth === false ? { kind: 'enter' } : { kind: 'redirect', to: '/login' };
@@ -51,6 +55,7 @@ export function guard(input: GuardInput): GuardDecision {
     tab: {
       label,
       value,
+      ...(input.meta.viewQuery ? { key: withQuery(input.path, withoutKeys(input.query, input.meta.viewQuery)) } : {}),
       query: input.query,
       meta: { i18n: input.query.i18n ?? input.path },
       params: {},

@@ -12,6 +12,8 @@ export interface Screen {
   component: ComponentType;
   /** A screen opened from another screen's buttons, not from the menu: the menu path it belongs to. */
   from?: string;
+  /** Query keys of the screen's view state: changing them updates its tab (RouteMeta.viewQuery). */
+  viewQuery?: readonly string[];
 }
 
 /**
@@ -70,7 +72,7 @@ export const SCREENS: readonly Screen[] = [
   { path: '/xinde/apisendlog', title: msg`推送日志`, component: crudScreen(() => import('./push/pushViews').then((m) => m.apiSendLogView)) },
   // Opened from the device and gateway lists' 调试 / 历史曲线 buttons with `?id=`; without it they offer a picker.
   { path: '/xinde/device/debug', title: msg`设备调试`, component: lazyPage(() => import('./device/DebugConsole')), from: '/xinde/device' },
-  { path: '/xinde/device/history', title: msg`历史曲线`, component: lazyPage(() => import('./device/HistoryChart')), from: '/xinde/device' },
+  { path: '/xinde/device/history', title: msg`历史曲线`, component: lazyPage(() => import('./device/HistoryChart')), from: '/xinde/device', viewQuery: ['range', 'start', 'end'] },
   { path: '/xinde/gateway/debug', title: msg`网关调试`, component: lazyPage(() => import('./device/GatewayDebugPage')), from: '/xinde/gateway' },
   // Device catalogue, monitoring model and device data (docs/data-model.md).
   { path: '/xinde/devicetype', title: msg`设备类型`, component: lazyPage(() => import('./catalogue/DeviceTypePage')) },

@@ -1,7 +1,10 @@
+import { readFile } from 'node:fs/promises';
+import ExcelJS from 'exceljs';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleUnderTest, openConsole } from './support/console';
+import { formatDateTime } from '../../resources/datetime';
+import { type ConsoleUnderTest, openConsole, tabLabels } from './support/console';
 
 /** Demo identity of tenant 100001 (docs/data-model.md); the console signs in as the platform administrator. */
 const DEVICE_PASSWORD = 'Vigil#Device2026';
@@ -51,8 +54,72 @@ describe('device debug and history views', () => {
     await c.page.locator('.vg-history-chart canvas').first().waitFor();
     // One more reading, then a longer range: the chart is fetched again.
     await device?.publishAsync('vigil/100001/device/QJ-CRACK-01/data', JSON.stringify({ ts: Date.now() - 30_000, values: { crack: 0.8, temperature: 20 } }), { qos: 1 });
-    await c.page.getByRole('button', { name: '7d' }).click();
+    await c.page.getByRole('button', { name: '7天' }).click();
     await expect.poll(() => crack.innerText()).toContain('2 个点');
+    expect(c.browser.errors).toEqual([]);
+  });
+
+  it('keeps 1 h and a custom range in the URL, over a reload, in one tab; fits the axis to the data', async () => {
+    const fit = c.page.locator('.vg-history-fit');
+    await c.page.getByRole('button', { name: '1小时' }).click();
+    await c.page.waitForURL(/range=1h/);
+    // Two readings half a minute apart fill little of an hour: the axis is fitted to them at once.
+    await expect.poll(() => fit.innerText()).toBe('完整范围');
+    await fit.click();
+    await expect.poll(() => fit.innerText()).toBe('适应数据');
+    await fit.click();
+    await expect.poll(() => fit.innerText()).toBe('完整范围');
+
+    await c.page.getByRole('button', { name: '自定义' }).click();
+    const start = c.page.getByRole('textbox', { name: '开始时间' });
+    const end = c.page.getByRole('textbox', { name: '结束时间' });
+    // Prefilled with the range shown, in the spec's format.
+    expect(await start.inputValue()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    const at = (ms: number) => formatDateTime(new Date(ms));
+    const [from, to] = [at(Date.now() - 2 * 3_600_000), at(Date.now() + 60_000)];
+    await start.fill(to);
+    await end.fill(from);
+    await c.page.getByRole('button', { name: '查看' }).click();
+    await c.page.locator('.vg-history-problem', { hasText: '开始时间应早于结束时间' }).waitFor();
+    await start.fill(from);
+    await end.fill(to);
+    await end.press('Enter');
+    await c.page.waitForURL((url) => url.searchParams.get('start') === from && url.searchParams.get('end') === to && !url.searchParams.has('range'));
+    await c.page.reload();
+    await c.page.locator('.vg-history-series[data-key="crack"]', { hasText: '2 个点' }).waitFor();
+    expect(await c.page.getByRole('textbox', { name: '开始时间' }).inputValue()).toBe(from);
+    expect(await c.page.getByRole('textbox', { name: '结束时间' }).inputValue()).toBe(to);
+    await expect.poll(() => fit.innerText()).toBe('完整范围');
+    // The range is the page's view state: its tab follows it rather than multiplying.
+    expect((await tabLabels(c.page)).filter((label) => label.includes('历史曲线'))).toHaveLength(1);
+    expect(c.browser.errors).toEqual([]);
+  });
+
+  it('downloads the displayed series as CSV and xlsx, and the chart as a PNG', async () => {
+    const download = async (name: string) => {
+      const [file] = await Promise.all([c.page.waitForEvent('download'), c.page.getByRole('button', { name }).click()]);
+      return { name: file.suggestedFilename(), body: await readFile(await file.path()) };
+    };
+    const csv = await download('导出CSV');
+    expect(csv.name).toMatch(/^QJ-CRACK-01_\d{8}-\d{6}_\d{8}-\d{6}\.csv$/);
+    const lines = csv.body.toString('utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('时间,裂缝宽度 (mm),温度 (°C)');
+    expect(lines).toHaveLength(3);
+    // Time in the spec's format, values with the points' precision (2).
+    expect(lines[2]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,-?\d+\.\d\d,20\.00$/);
+
+    const xlsx = await download('导出Excel');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(new Uint8Array(xlsx.body).buffer);
+    expect(workbook.worksheets[0].getRow(1).values).toEqual([undefined, '时间', '裂缝宽度 (mm)', '温度 (°C)']);
+    expect(workbook.worksheets[0].getRow(3).getCell(3).value).toBe(20);
+
+    const png = await download('导出图片');
+    expect(png.name).toMatch(/\.png$/);
+    expect(png.body.subarray(1, 4).toString('latin1')).toBe('PNG');
+    // IHDR: twice the chart's width (pixel ratio 2), and far more than a blank image's bytes.
+    expect(png.body.readUInt32BE(16)).toBeGreaterThanOrEqual(1600);
+    expect(png.body.length).toBeGreaterThan(20_000);
     expect(c.browser.errors).toEqual([]);
   });
 

@@ -1,11 +1,11 @@
 import { LineChart } from 'echarts/charts';
-import { DataZoomComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import { DataZoomComponent, GridComponent, LegendComponent, TitleComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import ReactEChartsCore from 'echarts-for-react/esm/core';
 
-// Only what the history chart uses (STACK.md): about half of the full bundle.
-echarts.use([LineChart, GridComponent, DataZoomComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
+// Only what the history chart uses (STACK.md): about half of the full bundle. The title is for exported images.
+echarts.use([LineChart, GridComponent, DataZoomComponent, LegendComponent, TitleComponent, TooltipComponent, CanvasRenderer]);
 
 export interface EChartProps {
   option: object;
@@ -30,4 +30,19 @@ export default function EChart({ option, onZoom, renderer = 'canvas', className 
       onEvents={onZoom ? { datazoom: onZoom } : {}}
     />
   );
+}
+
+/** A PNG (data URL) of an option drawn off screen: the image gets its own layout, the chart on screen is untouched. */
+export function renderImage(option: echarts.EChartsCoreOption, width: number, height: number): string {
+  const box = document.createElement('div');
+  box.style.cssText = `position:fixed;left:-10000px;top:0;width:${width}px;height:${height}px`;
+  document.body.append(box);
+  const chart = echarts.init(box, undefined, { renderer: 'canvas', width, height });
+  try {
+    chart.setOption(option);
+    return chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#fff' });
+  } finally {
+    chart.dispose();
+    box.remove();
+  }
 }
