@@ -12,6 +12,13 @@ export type { TreeOption };
  */
 export type TreeSource = string | ((editing?: Row, query?: Readonly<Record<string, string>>) => Promise<TreeOption[]>);
 
+/** A node of a lazily loaded tree: its children are asked for when it is opened. */
+export interface LazyOption {
+  id: string;
+  title: string;
+  hasChildren?: boolean;
+}
+
 /** One fixed choice of a select. */
 export interface SelectOption {
   value: string;
@@ -41,8 +48,17 @@ export type Widget =
        */
       query?: (values: Readonly<Record<string, unknown>>) => Record<string, string> | undefined;
     }
-  /** A calendar date; `midnight` stores it as a datetime at 00:00:00 (a birthday in a datetime column). */
+  /**
+   * A tree too large to load at once (regions), one level per call: `children('')` is the top level; `titleOf`
+   * names a stored value the levels loaded so far do not show.
+   */
+  | { type: 'lazyTree'; children: (parent: string) => Promise<LazyOption[]>; titleOf: (value: string) => Promise<string | undefined> }
+  /**
+   * A calendar date typed or picked as yyyy-MM-dd (spec §2 notice date; never the browser's mm/dd/yyyy);
+   * `midnight` stores it as a datetime at 00:00:00 (a birthday in a datetime column).
+   */
   | { type: 'date'; midnight?: boolean }
+  /** Typed or picked as yyyy-MM-dd HH:mm:ss. */
   | { type: 'datetime' }
   | { type: 'upload'; accept: 'image' | 'file' }
   | { type: 'richText' }
