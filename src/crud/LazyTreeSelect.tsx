@@ -8,7 +8,8 @@ interface Props {
   value: unknown;
   disabled?: boolean;
   invalid?: boolean;
-  children(parent: string): Promise<LazyOption[]>;
+  /** The nodes below `parent` ('' the top level). */
+  level(parent: string): Promise<LazyOption[]>;
   titleOf(value: string): Promise<string | undefined>;
   onChange(value: string): void;
   onClose?(): void;
@@ -30,7 +31,7 @@ function useTitle(value: string, picked: Map<string, string>, titleOf: Props['ti
 }
 
 /** A tree in a popover whose levels load when opened (regions: thousands of nodes); clicking a node picks it. */
-export function LazyTreeSelect({ id, value, disabled, invalid, children, titleOf, onChange, onClose }: Props) {
+export function LazyTreeSelect({ id, value, disabled, invalid, level, titleOf, onChange, onClose }: Props) {
   const { t } = useLingui();
   const [levels, setLevels] = useState<ReadonlyMap<string, LazyOption[]>>(new Map());
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
@@ -40,7 +41,7 @@ export function LazyTreeSelect({ id, value, disabled, invalid, children, titleOf
 
   const load = (parent: string) => {
     if (levels.has(parent)) return;
-    void children(parent).then((nodes) => setLevels((prev) => new Map(prev).set(parent, nodes)), () => setLevels((prev) => new Map(prev).set(parent, [])));
+    void level(parent).then((nodes) => setLevels((prev) => new Map(prev).set(parent, nodes)), () => setLevels((prev) => new Map(prev).set(parent, [])));
   };
   const build = (parent: string): TreeNodeInfo<string>[] =>
     (levels.get(parent) ?? []).map((n) => ({

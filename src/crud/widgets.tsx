@@ -234,7 +234,7 @@ export function FieldInput({ id, field, value, disabled, onChange, onBlur, editi
           query={widget.query?.(values ?? {})} invalid={invalid} />
       );
     case 'lazyTree':
-      return <LazyTreeSelect id={id} value={value} disabled={disabled} invalid={invalid} children={widget.children} titleOf={widget.titleOf} onChange={onChange} onClose={onBlur} />;
+      return <LazyTreeSelect id={id} value={value} disabled={disabled} invalid={invalid} level={widget.children} titleOf={widget.titleOf} onChange={onChange} onClose={onBlur} />;
     case 'date':
       return <DateInput id={id} kind="date" value={textOf(value).slice(0, 10)} disabled={disabled} invalid={invalid} onChange={(date) => onChange(dateValue(date, widget.midnight))} onBlur={onBlur} />;
     case 'datetime':
