@@ -1,4 +1,4 @@
-import type { I18n } from '@lingui/core';
+import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { z } from 'zod';
 import type { Resource } from '../../resources/define';
@@ -65,7 +65,7 @@ const FIELD_PART = /^(?:[^:]*: )?([A-Za-z][\w.]*): (.+)$/s;
 
 /**
  * A server refusal as messages of the form's fields: zod's `参数校验失败: name: 请输入项目名称; code: …` (in either
- * language), or a bare message equal to a field's own required message (a threshold's 请选择设备). Parts that name
+ * language), or a bare message that is a field's required message or one of its `refusals` (a threshold's 请选择设备). Parts that name
  * no field of the form are left out; nothing mapped means the refusal is the form's as a whole.
  */
 export function refusalProblems(message: string, fields: readonly FieldView[], i18n: I18n): Record<string, string> {
@@ -77,6 +77,7 @@ export function refusalProblems(message: string, fields: readonly FieldView[], i
     if (match && name && names.has(name)) problems[name] ??= match[2];
   }
   if (Object.keys(problems).length) return problems;
-  const owner = fields.find((f) => f.required && (f.required.message === message || i18n._(f.required) === message));
+  const owns = (m: MessageDescriptor) => m.message === message || i18n._(m) === message;
+  const owner = fields.find((f) => (f.required && owns(f.required)) || f.refusals?.some(owns));
   return owner ? { [owner.name]: message } : {};
 }
