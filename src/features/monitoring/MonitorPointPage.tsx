@@ -32,7 +32,8 @@ export default function MonitorPointPage() {
   const permissions = usePermissions();
   const [point, setPoint] = useState<Row>();
   const child = useMemo(() => bindings((row) => t`绑定设备: ${String(row.name)}`), [t]);
-  const canThresholds = permissions.device_threshold === true;
+  // The permission map holds buttons only: any button of 阈值设置 means the menu is held.
+  const canThresholds = Object.keys(permissions).some((code) => code.startsWith('device_threshold_'));
   const view = useMemo<CrudView<typeof monitorPointView.resource>>(
     () => (canThresholds ? { ...monitorPointView, rowActions: [...(monitorPointView.rowActions ?? []), { key: 'thresholds', label: msg`阈值`, icon: 'warning-sign', run: setPoint }] } : monitorPointView),
     [canThresholds],
