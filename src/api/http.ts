@@ -38,6 +38,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** false: no user token header (the token call itself, public calls). */
   authenticate?: boolean;
+  /** A 400 refusal is shown by the caller (a form's fields, an import's error list): no toast of its own. */
+  ownRefusals?: boolean;
 }
 
 /** A failed call: the message shown to the user, the code that decided it, silent for whitelisted codes. */
@@ -123,7 +125,7 @@ export function createHttp(options: HttpOptions): Http {
     if (whitelist.has(code)) throw new RequestError(message, code, true, body);
     if (code === 401) options.onUnauthorized();
     if (code !== 200) {
-      toast(code, message);
+      if (!(opts.ownRefusals && code === 400)) toast(code, message);
       throw new RequestError(message, code, false, body);
     }
     return body as T;

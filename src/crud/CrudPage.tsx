@@ -119,7 +119,8 @@ export function CrudPage<R extends Resource>({ view: declared, params, aside, to
   const openForm = useCallback((mode: FormMode, row?: Row, initial?: Record<string, unknown>) => setForm({ mode, row, initial }), []);
 
   async function remove(ids: readonly string[]) {
-    if (!(await confirm(t`确定将选择数据删除?`))) return;
+    const notice = view.removeNotice ? await view.removeNotice(ids).catch(() => undefined) : undefined;
+    if (!(await confirm(t`确定将选择数据删除?`, notice))) return;
     try {
       await calls.remove(ids);
       toastSuccess(t`删除成功`);

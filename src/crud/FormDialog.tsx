@@ -3,12 +3,13 @@ import { useLingui } from '@lingui/react/macro';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
 import type { Resource } from '../../resources/define';
+import { RequestError } from '../api/http';
 import { logFailure } from '../app/errors';
-import { toastSuccess } from '../ui/toast';
+import { toast, toastSuccess } from '../ui/toast';
 import type { CrudCalls, Row } from './api';
 import { isEmpty } from './query';
 import type { CrudView, FieldView, FormMode } from './types';
-import { fieldProblem, formProblems, wireValue } from './validation';
+import { fieldProblem, formProblems, isRequired, refusalProblems, wireValue } from './validation';
 import { FieldInput, widgetOf } from './widgets';
 
 export interface FormRequest {
@@ -98,14 +99,21 @@ export function FormDialog<R extends Resource>({ view, calls, request, onClose, 
     setBusy(true);
     try {
       const body = bodyOf(view, mode, latest.current);
-      await calls.submit(view.toBody ? view.toBody(body) : body);
+      await calls.submit(view.toBody ? view.toBody(body) : body, true);
       toastSuccess(mode === 'add' ? t`新增成功` : t`更新成功`);
       onSaved();
     } catch (error) {
-      // The request layer has shown the message; the failure is only logged and the form stays as typed.
+      // A refusal naming fields is shown at them, any other one as a toast; the form stays as typed.
+      if (error instanceof RequestError && error.code === 400) refused(error.message);
       logFailure(error, 'submit');
       setBusy(false);
     }
+  }
+
+  function refused(message: string) {
+    const found = refusalProblems(message, formFields(view, mode, latest.current), i18n);
+    if (Object.keys(found).length) setProblems((p) => ({ ...p, ...found }));
+    else toast(message);
   }
 
   const title = mode === 'add' ? t`新增` : mode === 'edit' ? t`编辑` : t`查看`;
@@ -119,9 +127,10 @@ export function FormDialog<R extends Resource>({ view, calls, request, onClose, 
               const id = `field-${field.name}`;
               const problem = problems[field.name];
               return (
-                <FormGroup key={field.name} label={i18n._(field.label)} labelFor={id} labelInfo={field.required && mode !== 'view' ? '*' : undefined}
-                  intent={problem ? 'danger' : 'none'} helperText={problem || (field.help && mode !== 'view' ? i18n._(field.help) : undefined)} className={spanOf(field) === 24 ? 'vg-span-24' : 'vg-span-12'}>
-                  <FieldInput id={id} field={field} value={values[field.name]} disabled={disabledOf(field)} editing={request.row} values={values}
+                <FormGroup key={field.name} label={i18n._(field.label)} labelFor={id} labelInfo={mode !== 'view' && isRequired(view.resource, field) ? <span className="vg-required">*</span> : undefined}
+                  intent={problem ? 'danger' : 'none'} helperText={problem || (field.help && mode !== 'view' ? i18n._(field.help) : undefined)}
+                  className={`${spanOf(field) === 24 ? 'vg-span-24' : 'vg-span-12'}${problem ? ' vg-field-invalid' : ''}`}>
+                  <FieldInput id={id} field={field} value={values[field.name]} disabled={disabledOf(field)} editing={request.row} values={values} invalid={!!problem}
                     onChange={(value) => {
                       setValues({ ...latest.current, ...clearedBy(field, latest.current[field.name], value), [field.name]: value });
                       if (problem) check(field, value);

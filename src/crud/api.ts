@@ -39,7 +39,8 @@ export function crudCalls(resource: Resource) {
     list: (params: Params, call = 'list') => http.get<Envelope<Page | Row[]>>(`${base}/${call}`, { searchParams: params }).then((r) => pageOf(r.data)),
     /** `key` names the column the detail call looks the row up by (regions: code). */
     detail: (id: string, key = 'id') => http.get<Envelope<Row | null>>(`${base}/detail`, { searchParams: { [key]: id } }).then((r) => r.data),
-    submit: (row: Record<string, unknown>) => http.post<Envelope<Row>>(`${base}/submit`, { json: row }).then((r) => r.data),
+    /** `ownRefusals`: a 400 is not toasted, the form shows it at its fields. */
+    submit: (row: Record<string, unknown>, ownRefusals = false) => http.post<Envelope<Row>>(`${base}/submit`, { json: row, ownRefusals }).then((r) => r.data),
     remove: (ids: readonly string[]) => http.post<Envelope<unknown>>(`${base}/remove`, { searchParams: { ids: ids.join(',') } }),
   };
 }

@@ -12,6 +12,13 @@ export type { TreeOption };
  */
 export type TreeSource = string | ((editing?: Row, query?: Readonly<Record<string, string>>) => Promise<TreeOption[]>);
 
+/** A node of a lazily loaded tree: its children are asked for when it is opened. */
+export interface LazyOption {
+  id: string;
+  title: string;
+  hasChildren?: boolean;
+}
+
 /** One fixed choice of a select. */
 export interface SelectOption {
   value: string;
@@ -41,8 +48,17 @@ export type Widget =
        */
       query?: (values: Readonly<Record<string, unknown>>) => Record<string, string> | undefined;
     }
-  /** A calendar date; `midnight` stores it as a datetime at 00:00:00 (a birthday in a datetime column). */
+  /**
+   * A tree too large to load at once (regions), one level per call: `children('')` is the top level; `titleOf`
+   * names a stored value the levels loaded so far do not show.
+   */
+  | { type: 'lazyTree'; children: (parent: string) => Promise<LazyOption[]>; titleOf: (value: string) => Promise<string | undefined> }
+  /**
+   * A calendar date typed or picked as yyyy-MM-dd (spec §2 notice date; never the browser's mm/dd/yyyy);
+   * `midnight` stores it as a datetime at 00:00:00 (a birthday in a datetime column).
+   */
   | { type: 'date'; midnight?: boolean }
+  /** Typed or picked as yyyy-MM-dd HH:mm:ss. */
   | { type: 'datetime' }
   | { type: 'upload'; accept: 'image' | 'file' }
   | { type: 'richText' }
@@ -85,6 +101,8 @@ export interface FieldView<N extends string = string> {
   visibleWhen?: (values: Record<string, unknown>) => boolean;
   /** On-blur message when the value is empty; the resource's own schema checks everything else. */
   required?: MessageDescriptor;
+  /** Server refusals that are about this field (a threshold's 设备没有该点位): shown at it, not as a toast. */
+  refusals?: readonly MessageDescriptor[];
   /** A console-side rule beyond the resource's schema (a password policy): the message, or undefined when fine. */
   check?: (value: unknown, i18n: I18n) => string | undefined;
   /** An empty value in these modes keeps the stored one (a password on edit): neither checked nor sent. */
@@ -182,6 +200,11 @@ export interface CrudView<R extends Resource = Resource> {
   submitDefaults?: Record<string, unknown>;
   /** A stored row as the form edits it (a JSON list shown as picked nodes); the row itself without it. */
   toForm?: (row: Row) => Record<string, unknown>;
+  /**
+   * What removing these rows takes with it, shown under 确定将选择数据删除? (a project's devices, points… and the
+   * recycle bin it can be restored from); a failure to tell leaves the plain question.
+   */
+  removeNotice?: (ids: readonly string[]) => Promise<ReactNode>;
   /** The form's body as the server takes it (the picked nodes back into the JSON list); the body itself without it. */
   toBody?: (body: Record<string, unknown>) => Record<string, unknown>;
 }

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { param } from '../../resources/system/param';
 import { dict } from '../../resources/system/dict';
 import { activate } from '../app/i18n';
-import { fieldProblem, formProblems, wireValue } from './validation';
+import { fieldProblem, formProblems, isRequired, refusalProblems, wireValue } from './validation';
 import { mqttUser } from '../../resources/iot/mqtt';
 import { mqttUserView } from '../features/mqtt/mqttViews';
 import { paramView } from '../features/system/paramView';
@@ -39,5 +39,36 @@ describe('form validation', () => {
     await activate('en');
     expect(fieldProblem(param, paramView.fields[0], '', i18n)).toBe('Please enter the parameter name');
     await activate('zh');
+  });
+});
+
+describe('refusals mapped to fields', () => {
+  beforeAll(() => activate('zh'));
+  const fields = paramView.fields;
+
+  it("maps zod's `field: message` parts, in either language, to the form's fields", () => {
+    expect(refusalProblems('参数校验失败: paramName: 请输入参数名称; paramKey: 长度不能超过255个字符', fields, i18n)).toEqual({
+      paramName: '请输入参数名称',
+      paramKey: '长度不能超过255个字符',
+    });
+    expect(refusalProblems('Invalid parameters: paramValue: Enter the value', fields, i18n)).toEqual({ paramValue: 'Enter the value' });
+    expect(refusalProblems('paramKey: 已存在', fields, i18n)).toEqual({ paramKey: '已存在' });
+  });
+
+  it('keeps the first message of a field and leaves out parts naming no field of the form', () => {
+    expect(refusalProblems('参数校验失败: paramKey: a; paramKey: b; other: c', fields, i18n)).toEqual({ paramKey: 'a' });
+    expect(refusalProblems('参数校验失败: other: c', fields, i18n)).toEqual({});
+  });
+
+  it("maps a bare message to the field whose required message it is, else to nothing", () => {
+    expect(refusalProblems('请输入参数键名', fields, i18n)).toEqual({ paramKey: '请输入参数键名' });
+    expect(refusalProblems('参数键名已存在', fields, i18n)).toEqual({});
+  });
+
+  it('marks as required the fields the view or the schema refuses empty', () => {
+    const [paramName] = fields;
+    expect(isRequired(param, paramName)).toBe(true);
+    expect(isRequired(param, { name: 'paramKey', label: msg`参数键名` })).toBe(true);
+    expect(isRequired(param, { name: 'remark', label: msg`备注` })).toBe(false);
   });
 });

@@ -86,13 +86,33 @@ describe('field widgets', () => {
     expect(document.querySelector('#w')?.textContent).toBe('通知公告, 系统管理');
   });
 
-  it('writes datetimes as yyyy-MM-dd HH:mm:ss', async () => {
+  it('shows and takes datetimes as yyyy-MM-dd HH:mm:ss, typed or picked', async () => {
     render(<Harness field={{ name: 'releaseTime', label: msg`创建时间`, widget: { type: 'datetime' } }} initial="2026-01-02 03:04:05" />);
     const input = await element<HTMLInputElement>('#w');
-    expect(input.type).toBe('datetime-local');
-    expect(input.value).toBe('2026-01-02T03:04:05');
-    setValue(input, '2026-03-04T05:06');
-    await vi.waitFor(() => expect(seen.at(-1)).toBe('2026-03-04 05:06:00'));
+    expect(input.type).toBe('text');
+    expect(input.value).toBe('2026-01-02 03:04:05');
+    expect(input.placeholder).toBe('yyyy-MM-dd HH:mm:ss');
+    setValue(input, '2026-03-04 05:06:07');
+    await vi.waitFor(() => expect(seen.at(-1)).toBe('2026-03-04 05:06:07'));
+    // The browser's calendar (behind the button) answers yyyy-MM-ddTHH:mm.
+    const picker = await element<HTMLInputElement>('.vg-date-picker input');
+    expect(picker.type).toBe('datetime-local');
+    setValue(picker, '2026-05-06T07:08');
+    picker.dispatchEvent(new Event('change', { bubbles: true }));
+    await vi.waitFor(() => expect(seen.at(-1)).toBe('2026-05-06 07:08:00'));
+  });
+
+  it('shows a date stored at midnight as yyyy-MM-dd and stores a whole typed date at midnight', async () => {
+    const field: FieldView = { name: 'startDate', label: msg`开始日期`, widget: { type: 'date', midnight: true } };
+    render(<Harness field={field} initial="2026-01-02 00:00:00" />);
+    const input = await element<HTMLInputElement>('#w');
+    expect(input.value).toBe('2026-01-02');
+    setValue(input, '2026-03');
+    await vi.waitFor(() => expect(seen.at(-1)).toBe('2026-03'));
+    setValue(input, '2026-03-04');
+    await vi.waitFor(() => expect(seen.at(-1)).toBe('2026-03-04 00:00:00'));
+    render(<FieldCell field={field} row={{ id: '1', startDate: '2026-01-02 00:00:00' }} />);
+    await vi.waitFor(() => expect(document.querySelector('#host')?.textContent).toBe('2026-01-02'));
   });
 
   it('sanitises rich text as it is typed', async () => {

@@ -3,6 +3,8 @@ import { useLingui } from '@lingui/react/macro';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { putFile } from '../api/resource';
 import { dictionary, type DictEntry, type Row, treeOf } from './api';
+import { DateInput } from './DateInput';
+import { LazyTreeSelect } from './LazyTreeSelect';
 import { sanitizeHtml } from './sanitize';
 import type { FieldView, TreeOption, TreeSource, Widget } from './types';
 
@@ -70,10 +72,11 @@ interface TreeSelectProps {
   editing?: Row;
   /** Parameters of the source (see the tree widget's `query`). */
   query?: Readonly<Record<string, string>>;
+  invalid?: boolean;
 }
 
 /** A tree in a popover: single (click a node) or multiple (check nodes). Values are node ids. */
-export function TreeSelect({ id, source, multiple, value, disabled, onChange, onClose, editing, query }: TreeSelectProps) {
+export function TreeSelect({ id, source, multiple, value, disabled, onChange, onClose, editing, query, invalid }: TreeSelectProps) {
   const { t } = useLingui();
   const nodes = useTree(source, editing, query);
   const selected = useMemo(() => new Set(idsOf(value)), [value]);
@@ -116,7 +119,8 @@ export function TreeSelect({ id, source, multiple, value, disabled, onChange, on
         </div>
       }
     >
-      <Button id={id} alignText="start" fill endIcon="caret-down" disabled={disabled} text={titles.length ? titles.join(', ') : t`请选择`} />
+      <Button id={id} alignText="start" fill endIcon="caret-down" disabled={disabled} intent={invalid ? 'danger' : 'none'} variant={invalid ? 'outlined' : undefined}
+        text={titles.length ? titles.join(', ') : t`请选择`} />
     </Popover>
   );
 }
@@ -197,21 +201,24 @@ export interface FieldInputProps {
   editing?: Row;
   /** The form's values (a tree widget's `query` reads them). */
   values?: Readonly<Record<string, unknown>>;
+  /** The field has a problem: its control is outlined in red. */
+  invalid?: boolean;
 }
 
 const textOf = (value: unknown) => (value === undefined || value === null ? '' : String(value));
 
 /** The form control of a field's widget. */
-export function FieldInput({ id, field, value, disabled, onChange, onBlur, editing, values }: FieldInputProps) {
+export function FieldInput({ id, field, value, disabled, onChange, onBlur, editing, values, invalid }: FieldInputProps) {
   const { t } = useLingui();
   const widget = widgetOf(field);
   const entries = useChoices(widget);
+  const intent = invalid ? 'danger' : 'none';
   switch (widget.type) {
     case 'textarea':
-      return <TextArea id={id} fill rows={widget.rows ?? 3} value={textOf(value)} disabled={disabled} onChange={(e) => onChange(e.target.value)} onBlur={onBlur} />;
+      return <TextArea id={id} fill rows={widget.rows ?? 3} value={textOf(value)} disabled={disabled} intent={intent} onChange={(e) => onChange(e.target.value)} onBlur={onBlur} />;
     case 'number':
       return (
-        <NumericInput id={id} fill min={widget.min} max={widget.max} value={textOf(value)} disabled={disabled} allowNumericCharactersOnly
+        <NumericInput id={id} fill min={widget.min} max={widget.max} value={textOf(value)} disabled={disabled} allowNumericCharactersOnly intent={intent}
           onValueChange={(_n, text) => onChange(text)} onBlur={onBlur} />
       );
     case 'switch':
@@ -224,15 +231,14 @@ export function FieldInput({ id, field, value, disabled, onChange, onBlur, editi
     case 'tree':
       return (
         <TreeSelect id={id} source={widget.source} multiple={widget.multiple} value={value} disabled={disabled} onChange={onChange} onClose={onBlur} editing={editing}
-          query={widget.query?.(values ?? {})} />
+          query={widget.query?.(values ?? {})} invalid={invalid} />
       );
+    case 'lazyTree':
+      return <LazyTreeSelect id={id} value={value} disabled={disabled} invalid={invalid} level={widget.children} titleOf={widget.titleOf} onChange={onChange} onClose={onBlur} />;
     case 'date':
+      return <DateInput id={id} kind="date" value={textOf(value).slice(0, 10)} disabled={disabled} invalid={invalid} onChange={(date) => onChange(dateValue(date, widget.midnight))} onBlur={onBlur} />;
     case 'datetime':
-      return (
-        <InputGroup id={id} type={widget.type === 'date' ? 'date' : 'datetime-local'} step={widget.type === 'datetime' ? 1 : undefined} disabled={disabled}
-          value={widget.type === 'datetime' ? textOf(value).replace(' ', 'T') : textOf(value).slice(0, 10)}
-          onChange={(e) => onChange(widget.type === 'datetime' ? withSeconds(e.target.value.replace('T', ' ')) : dateValue(e.target.value, widget.midnight))} onBlur={onBlur} />
-      );
+      return <DateInput id={id} kind="datetime" value={textOf(value)} disabled={disabled} invalid={invalid} onChange={onChange} onBlur={onBlur} />;
     case 'upload':
       return <Upload id={id} accept={widget.accept} value={textOf(value)} disabled={disabled} onChange={(link) => { onChange(link); onBlur(); }} />;
     case 'richText':
@@ -240,16 +246,14 @@ export function FieldInput({ id, field, value, disabled, onChange, onBlur, editi
     case 'pre':
       return <pre id={id} className="vg-pre bp6-code-block">{textOf(value)}</pre>;
     case 'password':
-      return <InputGroup id={id} type="password" autoComplete="new-password" value={textOf(value)} disabled={disabled} onChange={(e) => onChange(e.target.value)} onBlur={onBlur} />;
+      return <InputGroup id={id} type="password" autoComplete="new-password" value={textOf(value)} disabled={disabled} intent={intent} onChange={(e) => onChange(e.target.value)} onBlur={onBlur} />;
     case 'text':
-      return <InputGroup id={id} value={textOf(value)} disabled={disabled} onChange={(e) => onChange(e.target.value)} onBlur={onBlur} />;
+      return <InputGroup id={id} value={textOf(value)} disabled={disabled} intent={intent} onChange={(e) => onChange(e.target.value)} onBlur={onBlur} />;
   }
 }
 
-const dateValue = (date: string, midnight?: boolean) => (midnight && date ? `${date} 00:00:00` : date);
-
-/** datetime-local gives yyyy-MM-ddTHH:mm; the contract wants yyyy-MM-dd HH:mm:ss. */
-const withSeconds = (text: string) => (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(text) ? `${text}:00` : text);
+/** A whole date typed or picked is stored at midnight where the column is a datetime; a partial one as typed. */
+const dateValue = (date: string, midnight?: boolean) => (midnight && /^\d{4}-\d{2}-\d{2}$/.test(date) ? `${date} 00:00:00` : date);
 
 /** A field's value as the table shows it: dictionary values as tags, rich text as plain text, images as thumbnails. */
 export function FieldCell({ field, row }: { field: FieldView; row: Row }) {
@@ -263,6 +267,8 @@ export function FieldCell({ field, row }: { field: FieldView; row: Row }) {
     const label = entries.find((e) => e.dictKey === String(value))?.dictValue ?? (widget.type === 'switch' ? (Number(value) === 1 ? t`是` : t`否`) : String(value));
     return <Tag minimal intent={widget.type === 'switch' && Number(value) === 1 ? 'warning' : 'primary'}>{label}</Tag>;
   }
+  // A date stored at midnight reads as the date alone (spec §2: yyyy-MM-dd).
+  if (widget.type === 'date') return <>{textOf(value).slice(0, 10)}</>;
   if (widget.type === 'richText') return <>{new DOMParser().parseFromString(sanitizeHtml(textOf(value)), 'text/html').body.textContent}</>;
   if (widget.type === 'upload' && widget.accept === 'image' && value) return <img className="vg-cell-image" src={textOf(value)} alt="" />;
   return <>{textOf(value)}</>;

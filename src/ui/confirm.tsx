@@ -1,9 +1,11 @@
 import { Alert } from '@blueprintjs/core';
 import { useLingui } from '@lingui/react/macro';
-import { useSyncExternalStore } from 'react';
+import { type ReactNode, useSyncExternalStore } from 'react';
 
 interface Pending {
   message: string;
+  /** Shown below the question: what the answer will do (what a project's removal takes with it). */
+  detail?: ReactNode;
   resolve: (ok: boolean) => void;
 }
 
@@ -16,11 +18,11 @@ const emit = () => {
 };
 
 /** Asks a yes/no question (确定/取消); resolves true on confirm. Rendered by <ConfirmHost/>. */
-export function confirm(message: string): Promise<boolean> {
+export function confirm(message: string, detail?: ReactNode): Promise<boolean> {
   pending?.resolve(false);
   asked += 1;
   return new Promise((resolve) => {
-    pending = { message, resolve };
+    pending = { message, detail, resolve };
     emit();
   });
 }
@@ -54,6 +56,7 @@ export function ConfirmHost() {
       key={asked}
     >
       <p>{current?.message}</p>
+      {current?.detail}
     </Alert>
   );
 }

@@ -21,6 +21,9 @@ describe('dictionary pages', () => {
     await openMenu(page, '系统字典', '/system/dict');
     await page.locator('.vg-add').click();
     await expect.poll(async () => Math.round((await dialog(page).boundingBox())?.width ?? 0)).toBe(880);
+    // A new entry's sort starts at 1; emptied, it is required like the code and the name.
+    expect(await page.locator('#field-sort').inputValue()).toBe('1');
+    await page.locator('#field-sort').fill('');
     await dialog(page).getByRole('button', { name: '保存' }).click();
     for (const message of ['请输入字典编号', '请输入字典名称', '请输入字典排序']) await dialog(page).getByText(message).waitFor();
     await saveDialog(page, { code: 'e2e_dict', dictValue: 'E2E 字典', sort: '1' }, 'e2e_dict');

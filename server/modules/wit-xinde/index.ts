@@ -13,6 +13,7 @@ import { registerDevices } from './devices';
 import { registerGateways } from './gateways';
 import { registerHistory } from './history';
 import { registerMonitoring } from './monitoring';
+import { registerProjectBelongings } from './project-belongings';
 import { registerProjects } from './projects';
 import { registerPush } from './push';
 import { registerThird } from './third';
@@ -27,6 +28,7 @@ export function registerXinde(app: FastifyInstance, platform: Platform, third: T
     },
   });
   registerProjects(app, platform);
+  registerProjectBelongings(app, platform);
   registerCatalogue(app, platform);
   registerMonitoring(app, platform);
   registerGateways(app, platform);

@@ -40,6 +40,12 @@ const HEADERS: Record<string, string> = {
   remark: 'remark',
 };
 const REQUIRED_COLUMNS = ['deviceCode', 'pointKey', 'name'];
+/** A field's column as the template heads it (its first Chinese header): what a message about it names. */
+const columnOf = (field: string) => Object.keys(HEADERS).find((header) => HEADERS[header] === field) ?? field;
+const SHEET_FIELDS = new Set(Object.values(HEADERS));
+/** zod's `pointKey: …` parts of a row's problem, with the column's header for the field. */
+const withColumns = (message: string) =>
+  message.split('; ').map((part) => part.replace(/^(\w+): /, (whole, field: string) => (SHEET_FIELDS.has(field) ? `${columnOf(field)}: ` : whole))).join('; ');
 const MAX_ROWS = 5000;
 
 export interface SheetError {
@@ -90,7 +96,7 @@ async function readSheet(fileName: string, data: Buffer): Promise<SheetRow[]> {
     if (field) columns.set(index, field);
   });
   const missing = REQUIRED_COLUMNS.filter((field) => ![...columns.values()].includes(field));
-  if (missing.length) throw badRequest(`缺少列: ${missing.join(', ')}`);
+  if (missing.length) throw badRequest(`缺少列: ${missing.map(columnOf).join(', ')}`);
   const rows: SheetRow[] = [];
   sheet.eachRow((row, number) => {
     if (number === 1) return;
@@ -144,7 +150,7 @@ async function checkRows(platform: Platform, ctx: CallContext, rows: SheetRow[])
       const parsed = repo.parse(candidate, false);
       if (deviceId) values.push({ ...parsed, row });
     } catch (error) {
-      problems.push((error as Error).message.replace(/^参数校验失败: /, ''));
+      problems.push(withColumns((error as Error).message.replace(/^参数校验失败: /, '')));
     }
     const key = `${cells.deviceCode}\u0000${cells.pointKey}`;
     const first = seen.get(key);

@@ -7,6 +7,7 @@ import type { Row } from '../../crud/api';
 import { pickerOf } from '../../crud/references';
 import type { CrudView, FieldView, RowAction, TreeOption } from '../../crud/types';
 import { derived, options, READ_ONLY } from '../../crud/viewHelpers';
+import { logKeys } from '../device/api';
 
 /** Screens of the alarm menu (docs/alarms.md): thresholds, alarms, recipients, notice strategies, the send log. */
 
@@ -117,6 +118,19 @@ function limitsOf(row: Row) {
   );
 }
 
+/** The form shows only the fields of the chosen target type (TARGET_TYPE: 1 device point, 2 monitor point, 3 factor item). */
+const whenTarget = (type: string) => (values: Record<string, unknown>) => String(values.targetType ?? '') === type;
+
+/**
+ * The keys of the chosen device (GET devicelog/getDeviceLogDict, as the history selector lists them): its points
+ * by name, then keys it has reported without a point.
+ */
+async function deviceKeys(_editing?: Row, query?: Readonly<Record<string, string>>): Promise<TreeOption[]> {
+  if (!query?.deviceId) return [];
+  const keys = await logKeys(query.deviceId);
+  return keys.map((k) => ({ id: k.pointKey, title: k.name && k.name !== k.pointKey ? `${k.name} (${k.pointKey})` : k.pointKey }));
+}
+
 /** 阈值设置: a rule for a device channel, a monitor point or a factor item, four levels of bounds and rates. */
 export const thresholdView: CrudView<typeof deviceThreshold> = {
   resource: deviceThreshold,
@@ -125,11 +139,20 @@ export const thresholdView: CrudView<typeof deviceThreshold> = {
     { name: 'name', label: msg`阈值名称`, search: true, width: 140 },
     { name: 'targetType', label: msg`阈值对象`, widget: options(['1', msg`设备点位`], ['2', msg`监测点`], ['3', msg`因素项`]), initial: '1', required: msg`请选择阈值对象`, width: 100, search: true },
     { ...derived('target', msg`对象`, 220), cell: targetOf },
-    { name: 'deviceId', label: msg`设备`, hideInTable: true },
-    { name: 'pointKey', label: msg`点位`, hideInTable: true },
-    { name: 'monitorPointId', label: msg`监测点`, hideInTable: true },
-    { name: 'factorsItemId', label: msg`因素项`, hideInTable: true },
-    { name: 'projectId', label: msg`所属项目`, width: 140 },
+    { name: 'deviceId', label: msg`设备`, hideInTable: true, visibleWhen: whenTarget('1'), required: msg`请选择设备`, refusals: [msg`设备不存在或无权操作`], clears: ['pointKey'] },
+    {
+      name: 'pointKey',
+      label: msg`点位`,
+      hideInTable: true,
+      visibleWhen: whenTarget('1'),
+      required: msg`请选择点位`,
+      refusals: [msg`设备没有该点位`],
+      widget: { type: 'tree', source: deviceKeys, query: (values) => ({ deviceId: String(values.deviceId ?? '') }) },
+    },
+    { name: 'monitorPointId', label: msg`监测点`, hideInTable: true, visibleWhen: whenTarget('2'), required: msg`请选择监测点`, refusals: [msg`监测点不存在或无权操作`] },
+    { name: 'factorsItemId', label: msg`因素项`, hideInTable: true, visibleWhen: whenTarget('3'), required: msg`请选择因素项`, refusals: [msg`因素项不存在`] },
+    // A device point's or monitor point's project is theirs (the server takes it from them): chosen only for a factor item.
+    { name: 'projectId', label: msg`所属项目`, width: 140, visibleWhen: whenTarget('3'), required: msg`请选择项目`, refusals: [msg`项目不存在或无权操作`] },
     { ...derived('limits', msg`各级阈值`, 320), cell: limitsOf },
     ...limits,
     { name: 'ratePeriod', label: msg`速率周期`, widget: options(['1', msg`每小时`], ['2', msg`每天`]), initial: '2', width: 90 },

@@ -22,17 +22,36 @@ interface Imported {
 
 type Outcome = { kind: 'imported'; counts: Imported } | { kind: 'refused'; message: string; errors: RowError[] };
 
-/** POST devicepoint/upload: the counts, or the per-row errors of a refused sheet (400 with data [{row, message}]). */
+/**
+ * The template's columns, as the server's point sheet reads them (server/modules/wit-xinde/point-sheet.ts HEADERS):
+ * Chinese in either language, since they are what the file must say.
+ */
+export const SHEET_COLUMNS = ['设备编号', '点位标识', '点位名称', '单位', '因素项编号', '精度', '通道', '排序', '备注'] as const;
+
+/** Saves the empty template: a UTF-8 CSV (with BOM, so Excel reads the Chinese headers) of the column row. */
+function downloadTemplate(name: string) {
+  const blob = new Blob([`\uFEFF${SHEET_COLUMNS.join(',')}\r\n`], { type: 'text/csv;charset=utf-8' });
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+/**
+ * POST devicepoint/upload: the counts, or a refused sheet — its rows' errors (400 with data [{row, message}]) or
+ * what is wrong with the file as a whole (a missing column): both stay in the dialog, no passing toast.
+ */
 async function uploadSheet(file: File): Promise<Outcome> {
   const body = new FormData();
   body.append('file', file);
   try {
-    const reply = await http.post<Envelope<Imported>>('api/wit-xinde/devicepoint/upload', { body });
+    const reply = await http.post<Envelope<Imported>>('api/wit-xinde/devicepoint/upload', { body, ownRefusals: true });
     return { kind: 'imported', counts: reply.data };
   } catch (error) {
-    const data = error instanceof RequestError ? (error.body as { data?: unknown } | undefined)?.data : undefined;
-    if (!Array.isArray(data)) throw error;
-    return { kind: 'refused', message: (error as RequestError).message, errors: data as RowError[] };
+    if (!(error instanceof RequestError) || error.code !== 400) throw error;
+    const data = (error.body as { data?: unknown } | undefined)?.data;
+    return { kind: 'refused', message: error.message, errors: Array.isArray(data) ? (data as RowError[]) : [] };
   }
 }
 
@@ -62,6 +81,9 @@ function UploadDialog({ onClose, onImported }: { onClose(): void; onImported(): 
     <Dialog isOpen title={t`导入设备点位`} onClose={onClose} style={{ width: 720, maxWidth: '95vw' }} className="vg-point-upload" canOutsideClickClose={false}>
       <DialogBody>
         <p>{t`第一行为列名:设备编号、点位标识、点位名称、单位、因素项编号、精度、通道、排序、备注(前三列必填)。有任何一行出错时不导入任何数据。`}</p>
+        <p>
+          <Button variant="minimal" icon="download" intent="primary" text={t`下载导入模板`} className="vg-upload-template" onClick={() => downloadTemplate(t`设备点位导入模板.csv`)} />
+        </p>
         <FileInput fill text={file?.name ?? t`选择文件`} buttonText={t`浏览`}
           inputProps={{ id: 'point-sheet', accept: '.xlsx,.csv' }}
           onInputChange={(e) => { setFile((e.target as HTMLInputElement).files?.[0]); setOutcome(undefined); }} />
@@ -70,7 +92,10 @@ function UploadDialog({ onClose, onImported }: { onClose(): void; onImported(): 
             {t`共 ${outcome.counts.total} 行:新增 ${outcome.counts.inserted} 个点位,更新 ${outcome.counts.updated} 个点位。`}
           </Callout>
         )}
-        {outcome?.kind === 'refused' && (
+        {outcome?.kind === 'refused' && outcome.errors.length === 0 && (
+          <Callout intent="danger" className="vg-upload-problem" style={{ marginTop: 12 }}>{outcome.message}</Callout>
+        )}
+        {outcome?.kind === 'refused' && outcome.errors.length > 0 && (
           <div className="vg-upload-errors" style={{ marginTop: 12 }}>
             <Callout intent="danger">{t`点位表有 ${outcome.errors.length} 行错误,未导入任何数据。`}</Callout>
             <HTMLTable compact striped style={{ width: '100%', marginTop: 8 }}>

@@ -1,7 +1,7 @@
 import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
 import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { type Envelope, http } from '../../api/client';
 import { usePermissions } from '../../app/permissions';
 import { sessionActor } from '../../app/shell';
@@ -12,6 +12,7 @@ import { TreeSelect } from '../../crud/widgets';
 import { confirm } from '../../ui/confirm';
 import { toastSuccess, toastWarning } from '../../ui/toast';
 import { projectView, rowsAsOptions, X } from './projectViews';
+import { projectRemoveNotice } from './RemoveNotice';
 
 const PLATFORM_TENANT = '000000';
 const ADMINISTRATOR = 'administrator';
@@ -131,6 +132,7 @@ export default function ProjectPage() {
   const platformAdmin = useSelector(sessionActor, (s) => s.context.user?.tenantId === PLATFORM_TENANT && (s.context.user.roleName ?? '').split(',').includes(ADMINISTRATOR));
   const [recycle, setRecycle] = useState<() => void>();
   const [adjusting, setAdjusting] = useState<{ projects: Row[]; refresh(): void }>();
+  const view = useMemo(() => ({ ...projectView, removeNotice: projectRemoveNotice }), []);
   const toolbar = ({ selected, refresh }: ToolbarContext) => (
     <>
       {permissions.project_list_recovery === true && <Button icon="trash" text={t`回收站`} className="vg-project-recycle-open" onClick={() => setRecycle(() => refresh)} />}
@@ -142,7 +144,7 @@ export default function ProjectPage() {
   );
   return (
     <>
-      <CrudPage view={projectView} toolbar={toolbar} />
+      <CrudPage view={view} toolbar={toolbar} />
       {recycle && <RecycleDialog onClose={() => setRecycle(undefined)} onRestored={recycle} />}
       {adjusting && <AdjustDialog projects={adjusting.projects} onClose={() => setAdjusting(undefined)} onDone={() => { setAdjusting(undefined); adjusting.refresh(); }} />}
     </>

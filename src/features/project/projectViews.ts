@@ -4,6 +4,7 @@ import { type Envelope, http } from '../../api/client';
 import { crudCalls, type Row, treeOf } from '../../crud/api';
 import type { CrudView, TreeOption } from '../../crud/types';
 import { derived, options } from '../../crud/viewHelpers';
+import { regionPicker } from '../system/regionPicker';
 
 /** Screens of the project menu (docs/data-model.md "Projects"): projects, categories, customers, user projects. */
 
@@ -33,14 +34,15 @@ export const projectView: CrudView<typeof project> = {
     // Categories nest: picked in their tree, not in the declared flat select.
     { name: 'categoryId', label: msg`项目分类`, widget: { type: 'tree', source: CATEGORY_TREE }, width: 110 },
     { name: 'structureType', label: msg`结构类型`, widget: { type: 'select', dict: 'structure_type' }, search: true, width: 100 },
-    { name: 'regionCode', label: msg`行政区划代码`, hideInTable: true },
+    // Picked by name in the region tree; the code is what is stored.
+    { name: 'regionCode', label: msg`所在地区`, widget: regionPicker, hideInTable: true },
     { name: 'address', label: msg`地址`, width: 200 },
     { name: 'longitude', label: msg`经度`, widget: { type: 'number', min: -180, max: 180 }, hideInTable: true },
     { name: 'latitude', label: msg`纬度`, widget: { type: 'number', min: -90, max: 90 }, hideInTable: true },
     { name: 'customerId', label: msg`项目客户`, widget: { type: 'tree', source: customers }, width: 140 },
     { name: 'projectState', label: msg`项目状态`, widget: PROJECT_STATES, search: true, initial: '2', width: 90 },
-    { name: 'startDate', label: msg`开始日期`, widget: { type: 'date', midnight: true }, width: 160 },
-    { name: 'endDate', label: msg`结束日期`, widget: { type: 'date', midnight: true }, width: 160 },
+    { name: 'startDate', label: msg`开始日期`, widget: { type: 'date', midnight: true }, width: 110 },
+    { name: 'endDate', label: msg`结束日期`, widget: { type: 'date', midnight: true }, width: 110 },
     derived('deviceCount', msg`设备数`, 80),
     { name: 'remark', label: msg`备注`, widget: { type: 'textarea', rows: 3 }, hideInTable: true },
   ],

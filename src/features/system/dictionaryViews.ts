@@ -11,7 +11,7 @@ const CHILDREN_PAGE = 1000;
 
 const valueFields: ReadonlyArray<FieldView<FieldName<Dictionary>>> = [
   { name: 'dictValue', label: msg`字典名称`, search: true, required: msg`请输入字典名称` },
-  { name: 'sort', label: msg`字典排序`, widget: { type: 'number' }, required: msg`请输入字典排序`, width: 100 },
+  { name: 'sort', label: msg`字典排序`, widget: { type: 'number' }, required: msg`请输入字典排序`, initial: 1, width: 100 },
   { name: 'isSealed', label: msg`封存`, widget: { type: 'switch', dict: 'yes_no' }, required: msg`请选择封存`, initial: 0, width: 100 },
   { name: 'remark', label: msg`字典备注`, widget: { type: 'textarea', rows: 2 } },
 ];

@@ -65,6 +65,8 @@ onEveryStore('device point sheet upload', { signIn: ['demo'] }, (ctx) => {
     expect(errors.map((e) => e.row)).toEqual([3, 4, 5, 6, 7]);
     expect(errors[0].message).toContain('设备编号 NO-SUCH-DEVICE 不存在');
     expect(errors[1].message).toContain('点位标识以字母开头');
+    // A field's problem names its column as the sheet heads it, not the field.
+    expect(errors[1].message).toMatch(/^点位标识: /);
     expect(errors[2].message).toContain('因素项编号 no_such_item 不存在');
     expect(errors[2].message).toContain('请输入点位名称');
     expect(errors[2].message).toContain('精度应在 0 到 6 之间');
@@ -77,7 +79,7 @@ onEveryStore('device point sheet upload', { signIn: ['demo'] }, (ctx) => {
     const wrongType = await upload(ctx.demo, new Blob(['hello'], { type: 'text/plain' }), 'notes.txt');
     expect(wrongType.body.msg).toBe('仅支持 .xlsx 或 .csv 文件');
     const noColumns = await upload(ctx.demo, new Blob(['a,b\n1,2\n'], { type: 'text/csv' }), 'x.csv');
-    expect(noColumns.body.msg).toBe('缺少列: deviceCode, pointKey, name');
+    expect(noColumns.body.msg).toBe('缺少列: 设备编号, 点位标识, 点位名称');
     const broken = await upload(ctx.demo, new Blob(['not a zip'], { type: 'application/octet-stream' }), 'broken.xlsx');
     expect(broken.body.msg).toBe('文件无法解析,请使用点位导入模板');
     const empty = await upload(ctx.demo, await xlsx([]), 'empty.xlsx');

@@ -19,6 +19,13 @@ onEveryStore('projects, customers, categories and user projects', { signIn: ['ad
     expect(types.find((t) => t.code === 'inclinometer')?.deviceCount).toBe(2);
   });
 
+  it('counts what removing projects takes out of sight with them (project/belongings)', async () => {
+    const counts = expectOk(await ctx.demo.get<Row>(`${X}/project/belongings`, { ids: bridge }));
+    expect(counts).toMatchObject({ projects: 1, devices: 9 });
+    for (const kind of ['devicePoints', 'monitorPoints', 'gateways']) expect(Number(counts[kind]), kind).toBeGreaterThan(0);
+    expectRefused(await ctx.demo.get(`${X}/project/belongings`, { ids: demoId('nothing') }), '数据不存在或无权操作');
+  });
+
   it('validates projects: required name, coordinates, dates, references of the own tenant', async () => {
     expectRefused(await ctx.demo.post(`${X}/project/submit`, { code: 'NO-NAME' }), '请输入项目名称');
     expectRefused(await ctx.demo.post(`${X}/project/submit`, { name: '无编号' }), '请输入项目编号');

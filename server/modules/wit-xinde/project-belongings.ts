@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import { alarm, deviceThreshold } from '../../../resources/iot/alarm';
+import { device, deviceGroup, devicePoint, gateway } from '../../../resources/iot/device';
+import { monitorPoint } from '../../../resources/iot/monitoring';
+import { project } from '../../../resources/iot/project';
+import type { Resource } from '../../../resources/define';
+import { needs } from '../../auth/rights';
+import type { CallContext } from '../../db/repository';
+import type { Condition } from '../../http/conditions';
+import { contextOf, idsOf, paramsOf } from '../../http/context';
+import { badRequest, ok } from '../../http/envelope';
+import type { Platform } from '../../platform';
+import { within } from './common';
+
+/** What removing projects takes out of sight with them (docs/data-model.md "Recycle bin"), counted as the caller sees it. */
+export interface Belongings {
+  projects: number;
+  devices: number;
+  onlineDevices: number;
+  gateways: number;
+  devicePoints: number;
+  monitorPoints: number;
+  thresholds: number;
+  alarms: number;
+  groups: number;
+}
+
+/** Rows of `resource` the caller may read that pass the conditions. */
+async function countOf(platform: Platform, ctx: CallContext, resource: Resource, conditions: Condition[]): Promise<number> {
+  let qb = await platform.repo(resource).select(ctx);
+  for (const condition of conditions) qb = qb.where(condition);
+  const row = (await qb.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst()) as { n: number } | undefined;
+  return Number(row?.n ?? 0);
+}
+
+/** The counts behind the delete confirmation of the project list: through the scoped repositories, nothing raw. */
+export async function belongingsOf(platform: Platform, ctx: CallContext, ids: string[]): Promise<Belongings> {
+  const projects = await countOf(platform, ctx, project, [within('wit_project.id', ids)]);
+  if (projects !== new Set(ids).size) throw badRequest('数据不存在或无权操作');
+  const inProjects = (table: string) => within(`${table}.projectId`, ids);
+  const devices = await platform.repo(device).select(ctx);
+  const deviceIds = devices.where(inProjects('wit_device')).select('wit_device.id');
+  const count = (resource: Resource, ...conditions: Condition[]) => countOf(platform, ctx, resource, conditions);
+  const [all, online, gateways, devicePoints, monitorPoints, thresholds, alarms, groups] = await Promise.all([
+    count(device, inProjects('wit_device')),
+    count(device, inProjects('wit_device'), (eb) => eb('wit_device.online', '=', 1)),
+    count(gateway, inProjects('wit_gateway')),
+    count(devicePoint, (eb) => eb('wit_device_point.deviceId', 'in', deviceIds)),
+    count(monitorPoint, inProjects('wit_monitor_point')),
+    count(deviceThreshold, inProjects('wit_device_threshold')),
+    count(alarm, inProjects('wit_alarm')),
+    count(deviceGroup, inProjects('wit_device_group')),
+  ]);
+  return { projects, devices: all, onlineDevices: online, gateways, devicePoints, monitorPoints, thresholds, alarms, groups };
+}
+
+/** GET project/belongings (ids): our addition, for the confirmation before project/remove; needs the delete button. */
+export function registerProjectBelongings(app: FastifyInstance, platform: Platform): void {
+  app.get('/wit-xinde/project/belongings', needs('project_list_delete'), async (request) =>
+    ok(await belongingsOf(platform, contextOf(request), idsOf(paramsOf(request)))),
+  );
+}
