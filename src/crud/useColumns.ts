@@ -18,10 +18,9 @@ export interface Columns {
 export function useColumns(screen: string, fields: readonly FieldView[]): Columns {
   const userId = useSelector(sessionActor, (s) => s.context.user?.userId ?? '');
   const name = columnsStoreName(userId, screen);
-  // Bumped on every change so the stored value is read again.
+  // Bumped on every change so the stored value is read again (a dependency of the memo below).
   const [version, setVersion] = useState(0);
   const names = fields.map((f) => f.name).join(',');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: version marks a stored change
   const choices = useMemo(() => arrangeColumns(names ? names.split(',') : [], getStore<ColumnPrefs>(name)), [names, name, version]);
   const byName = new Map(fields.map((f) => [f.name, f]));
   return {
