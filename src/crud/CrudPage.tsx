@@ -159,8 +159,8 @@ export function CrudPage<R extends Resource>({ view: declared, params, aside, to
   }
 
   const tableFields = useMemo(() => view.fields.filter((f) => !f.hideInTable), [view.fields]);
-  // The user's columns of this screen: a resource's list call names it (a dictionary's parent and child lists differ).
-  const columns = useColumns(`${view.resource.menu}/${view.list?.call ?? 'list'}`, tableFields);
+  // The user's columns of this screen, named by its resource and list call (a dictionary's parent and child lists).
+  const columns = useColumns(`${view.resource.key}/${view.list?.call ?? 'list'}`, tableFields);
   const narrow = useNarrow();
   const searchFields = view.fields.filter((f) => f.search);
   const lines = view.tree ? treeLines(records, expanded, children) : records.map((row) => ({ row, depth: 0, expandable: false, expanded: false }));

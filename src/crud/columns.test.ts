@@ -48,9 +48,9 @@ describe('column choices', () => {
   });
 
   it('are stored per user and per screen', () => {
-    expect(columnsStoreName('1123598821738675201', 'device/list')).toBe('columns-1123598821738675201-device/list');
-    expect(columnsStoreName('7', 'device/list')).not.toBe(columnsStoreName('8', 'device/list'));
-    expect(columnsStoreName('7', 'device/list')).not.toBe(columnsStoreName('7', 'gateway/list'));
-    expect(columnsStoreName('', 'device/list')).toBe('columns-anonymous-device/list');
+    expect(columnsStoreName('1123598821738675201', 'wit-xinde/device/list')).toBe('columns-1123598821738675201-wit-xinde/device/list');
+    expect(columnsStoreName('7', 'wit-xinde/device/list')).not.toBe(columnsStoreName('8', 'wit-xinde/device/list'));
+    expect(columnsStoreName('7', 'wit-xinde/device/list')).not.toBe(columnsStoreName('7', 'wit-xinde/gateway/list'));
+    expect(columnsStoreName('', 'wit-xinde/device/list')).toBe('columns-anonymous-wit-xinde/device/list');
   });
 });
