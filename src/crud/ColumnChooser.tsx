@@ -40,7 +40,7 @@ export function ColumnChooser({ columns }: { columns: Columns }) {
           </li>
         ))}
       </ol>
-      <Button size="small" icon="undo" text={t`重置`} className="vg-columns-reset" onClick={columns.reset} />
+      <Button size="small" icon="undo" text={t`重置`} className="vg-columns-reset" disabled={columns.unchanged} onClick={columns.reset} />
     </div>
   );
   return (
