@@ -30,4 +30,14 @@ describe('preferences machine', () => {
     expect(actor.getSnapshot().context).toMatchObject({ theme: 'theme-dark', colour: '#ff0000', language: 'en', collapsed: true });
     expect(persist).toHaveBeenCalledTimes(4);
   });
+
+  it('opens and closes the drawer without storing it', () => {
+    const persist = vi.fn();
+    const actor = createActor(preferencesMachine.provide({ actions: { persist } }), { input: {} }).start();
+    actor.send({ type: 'prefs.toggleDrawer' });
+    expect(actor.getSnapshot().context.drawer).toBe(true);
+    actor.send({ type: 'prefs.drawer', open: false });
+    expect(actor.getSnapshot().context.drawer).toBe(false);
+    expect(persist).not.toHaveBeenCalled();
+  });
 });

@@ -22,6 +22,8 @@ export interface Preferences {
   language: Language;
   collapsed: boolean;
   fullscreen: boolean;
+  /** The sidebar drawer of narrow screens is open (never stored: a page always starts with it closed). */
+  drawer: boolean;
 }
 
 export const DEFAULT_PREFERENCES: Preferences = {
@@ -30,6 +32,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   language: 'zh',
   collapsed: false,
   fullscreen: false,
+  drawer: false,
 };
 
 export type PreferencesEvent =
@@ -38,11 +41,13 @@ export type PreferencesEvent =
   | { type: 'prefs.language'; language: Language }
   | { type: 'prefs.toggleCollapse' }
   | { type: 'prefs.collapse'; collapsed: boolean }
-  | { type: 'prefs.fullscreen'; fullscreen: boolean };
+  | { type: 'prefs.fullscreen'; fullscreen: boolean }
+  | { type: 'prefs.toggleDrawer' }
+  | { type: 'prefs.drawer'; open: boolean };
 
 const isTheme = (value: unknown): value is ThemeName => THEMES.includes(value as ThemeName);
 
-/** Layout toggles (sidebar collapse, fullscreen) and the persisted choices (theme, colour, language). */
+/** Layout toggles (sidebar collapse, the narrow screens' drawer, fullscreen) and the persisted choices (theme, colour, language). */
 export const preferencesMachine = setup({
   types: { context: {} as Preferences, events: {} as PreferencesEvent, input: {} as Partial<Preferences> },
   actions: { persist: () => {}, apply: () => {} },
@@ -55,6 +60,7 @@ export const preferencesMachine = setup({
     language: input.language === 'en' ? 'en' : 'zh',
     collapsed: input.collapsed === true,
     fullscreen: false,
+    drawer: false,
   }),
   entry: 'apply',
   on: {
@@ -64,5 +70,7 @@ export const preferencesMachine = setup({
     'prefs.toggleCollapse': { actions: [assign({ collapsed: ({ context }) => !context.collapsed }), 'persist'] },
     'prefs.collapse': { actions: [assign({ collapsed: ({ event }) => event.collapsed }), 'persist'] },
     'prefs.fullscreen': { actions: assign({ fullscreen: ({ event }) => event.fullscreen }) },
+    'prefs.toggleDrawer': { actions: assign({ drawer: ({ context }) => !context.drawer }) },
+    'prefs.drawer': { actions: assign({ drawer: ({ event }) => event.open }) },
   },
 });

@@ -1,17 +1,22 @@
-import { Button, ButtonGroup, HTMLSelect, InputGroup, Spinner } from '@blueprintjs/core';
+import { Button, HTMLSelect, InputGroup, Spinner } from '@blueprintjs/core';
 import { useLingui } from '@lingui/react/macro';
 import { type FormEvent, type ReactNode, Suspense, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { Resource } from '../../resources/define';
 import { lazyPage } from '../app/lazyPage';
 import { usePermissions } from '../app/permissions';
+import { useNarrow } from '../app/useViewport';
 import { confirm } from '../ui/confirm';
 import { toastSuccess, toastWarning } from '../ui/toast';
 import { crudCalls, type Params, type Row } from './api';
+import { ColumnChooser } from './ColumnChooser';
+import { CrudCards } from './CrudCards';
 import { CrudSkeleton } from './CrudSkeleton';
 import { FormDialog, type FormRequest } from './FormDialog';
 import { initialListState, listParams, nextListState, nextSort, PAGE_SIZES, type TreeLine, treeLines } from './query';
 import { withReferences } from './references';
+import type { RowButton } from './RowButtons';
 import type { Actions, CrudView, FieldView, FormMode, TreeView } from './types';
+import { useColumns } from './useColumns';
 import { FieldInput, widgetOf } from './widgets';
 import './crud.css';
 
@@ -154,24 +159,34 @@ export function CrudPage<R extends Resource>({ view: declared, params, aside, to
     dispatch({ type: 'search', search: draft });
   }
 
-  const tableFields = view.fields.filter((f) => !f.hideInTable);
+  const tableFields = useMemo(() => view.fields.filter((f) => !f.hideInTable), [view.fields]);
+  // The user's columns of this screen, named by its resource and list call (a dictionary's parent and child lists).
+  const columns = useColumns(`${view.resource.key}/${view.list?.call ?? 'list'}`, tableFields);
+  const narrow = useNarrow();
   const searchFields = view.fields.filter((f) => f.search);
   const lines = view.tree ? treeLines(records, expanded, children) : records.map((row) => ({ row, depth: 0, expandable: false, expanded: false }));
   const pages = unpaged ? 1 : Math.max(1, Math.ceil(total / state.size));
   const context = { openForm, refresh: reload };
-  const rowActions = (row: Row) => (
-    <ButtonGroup variant="minimal">
-      {can('view') && <Button size="small" icon="eye-open" text={t`查看`} className="vg-action-view" onClick={() => openForm('view', row)} />}
-      {can('edit') && <Button size="small" icon="edit" text={t`编辑`} className="vg-action-edit" onClick={() => openForm('edit', row)} />}
-      {can('delete') && <Button size="small" icon="trash" text={t`删除`} intent="danger" className="vg-action-delete" onClick={() => void remove([row.id])} />}
-      {(view.rowActions ?? [])
-        .filter((a) => (!a.permission || permissions[`${view.resource.menu}_${a.permission}`] === true) && (!a.visible || a.visible(row)))
-        .map((a) => (
-          <Button key={a.key} size="small" icon={a.icon ?? 'cog'} text={i18n._(a.label)} className={`vg-action-${a.key}`} onClick={() => a.run(row, context)} />
-        ))}
-    </ButtonGroup>
-  );
-  const actionsWidth = 24 + 84 * ((['view', 'edit', 'delete'] as const).filter(can).length + (view.rowActions?.length ?? 0));
+  const rowButtons = (row: Row): RowButton[] => [
+    ...(can('view') ? [{ key: 'view', icon: 'eye-open', text: t`查看`, run: () => openForm('view', row) } as const] : []),
+    ...(can('edit') ? [{ key: 'edit', icon: 'edit', text: t`编辑`, run: () => openForm('edit', row) } as const] : []),
+    ...(can('delete') ? [{ key: 'delete', icon: 'trash', text: t`删除`, intent: 'danger', run: () => void remove([row.id]) } as const] : []),
+    ...(view.rowActions ?? [])
+      .filter((a) => (!a.permission || permissions[`${view.resource.menu}_${a.permission}`] === true) && (!a.visible || a.visible(row)))
+      .map((a): RowButton => ({ key: a.key, icon: a.icon ?? 'cog', text: i18n._(a.label), run: () => a.run(row, context) })),
+  ];
+  const actionCount = (['view', 'edit', 'delete'] as const).filter(can).length + (view.rowActions?.length ?? 0);
+  const listProps = {
+    loading,
+    lines,
+    fields: columns.shown,
+    firstIndex: (state.current - 1) * state.size + 1,
+    selected,
+    onSelect: setSelected,
+    tree: !!view.tree,
+    onExpand: (line: TreeLine) => void expand(line),
+    actions: rowButtons,
+  };
 
   return (
     <div className="vg-page vg-crud">
@@ -208,27 +223,17 @@ export function CrudPage<R extends Resource>({ view: declared, params, aside, to
           {typeof toolbar === 'function' ? toolbar({ selected: records.filter((row) => selected.has(row.id)), records, refresh: reload }) : toolbar}
           <span className="vg-spacer" />
           {loading && loaded && <Spinner size={16} />}
+          <ColumnChooser columns={columns} />
           <Button icon="refresh" variant="minimal" title={t`刷新`} onClick={reload} />
         </div>
-        {loaded ? (
-        <Suspense fallback={<CrudSkeleton />}>
-          <CrudTable
-            loading={loading}
-            lines={lines}
-            fields={tableFields}
-            firstIndex={(state.current - 1) * state.size + 1}
-            selected={selected}
-            onSelect={setSelected}
-            sort={state.sort}
-            onSort={(field) => dispatch({ type: 'sort', sort: nextSort(state.sort, field) })}
-            tree={!!view.tree}
-            onExpand={(line) => void expand(line)}
-            actions={rowActions}
-            actionsWidth={actionsWidth}
-          />
-        </Suspense>
-        ) : (
+        {!loaded ? (
           <CrudSkeleton />
+        ) : narrow ? (
+          <CrudCards {...listProps} />
+        ) : (
+          <Suspense fallback={<CrudSkeleton />}>
+            <CrudTable {...listProps} sort={state.sort} onSort={(field) => dispatch({ type: 'sort', sort: nextSort(state.sort, field) })} actionCount={actionCount} />
+          </Suspense>
         )}
         <div className="vg-crud-pager">
           <span className="vg-total">{loaded ? t`共 ${total} 条` : ''}</span>

@@ -167,7 +167,7 @@ describe('console shell', () => {
     expect(list.body.data.records.map((r) => r.message)).toContain('e2e thrown UI error');
   });
 
-  it('collapses the sidebar with the toggle, and after a menu click on small screens', async () => {
+  it('collapses the sidebar with the toggle; on small screens it is a drawer that a menu click closes', async () => {
     await c.page.goto('/wel/index');
     await c.page.getByRole('button', { name: '折叠菜单' }).click();
     await c.page.locator('.vg-sidebar.collapsed').waitFor();
@@ -177,10 +177,15 @@ describe('console shell', () => {
     // Size class and root font size follow the width after the 300 ms resize debounce.
     await expect.poll(() => c.page.evaluate(() => document.documentElement.dataset.screen)).toBe('0');
     expect(await c.page.evaluate(() => document.documentElement.style.fontSize)).toBe('7px');
-    await c.page.locator('.vg-sidebar').getByText('Help手册').click();
-    await c.page.locator('.vg-sidebar.collapsed').waitFor();
+    // Below 768 px the sidebar is a drawer over the page, closed until the toggle opens it.
+    const drawer = c.page.locator('.vg-sidebar.drawer');
+    await drawer.waitFor({ state: 'hidden' });
     await c.page.getByRole('button', { name: '折叠菜单' }).click();
+    await drawer.waitFor({ state: 'visible' });
+    await c.page.locator('.vg-sidebar').getByText('Help手册').click();
+    await drawer.waitFor({ state: 'hidden' });
     await c.page.setViewportSize({ width: 1366, height: 800 });
+    await c.page.locator('.vg-sidebar:not(.drawer):not(.collapsed)').waitFor();
   });
 
   it('top menu: a home item plus the top menus; choosing one loads its menus (none granted: the empty tip)', async () => {

@@ -4,10 +4,11 @@ import { site } from '../../app/config';
 import { getStore, removeStore } from '../../app/storage';
 import { ConfirmHost } from '../../ui/confirm';
 import { RegisterDialog } from './RegisterDialog';
-import { Sidebar } from './Sidebar';
+import { DrawerBackdrop, Sidebar } from './Sidebar';
 import { TabBar } from './TabBar';
 import { TopBar } from './TopBar';
 import { useMenus } from './useMenus';
+import './responsive.css';
 import { useLocation } from 'wouter';
 import { screenKeyOf } from '../../app/menu';
 import ErrorPage from '../errors/ErrorPage';
@@ -24,6 +25,7 @@ export default function Layout({ children }: { children: ReactNode }) {
     <HotkeysProvider>
       <div className="vg-shell">
         <Sidebar menus={menus} logo={site.logo} />
+        <DrawerBackdrop />
         <div className="vg-main">
           <TopBar leaves={leaves} tops={tops} topMenuId={topMenuId} onTopMenu={selectTop} askSwitch={askSwitch} />
           <TabBar />

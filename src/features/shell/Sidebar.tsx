@@ -8,15 +8,35 @@ import { site } from '../../app/config';
 import { linkOf, opensWindow } from '../../app/menu';
 import { navigate } from '../../app/navigation';
 import { preferencesActor } from '../../app/shell';
-import { currentViewport } from '../../app/useViewport';
+import { isNarrow, useNarrow } from '../../app/useViewport';
 import { hasIcon } from '../../ui/icons';
 import { useMenuLabel } from './menuLabel';
 
-/** Opens a menu: a new window for type-2 http menus, else its route. Small screens collapse the sidebar after it. */
+/** Opens a menu: a new window for type-2 http menus, else its route. Narrow screens close the drawer after it. */
 export function openMenu(menu: MenuRow, topLevel: boolean): void {
   if (opensWindow(menu)) window.open(menu.path);
   else navigate(linkOf(menu, topLevel));
-  if (currentViewport().sizeClass === 0) preferencesActor.send({ type: 'prefs.collapse', collapsed: true });
+  closeDrawer();
+}
+
+const closeDrawer = () => preferencesActor.send({ type: 'prefs.drawer', open: false });
+
+/** The top bar's menu button: opens or closes the drawer on narrow screens, else collapses the sidebar. */
+export function toggleSidebar(): void {
+  preferencesActor.send({ type: isNarrow() ? 'prefs.toggleDrawer' : 'prefs.toggleCollapse' });
+}
+
+/** The drawer's backdrop: tapping outside the drawer closes it, like Escape. */
+export function DrawerBackdrop() {
+  const open = useSelector(preferencesActor, (s) => s.context.drawer);
+  const narrow = useNarrow();
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && closeDrawer();
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
+  return narrow && open ? <div className="vg-drawer-backdrop" onClick={closeDrawer} aria-hidden="true" /> : null;
 }
 
 const iconOf = (source?: string): IconName => (source && hasIcon(source) ? (source as IconName) : 'document');
@@ -84,7 +104,10 @@ function Item({ menu, topLevel, depth, expansion }: { menu: MenuRow; topLevel: b
  */
 export function Sidebar({ menus, logo }: { menus: MenuRow[]; logo: string }) {
   const { t } = useLingui();
-  const collapsed = useSelector(preferencesActor, (s) => s.context.collapsed);
+  const narrow = useNarrow();
+  // A narrow screen's drawer shows the labels whatever the wide sidebar's collapse says.
+  const collapsed = useSelector(preferencesActor, (s) => s.context.collapsed) && !narrow;
+  const drawerOpen = useSelector(preferencesActor, (s) => s.context.drawer);
   const [path] = useLocation();
   const current = menus.find((menu) => holds(menu, path))?.id;
   const [openGroup, setOpenGroup] = useState(current);
@@ -92,7 +115,7 @@ export function Sidebar({ menus, logo }: { menus: MenuRow[]; logo: string }) {
     if (current) setOpenGroup(current);
   }, [current]);
   return (
-    <nav className={`vg-sidebar${collapsed ? ' collapsed' : ''}`} aria-label={t`菜单`}>
+    <nav className={`vg-sidebar${collapsed ? ' collapsed' : ''}${narrow ? ' drawer' : ''}${narrow && drawerOpen ? ' open' : ''}`} aria-label={t`菜单`}>
       <div className="vg-logo">
         <img src={logo} alt="" />
         <span>Vigil</span>
@@ -103,6 +126,7 @@ export function Sidebar({ menus, logo }: { menus: MenuRow[]; logo: string }) {
         onClick={(e) => {
           e.preventDefault();
           navigate(site.homePath);
+          closeDrawer();
         }}
       >
         <Icon icon="home" />

@@ -15,6 +15,7 @@ import { ErrorLogDialog } from './ErrorLogDialog';
 import { LanguageMenu } from './LanguageMenu';
 import { LockDialog } from './LockDialog';
 import { MenuSearch, TopSearch } from './MenuSearch';
+import { toggleSidebar } from './Sidebar';
 import { SwitchDialog } from './SwitchDialog';
 import { needsRegistration } from './registration';
 import { ThemeDialog } from './ThemeDialog';
@@ -66,7 +67,7 @@ export function TopBar({ leaves, tops, topMenuId, onTopMenu, askSwitch }: TopBar
 
   return (
     <header className="vg-topbar">
-      <Button variant="minimal" icon="menu" aria-label={t`折叠菜单`} title={t`折叠菜单`} onClick={() => preferencesActor.send({ type: 'prefs.toggleCollapse' })} />
+      <Button variant="minimal" icon="menu" aria-label={t`折叠菜单`} title={t`折叠菜单`} onClick={toggleSidebar} />
       <nav className="vg-topmenu" aria-label={t`顶部菜单`}>
         <Button variant={topMenuId ? 'minimal' : 'outlined'} icon="home" text={t`首页`} onClick={() => { onTopMenu(undefined); navigate(site.homePath); }} />
         {tops.map((top) => (
