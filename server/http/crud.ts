@@ -9,7 +9,7 @@ import type { Platform } from '../platform';
 import { assertRight } from './auth-hook';
 import { bodyOf, contextOf, idsOf, paramsOf } from './context';
 import { badRequest, ok } from './envelope';
-import { exportRequest, sendExport } from './export';
+import { exportRequest, repositoryRows, sendExport } from './export';
 
 /** A list query after a resource's own parameters were turned into conditions. */
 export interface ListQuery {
@@ -144,10 +144,7 @@ export function registerCrud(app: FastifyInstance, platform: Platform, resource:
     const ctx = contextOf(request);
     const { spec, query: params } = exportRequest(paramsOf(request), exportableOf(resource), resource.hidden, resource.name);
     const { query, extra } = await listQuery(ctx, params);
-    return sendExport(request, reply, spec, async (current, size) => {
-      const result = await repo.page(ctx, { ...query, current, size }, extra);
-      return { records: await decorate(ctx, result.records), total: result.total };
-    }, platform.config.exports);
+    return sendExport(request, reply, spec, await repositoryRows(repo, ctx, query, extra, (rows) => decorate(ctx, rows), platform.config.exports));
   });
   if (resource.variants?.includes('page')) app.get(`${base}/page`, rights.read, page);
 

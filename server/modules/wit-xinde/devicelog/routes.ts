@@ -7,7 +7,7 @@ import type { Condition } from '../../../http/conditions';
 import { bodyOf, contextOf, paramsOf, text } from '../../../http/context';
 import { registerCrud } from '../../../http/crud';
 import { badRequest, invalidParam, ok } from '../../../http/envelope';
-import { exportRequest, sendExport } from '../../../http/export';
+import { exportRequest, pagedRows, sendExport } from '../../../http/export';
 import type { Platform } from '../../../platform';
 import type { DeviceLink } from '../commands';
 import { argsOf, idArg } from '../common';
@@ -37,7 +37,7 @@ export function registerDeviceLog(app: FastifyInstance, platform: Platform, link
   app.get(`${base}/export`, needs('device_log'), async (request, reply) => {
     const ctx = contextOf(request);
     const { spec, query } = exportRequest(paramsOf(request), exportable, [], 'devicelog');
-    return sendExport(request, reply, spec, (current, size) => log.page(ctx, { ...query, current, size }), platform.config.exports);
+    return sendExport(request, reply, spec, await pagedRows((current, size) => log.page(ctx, { ...query, current, size }), platform.config.exports));
   });
   app.get(`${base}/nopage`, needs('device_log'), async (request) => ok(await log.all(contextOf(request), paramsOf(request))));
   app.get(`${base}/detail`, needs('device_log'), async (request) => {
