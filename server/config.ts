@@ -33,6 +33,8 @@ export interface Config {
   consoleDir: string;
   /** Largest upload accepted by put-file, in bytes. */
   uploadLimit: number;
+  /** List exports: most rows one writes, rows read per query (EXPORT_LIMITS); not from the environment, tests lower them. */
+  exports: ExportLimits;
   /** Third-party logins (SOCIAL_PROVIDERS, a JSON list of OAuth 2 providers). */
   socialProviders: OAuth2ProviderConfig[];
   /** What the addresses tenants configure (push, third-party, webhooks, SMTP, SMS, S3) may reach (server/net/outbound.ts). */
@@ -47,6 +49,15 @@ export interface Config {
 }
 
 type Env = Record<string, string | undefined>;
+
+export interface ExportLimits {
+  /** Most rows one list export writes: a larger list is refused, the caller narrows its filters (server/http/export.ts). */
+  maxRows: number;
+  /** Rows read per query: what one export holds in memory at a time. */
+  pageSize: number;
+}
+
+export const EXPORT_LIMITS: ExportLimits = { maxRows: 100_000, pageSize: 1000 };
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -113,6 +124,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel,
     consoleDir: resolve(env.CONSOLE_DIR ?? 'dist'),
     uploadLimit: Number(env.UPLOAD_LIMIT ?? 20 * 1024 * 1024),
+    exports: EXPORT_LIMITS,
     socialProviders: env.SOCIAL_PROVIDERS ? (JSON.parse(env.SOCIAL_PROVIDERS) as OAuth2ProviderConfig[]) : [],
     outbound: outboundFrom(env),
     trustProxy: trustProxyFrom(env),

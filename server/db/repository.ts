@@ -211,6 +211,13 @@ export class Repository {
     return pageOf(records.map((r) => this.present(r)), total, current, size);
   }
 
+  /** The ids of the rows a list query names, in its order, at most `limit` (a list export reads the rows by id after). */
+  async ids(ctx: CallContext, query: Query, extra: Condition[] = [], limit = 10_000): Promise<string[]> {
+    const qb = await this.query(ctx, query, extra);
+    const rows = await this.sorted(qb.select(`${this.table}.id as id`), query).limit(limit).execute();
+    return rows.map((row) => String(row.id));
+  }
+
   /** Unpaged list (nopage/select variants), capped so a careless call cannot read a whole table. */
   async all(ctx: CallContext, query: Query, extra: Condition[] = [], limit = 10_000): Promise<Row[]> {
     const qb = await this.query(ctx, query, extra);

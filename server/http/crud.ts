@@ -2,13 +2,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ListVariant, Resource } from '../../resources/define';
 import { needs } from '../auth/rights';
 import type { Row } from '../db/database';
-import { assertNotInUse, referencedRows, withReferenceNames } from '../db/references';
+import { assertNotInUse, referencedRows, referencesOf, withReferenceNames } from '../db/references';
 import type { CallContext } from '../db/repository';
 import type { Condition, Query } from './conditions';
 import type { Platform } from '../platform';
 import { assertRight } from './auth-hook';
 import { bodyOf, contextOf, idsOf, paramsOf } from './context';
 import { badRequest, ok } from './envelope';
+import { exportRequest, repositoryRows, sendExport } from './export';
 
 /** A list query after a resource's own parameters were turned into conditions. */
 export interface ListQuery {
@@ -109,6 +110,12 @@ function crudRights(resource: Resource, hooks: CrudHooks = {}) {
 
 type RouteRight = ReturnType<typeof needs>;
 
+/** What an export may name: the columns the list shows (not the hidden ones) and the declared references' names. */
+function exportableOf(resource: Resource): Set<string> {
+  const names = referencesOf(resource).flatMap((ref) => (ref.as ? [ref.as] : []));
+  return new Set([...resource.columns.filter((c) => !resource.hidden?.includes(c)), ...names]);
+}
+
 /**
  * The generic routes of a declared resource (spec §7 "Generic resource pattern"): list, detail, submit, save,
  * update, remove, and the nopage/select variants the resource declares; each needs the right its resource declares.
@@ -133,6 +140,12 @@ export function registerCrud(app: FastifyInstance, platform: Platform, resource:
     return ok({ ...result, records: await decorate(ctx, result.records) });
   };
   app.get(`${base}/list`, rights.read, page);
+  app.get(`${base}/export`, rights.read, async (request, reply) => {
+    const ctx = contextOf(request);
+    const { spec, query: params } = exportRequest(paramsOf(request), exportableOf(resource), resource.hidden, resource.name);
+    const { query, extra } = await listQuery(ctx, params);
+    return sendExport(request, reply, spec, await repositoryRows(repo, ctx, query, extra, (rows) => decorate(ctx, rows), platform.config.exports));
+  });
   if (resource.variants?.includes('page')) app.get(`${base}/page`, rights.read, page);
 
   for (const variant of UNPAGED.filter((v) => resource.variants?.includes(v))) {

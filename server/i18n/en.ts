@@ -27,6 +27,15 @@ export const EN: Readonly<Record<string, string>> = {
   数据不存在或无权操作: 'Record does not exist or you may not access it',
   请先删除子节点: 'Delete the child items first',
 
+  // List exports (server/http/export.ts).
+  请选择要导出的列: 'Choose the columns to export',
+  '导出的列不能超过 {count} 个': 'At most {count} columns can be exported',
+  '导出列格式错误: {entry}': 'Malformed export column: {entry}',
+  '字段 {field} 不能导出': 'Field {field} cannot be exported',
+  '导出字段 {field} 不存在': 'Unknown export column {field}',
+  导出的取值标签格式错误: 'Malformed value labels for the export',
+  '共 {total} 条数据,超过导出上限 {max} 条,请缩小查询范围': '{total} rows exceed the export limit of {max} rows: narrow the search',
+
   // Field builders (resources/fields.ts) and messages shared by many resources.
   必须是数字编号: 'Must be a numeric id',
   必须是逗号分隔的编号: 'Must be comma-separated ids',

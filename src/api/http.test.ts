@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createHttp, type Http, NETWORK_ERROR, RequestError, TIMEOUT_ERROR } from './http';
+import { CANCELLED, createHttp, fileNameOf, type Http, NETWORK_ERROR, RequestError, TIMEOUT_ERROR } from './http';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 const routes = new Map<string, Handler>();
@@ -40,6 +40,16 @@ beforeAll(async () => {
   routes.set('/missing-token', json(401, { code: 401, success: false, msg: '缺失令牌,鉴权失败' }));
   routes.set('/teapot', json(200, { code: 418, msg: 'whitelisted' }));
   routes.set('/bad-gateway', json(502, { code: 502, msg: 'bad gateway' }));
+  routes.set('/file', (_, res) => {
+    const name = encodeURIComponent('设备列表-20260301-081500.xlsx');
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': `attachment; filename="export.xlsx"; filename*=UTF-8''${name}`, 'x-export-rows': '2' });
+    res.write('abc');
+    setTimeout(() => res.end('defg'), 20);
+  });
+  routes.set('/endless', (_, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    res.write('x');
+  });
   routes.set('/slow', (_, res) => setTimeout(() => json(200, { code: 200 })(_, res), 500));
   routes.set('/echo', (req, res) => {
     let body = '';
@@ -189,5 +199,35 @@ describe('request layer', () => {
     const impatient = make({ timeout: 100 });
     const error = await failure(impatient.get('/slow'));
     expect(error.message).toBe(TIMEOUT_ERROR);
+  });
+});
+
+describe('downloads', () => {
+  it('streams a file with its progress and the file name the server gives', async () => {
+    const seenProgress: unknown[] = [];
+    const file = await http.download('/file', { onProgress: (p) => seenProgress.push(p) });
+    expect(await file.blob.text()).toBe('abcdefg');
+    expect(file.fileName).toBe('设备列表-20260301-081500.xlsx');
+    expect(seenProgress[0]).toEqual({ bytes: 0, rows: 2 });
+    expect(seenProgress.at(-1)).toEqual({ bytes: 7, rows: 2 });
+  });
+
+  it('handles a refusal like any call: toasted, rejected', async () => {
+    const error = await failure(http.download('/business'));
+    expect(error.message).toBe('业务异常');
+    expect(notify).toHaveBeenCalledWith('业务异常');
+  });
+
+  it('is cancelled quietly', async () => {
+    const controller = new AbortController();
+    const pending = http.download('/endless', { signal: controller.signal, onProgress: ({ bytes }) => bytes > 0 && controller.abort() });
+    const error = await failure(pending);
+    expect([error.message, error.silent]).toEqual([CANCELLED, true]);
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it('reads the plain file name when no UTF-8 one is given', () => {
+    expect(fileNameOf('attachment; filename="a.xlsx"')).toBe('a.xlsx');
+    expect(fileNameOf(null)).toBeUndefined();
   });
 });

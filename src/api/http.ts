@@ -55,9 +55,40 @@ export class RequestError extends Error {
   }
 }
 
+/** What a download has received so far; `rows` when the server says how many rows are coming (X-Export-Rows). */
+export interface DownloadProgress {
+  bytes: number;
+  rows?: number;
+}
+
+export interface DownloadOptions extends Pick<RequestOptions, 'searchParams'> {
+  signal?: AbortSignal;
+  onProgress?: (progress: DownloadProgress) => void;
+}
+
+export interface Downloaded {
+  blob: Blob;
+  /** The file name the server gave (Content-Disposition), if any. */
+  fileName?: string;
+}
+
+export interface UploadOptions {
+  /** Bytes sent and the body's size, as the browser reports them. */
+  onProgress?: (sent: number, total: number) => void;
+  /** As for requests: a 400 refusal is shown by the caller. */
+  ownRefusals?: boolean;
+}
+
+/** A call the user cancelled: nothing to toast or log. */
+export const CANCELLED = 'cancelled';
+
 export interface Http {
   get<T = unknown>(path: string, options?: RequestOptions): Promise<T>;
   post<T = unknown>(path: string, options?: RequestOptions): Promise<T>;
+  /** A GET answering a file (an export): streamed with its progress, refusals handled like any call's. */
+  download(path: string, options?: DownloadOptions): Promise<Downloaded>;
+  /** A multipart POST with upload progress (XMLHttpRequest: fetch cannot report what it has sent over HTTP/1.1). */
+  upload<T = unknown>(path: string, body: FormData, options?: UploadOptions): Promise<T>;
   /** The next 500 with 未知错误/请求未授权 shows its toast again (a new session). */
   resetOnce(): void;
 }
@@ -96,7 +127,7 @@ export function createHttp(options: HttpOptions): Http {
     }
   }
 
-  async function request<T>(method: 'get' | 'post', path: string, opts: RequestOptions = {}): Promise<T> {
+  function headersOf(opts: RequestOptions): Record<string, string> {
     const headers: Record<string, string> = {
       Authorization: `Basic ${base64(`${options.clientId}:${options.clientSecret}`)}`,
       ...(options.language ? { 'Accept-Language': options.language() } : {}),
@@ -104,36 +135,99 @@ export function createHttp(options: HttpOptions): Http {
     };
     const token = options.token();
     if (token && opts.authenticate !== false) headers[options.tokenHeader] = `bearer ${token}`;
+    return headers;
+  }
+
+  async function send(method: 'get' | 'post', path: string, opts: RequestOptions & { signal?: AbortSignal }): Promise<Response> {
     let response: Response;
     try {
       response = await client(path.replace(/^\//, ''), {
         method,
-        headers,
+        headers: headersOf(opts),
         searchParams: searchOf(opts.searchParams),
         json: opts.json,
         body: opts.body,
+        signal: opts.signal,
       });
     } catch (error) {
+      if (opts.signal?.aborted) throw new RequestError(CANCELLED, 0, true);
       throw new RequestError(error instanceof Error && error.name === 'TimeoutError' ? TIMEOUT_ERROR : NETWORK_ERROR, 0);
     }
     // Statuses 200 to 500 reach the handler; anything else is a failure of the network path (proxy, gateway).
     if (response.status < 200 || response.status > 500) throw new RequestError(NETWORK_ERROR, response.status);
-    const body = await parse(response);
+    return response;
+  }
+
+  /** The envelope's verdict: the body when its code is 200, else a toast (unless quiet or whitelisted) and a RequestError. */
+  function settle<T>(status: number, body: unknown, ownRefusals = false): T {
     const envelope = (typeof body === 'object' && body !== null ? body : {}) as Body;
-    const code = typeof envelope.code === 'number' ? envelope.code : response.status;
+    const code = typeof envelope.code === 'number' ? envelope.code : status;
     const message = String(envelope.msg || envelope.error_description || UNKNOWN_ERROR);
     if (whitelist.has(code)) throw new RequestError(message, code, true, body);
     if (code === 401) options.onUnauthorized();
     if (code !== 200) {
-      if (!(opts.ownRefusals && code === 400)) toast(code, message);
+      if (!(ownRefusals && code === 400)) toast(code, message);
       throw new RequestError(message, code, false, body);
     }
     return body as T;
   }
 
+  async function request<T>(method: 'get' | 'post', path: string, opts: RequestOptions = {}): Promise<T> {
+    const response = await send(method, path, opts);
+    return settle<T>(response.status, await parse(response), opts.ownRefusals);
+  }
+
+  async function download(path: string, opts: DownloadOptions = {}): Promise<Downloaded> {
+    const response = await send('get', path, opts);
+    const type = response.headers.get('content-type') ?? '';
+    // A refusal is an envelope like any call's; a JSON answer with code 200 is no file either.
+    if (response.status !== 200 || type.includes('json')) {
+      settle(response.status, await parse(response));
+      throw new RequestError(UNKNOWN_ERROR, response.status);
+    }
+    const rowsHeader = response.headers.get('x-export-rows');
+    const rows = rowsHeader === null ? undefined : Number(rowsHeader);
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    opts.onProgress?.({ bytes, rows });
+    try {
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        chunks.push(next.value);
+        bytes += next.value.byteLength;
+        opts.onProgress?.({ bytes, rows });
+      }
+    } catch {
+      throw new RequestError(opts.signal?.aborted ? CANCELLED : NETWORK_ERROR, 0, opts.signal?.aborted === true);
+    }
+    return { blob: new Blob(chunks as BlobPart[], { type }), fileName: fileNameOf(response.headers.get('content-disposition')) };
+  }
+
+  function upload<T>(path: string, body: FormData, opts: UploadOptions = {}): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', `${options.prefixUrl.replace(/\/?$/, '/')}${path.replace(/^\//, '')}`);
+      xhr.withCredentials = true;
+      for (const [name, value] of Object.entries(headersOf({}))) xhr.setRequestHeader(name, value);
+      xhr.upload.onprogress = (event) => opts.onProgress?.(event.loaded, event.lengthComputable ? event.total : 0);
+      xhr.onerror = () => reject(new RequestError(NETWORK_ERROR, 0));
+      xhr.onload = () => {
+        if (xhr.status < 200 || xhr.status > 500) return reject(new RequestError(NETWORK_ERROR, xhr.status));
+        try {
+          resolve(settle<T>(xhr.status, parseText(xhr.responseText), opts.ownRefusals));
+        } catch (error) {
+          reject(error);
+        }
+      };
+      xhr.send(body);
+    });
+  }
+
   return {
     get: (path, opts) => request('get', path, opts),
     post: (path, opts) => request('post', path, opts),
+    download,
+    upload,
     resetOnce: () => {
       errorShown = false;
     },
@@ -141,10 +235,27 @@ export function createHttp(options: HttpOptions): Http {
 }
 
 async function parse(response: Response): Promise<unknown> {
-  const text = await response.text();
+  return parseText(await response.text());
+}
+
+function parseText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
     return text;
   }
+}
+
+/** The name of `attachment; filename="…"; filename*=UTF-8''…` (RFC 6266): the UTF-8 one when given. */
+export function fileNameOf(disposition: string | null): string | undefined {
+  if (!disposition) return undefined;
+  const encoded = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded.trim());
+    } catch {
+      // fall back to the plain name
+    }
+  }
+  return /filename="([^"]*)"/i.exec(disposition)?.[1];
 }

@@ -11,6 +11,7 @@ import { crudCalls, type Params, type Row } from './api';
 import { ColumnChooser } from './ColumnChooser';
 import { CrudCards } from './CrudCards';
 import { CrudSkeleton } from './CrudSkeleton';
+import { ExportButton } from './ExportButton';
 import { FormDialog, type FormRequest } from './FormDialog';
 import { initialListState, listParams, nextListState, nextSort, PAGE_SIZES, type TreeLine, treeLines } from './query';
 import { withReferences } from './references';
@@ -221,6 +222,7 @@ export function CrudPage<R extends Resource>({ view: declared, params, aside, to
               <Button key={a.key} icon={a.icon ?? 'cog'} text={i18n._(a.label)} className={`vg-toolbar-${a.key}`} onClick={() => a.run(context)} />
             ))}
           {typeof toolbar === 'function' ? toolbar({ selected: records.filter((row) => selected.has(row.id)), records, refresh: reload }) : toolbar}
+          {view.actions?.export !== false && <ExportButton view={view} params={() => listParams(state, JSON.parse(fixed) as Params)} />}
           <span className="vg-spacer" />
           {loading && loaded && <Spinner size={16} />}
           <ColumnChooser columns={columns} />

@@ -173,6 +173,8 @@ export interface Actions {
   add?: boolean | 'always';
   edit?: boolean | 'always';
   delete?: boolean | 'always';
+  /** 导出 (src/crud/ExportButton.tsx): on every list, with the list's own right; false leaves it out. */
+  export?: boolean;
 }
 
 /** One screen's declaration: the resource it shows and how. */

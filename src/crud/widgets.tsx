@@ -1,4 +1,4 @@
-import { Button, Checkbox, FileInput, HTMLSelect, InputGroup, NumericInput, Popover, Switch, Tag, TextArea, Tree, type TreeNodeInfo } from '@blueprintjs/core';
+import { Button, Checkbox, FileInput, HTMLSelect, InputGroup, NumericInput, Popover, ProgressBar, Switch, Tag, TextArea, Tree, type TreeNodeInfo } from '@blueprintjs/core';
 import { useLingui } from '@lingui/react/macro';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { putFile } from '../api/resource';
@@ -162,16 +162,17 @@ export function RichTextEditor({ id, value, disabled, onChange, onBlur }: { id: 
 
 function Upload({ id, accept, value, disabled, onChange }: { id: string; accept: 'image' | 'file'; value: string; disabled?: boolean; onChange(link: string): void }) {
   const { t } = useLingui();
-  const [busy, setBusy] = useState(false);
+  // The share of the file sent while uploading (undefined once sent: the server stores it).
+  const [busy, setBusy] = useState<{ fraction?: number }>();
   async function upload(file: File | undefined) {
     if (!file) return;
-    setBusy(true);
+    setBusy({ fraction: 0 });
     try {
-      onChange((await putFile(file)).link);
+      onChange((await putFile(file, (sent, total) => setBusy({ fraction: total && sent < total ? sent / total : undefined }))).link);
     } catch {
       // the request layer has shown the failure
     } finally {
-      setBusy(false);
+      setBusy(undefined);
     }
   }
   return (
@@ -181,11 +182,12 @@ function Upload({ id, accept, value, disabled, onChange }: { id: string; accept:
         <FileInput
           text={busy ? t`上传中…` : t`选择文件`}
           buttonText={t`浏览`}
-          disabled={busy}
+          disabled={!!busy}
           inputProps={{ id, accept: accept === 'image' ? 'image/*' : undefined }}
           onInputChange={(e) => void upload((e.target as HTMLInputElement).files?.[0])}
         />
       )}
+      {busy && <ProgressBar className="vg-upload-progress" intent="primary" value={busy.fraction} stripes={busy.fraction === undefined} />}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FileInput, HTMLTable } from '@blueprintjs/core';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FileInput, HTMLTable, ProgressBar } from '@blueprintjs/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { useMemo, useState } from 'react';
@@ -42,11 +42,11 @@ function downloadTemplate(name: string) {
  * POST devicepoint/upload: the counts, or a refused sheet — its rows' errors (400 with data [{row, message}]) or
  * what is wrong with the file as a whole (a missing column): both stay in the dialog, no passing toast.
  */
-async function uploadSheet(file: File): Promise<Outcome> {
+async function uploadSheet(file: File, onProgress: (sent: number, total: number) => void): Promise<Outcome> {
   const body = new FormData();
   body.append('file', file);
   try {
-    const reply = await http.post<Envelope<Imported>>('api/wit-xinde/devicepoint/upload', { body, ownRefusals: true });
+    const reply = await http.upload<Envelope<Imported>>('api/wit-xinde/devicepoint/upload', body, { onProgress, ownRefusals: true });
     return { kind: 'imported', counts: reply.data };
   } catch (error) {
     if (!(error instanceof RequestError) || error.code !== 400) throw error;
@@ -59,13 +59,16 @@ async function uploadSheet(file: File): Promise<Outcome> {
 function UploadDialog({ onClose, onImported }: { onClose(): void; onImported(): void }) {
   const { t } = useLingui();
   const [file, setFile] = useState<File>();
-  const [busy, setBusy] = useState(false);
+  // While it runs: the share of the sheet sent, then undefined while the server checks and imports it.
+  const [busy, setBusy] = useState<{ fraction?: number }>();
   const [outcome, setOutcome] = useState<Outcome>();
+  const percent = Math.round((busy?.fraction ?? 0) * 100);
   async function submit() {
     if (!file) return toastWarning(t`请选择要上传的文件`);
-    setBusy(true);
+    setBusy({ fraction: 0 });
+    setOutcome(undefined);
     try {
-      const result = await uploadSheet(file);
+      const result = await uploadSheet(file, (sent, total) => setBusy({ fraction: total && sent < total ? sent / total : undefined }));
       setOutcome(result);
       if (result.kind === 'imported') {
         toastSuccess(t`导入成功`);
@@ -74,7 +77,7 @@ function UploadDialog({ onClose, onImported }: { onClose(): void; onImported(): 
     } catch {
       // the request layer has shown the failure
     } finally {
-      setBusy(false);
+      setBusy(undefined);
     }
   }
   return (
@@ -87,6 +90,12 @@ function UploadDialog({ onClose, onImported }: { onClose(): void; onImported(): 
         <FileInput fill text={file?.name ?? t`选择文件`} buttonText={t`浏览`}
           inputProps={{ id: 'point-sheet', accept: '.xlsx,.csv' }}
           onInputChange={(e) => { setFile((e.target as HTMLInputElement).files?.[0]); setOutcome(undefined); }} />
+        {busy && (
+          <div className="vg-import-running" role="status" style={{ marginTop: 12 }}>
+            <ProgressBar intent="primary" value={busy.fraction} stripes={busy.fraction === undefined} />
+            <p style={{ marginTop: 6 }}>{busy.fraction === undefined ? t`正在导入,请稍候…` : t`正在上传 ${percent}%`}</p>
+          </div>
+        )}
         {outcome?.kind === 'imported' && (
           <Callout intent="success" className="vg-upload-result" style={{ marginTop: 12 }}>
             {t`共 ${outcome.counts.total} 行:新增 ${outcome.counts.inserted} 个点位,更新 ${outcome.counts.updated} 个点位。`}
@@ -121,7 +130,7 @@ function UploadDialog({ onClose, onImported }: { onClose(): void; onImported(): 
         actions={
           <>
             <Button text={t`关闭`} onClick={onClose} />
-            <Button intent="primary" icon="import" text={t`上传`} loading={busy} className="vg-upload-submit" onClick={() => void submit()} />
+            <Button intent="primary" icon="import" text={t`上传`} loading={!!busy} className="vg-upload-submit" onClick={() => void submit()} />
           </>
         }
       />

@@ -4,21 +4,11 @@ import { attach } from '../../../resources/resource/attach';
 import { putFile } from '../../api/resource';
 import type { Row } from '../../crud/api';
 import type { CrudView } from '../../crud/types';
+import { progressToast } from '../../ui/progressToast';
+import { humanSize } from '../../ui/size';
 import { toastSuccess } from '../../ui/toast';
 
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
-
-/** 1536 → "1.50 KB". */
-export function humanSize(bytes: unknown): string {
-  let size = Number(bytes);
-  if (!Number.isFinite(size) || size < 0) return '';
-  let unit = 0;
-  while (size >= 1024 && unit < UNITS.length - 1) {
-    size /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${size} B` : `${size.toFixed(2)} ${UNITS[unit]}`;
-}
+export { humanSize };
 
 /** Asks the browser for one file. */
 function pickFile(): Promise<File | undefined> {
@@ -59,12 +49,23 @@ export const attachView: CrudView<typeof attach> = {
       async run(context) {
         const file = await pickFile();
         if (!file) return;
+        const progress = progressToast('attach-upload');
+        const total = humanSize(file.size);
+        const name = file.name;
+        progress.update(i18n._(msg`正在上传 ${name}`), 0);
         try {
-          await putFile(file);
+          await putFile(file, (sent, size) => {
+            const done = humanSize(sent);
+            // Everything sent: the server still stores the file.
+            if (size && sent >= size) progress.update(i18n._(msg`正在保存 ${name}`));
+            else progress.update(i18n._(msg`正在上传 ${name}:${done} / ${total}`), size ? sent / size : undefined);
+          });
           toastSuccess(i18n._(msg`上传成功`));
           context.refresh();
         } catch {
           // the request layer has shown the failure
+        } finally {
+          progress.close();
         }
       },
     },

@@ -7,6 +7,7 @@ import type { Condition } from '../../../http/conditions';
 import { bodyOf, contextOf, paramsOf, text } from '../../../http/context';
 import { registerCrud } from '../../../http/crud';
 import { badRequest, invalidParam, ok } from '../../../http/envelope';
+import { exportRequest, pagedRows, sendExport } from '../../../http/export';
 import type { Platform } from '../../../platform';
 import type { DeviceLink } from '../commands';
 import { argsOf, idArg } from '../common';
@@ -31,6 +32,13 @@ export function registerDeviceLog(app: FastifyInstance, platform: Platform, link
   const base = '/wit-xinde/devicelog';
 
   app.get(`${base}/list`, needs('device_log'), async (request) => ok(await log.page(contextOf(request), paramsOf(request))));
+  // The fields of a listed value (shared.ts `present`), for the export (server/http/export.ts).
+  const exportable = new Set(['id', 'deviceId', 'deviceCode', 'deviceName', 'projectId', 'tenantId', 'pointKey', 'ts', 'time', 'value', 'raw']);
+  app.get(`${base}/export`, needs('device_log'), async (request, reply) => {
+    const ctx = contextOf(request);
+    const { spec, query } = exportRequest(paramsOf(request), exportable, [], 'devicelog');
+    return sendExport(request, reply, spec, await pagedRows((current, size) => log.page(ctx, { ...query, current, size }), platform.config.exports));
+  });
   app.get(`${base}/nopage`, needs('device_log'), async (request) => ok(await log.all(contextOf(request), paramsOf(request))));
   app.get(`${base}/detail`, needs('device_log'), async (request) => {
     const id = text(paramsOf(request), 'id');

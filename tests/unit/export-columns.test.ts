@@ -1,0 +1,84 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../server/http/envelope';
+import { cellOf, checkColumns, exportFileName, exportRequest, parseColumns, parseLabels } from '../../server/http/export';
+import { columnsParam } from '../../src/crud/exportList';
+
+const refusal = (run: () => unknown): string => {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiError);
+    return (error as ApiError).message;
+  }
+  throw new Error('expected a refusal');
+};
+
+describe('export columns (server/http/export.ts)', () => {
+  it('reads field:title pairs; a bare field is its own title; empty entries are dropped', () => {
+    expect(parseColumns('code:设备编号,name:设备名称,,online')).toEqual([
+      { field: 'code', title: '设备编号' },
+      { field: 'name', title: '设备名称' },
+      { field: 'online', title: 'online' },
+    ]);
+  });
+
+  it('keeps colons in titles and takes escaped commas and backslashes as they are', () => {
+    expect(parseColumns('time:Time (hh:mm),name:Name\\, full,path:a\\\\b')).toEqual([
+      { field: 'time', title: 'Time (hh:mm)' },
+      { field: 'name', title: 'Name, full' },
+      { field: 'path', title: 'a\\b' },
+    ]);
+  });
+
+  it('reads back what the console sends, whatever the titles hold', () => {
+    const columns = [
+      { field: 'code', title: 'Code, short' },
+      { field: 'remark', title: 'Notes \\ remarks: free text' },
+      { field: 'name', title: '名称' },
+    ];
+    expect(parseColumns(columnsParam(columns))).toEqual(columns);
+  });
+
+  it('refuses no columns, malformed fields and too many columns', () => {
+    expect(refusal(() => parseColumns(''))).toBe('请选择要导出的列');
+    expect(refusal(() => parseColumns(undefined))).toBe('请选择要导出的列');
+    expect(refusal(() => parseColumns('code;drop:x'))).toBe('导出列格式错误: code;drop:x');
+    expect(refusal(() => parseColumns('1code:x'))).toBe('导出列格式错误: 1code:x');
+    expect(refusal(() => parseColumns(Array.from({ length: 201 }, (_, i) => `f${i}`).join(',')))).toBe('导出的列不能超过 200 个');
+  });
+
+  it('refuses hidden fields by name and fields the list does not have', () => {
+    const exportable = new Set(['account', 'name']);
+    expect(refusal(() => checkColumns(parseColumns('account,password'), exportable, ['password']))).toBe('字段 password 不能导出');
+    expect(refusal(() => checkColumns(parseColumns('account,nope'), exportable))).toBe('导出字段 nope 不存在');
+    expect(() => checkColumns(parseColumns('account:账号,name:姓名'), exportable)).not.toThrow();
+  });
+
+  it('takes labels for exported fields only, and refuses malformed ones', () => {
+    const columns = parseColumns('online,code');
+    const labels = parseLabels('{"online":{"1":"在线","0":"离线"},"other":{"1":"x"}}', columns);
+    expect([...labels.keys()]).toEqual(['online']);
+    expect(labels.get('online')?.get('0')).toBe('离线');
+    expect(refusal(() => parseLabels('{"online":[1]}', columns))).toBe('导出的取值标签格式错误');
+    expect(refusal(() => parseLabels('not json', columns))).toBe('导出的取值标签格式错误');
+  });
+
+  it('leaves the list query its filters and sorting, without the export parameters', () => {
+    const { spec, query } = exportRequest({ columns: 'code', exportName: '设备列表', code: 'QJ', descs: 'code', current: '3', size: '10' }, new Set(['code']), [], 'device');
+    expect(query).toEqual({ code: 'QJ', descs: 'code' });
+    expect(spec.name).toBe('设备列表');
+    expect(exportRequest({ columns: 'code' }, new Set(['code']), [], 'device').spec.name).toBe('device');
+  });
+
+  it('writes cells as the list shows them and names the file after the screen and the time', () => {
+    const labels = new Map([['1', '在线']]);
+    expect([cellOf(1, labels), cellOf(0, labels), cellOf(null), cellOf('2026-03-01 08:00:00'), cellOf(true), cellOf({ a: 1 })]).toEqual([
+      '在线', 0, null, '2026-03-01 08:00:00', 1, '{"a":1}',
+    ]);
+    expect(cellOf(new Date(2026, 2, 1, 8, 5, 9))).toBe('2026-03-01 08:05:09');
+    expect(exportFileName('设备列表', new Date(2026, 2, 1, 8, 5, 9))).toBe('设备列表-20260301-080509.xlsx');
+    expect(exportFileName('a/b:c*?', new Date(2026, 2, 1, 8, 5, 9))).toBe('abc-20260301-080509.xlsx');
+    expect(exportFileName('', new Date(2026, 2, 1, 8, 5, 9))).toBe('export-20260301-080509.xlsx');
+  });
+});
