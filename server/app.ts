@@ -32,6 +32,7 @@ import { type Platform, repositoryCache } from './platform';
 import { type Push, startPush } from './push';
 import { type Realtime, startRealtime } from './realtime';
 import { createThird, type Third } from './third';
+import type { PullerOptions } from './third/puller';
 
 export interface App {
   app: FastifyInstance;
@@ -55,7 +56,13 @@ export interface App {
 /** Strips the optional /api prefix: BladeX deployments serve the same calls with and without it. */
 const rewriteUrl = (url = '/') => (url === '/api' || url.startsWith('/api/') || url.startsWith('/api?') ? url.slice(4) || '/' : url);
 
-export async function buildApp(config: Config): Promise<App> {
+/** What a test may put in place of the real thing: seams, not settings. */
+export interface AppOptions {
+  /** The third-party puller's timers. */
+  puller?: PullerOptions;
+}
+
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const app = Fastify({
     logger: { level: config.logLevel },
     rewriteUrl: (req) => rewriteUrl(req.url),
@@ -102,7 +109,7 @@ export async function buildApp(config: Config): Promise<App> {
   installAuth(app, platform);
   installApiLog(app, platform);
   const ingest = createIngest(platform);
-  const third = createThird(platform, (readings) => ingest.pipeline.acceptStored(readings));
+  const third = createThird(platform, (readings) => ingest.pipeline.acceptStored(readings), options.puller);
   // The broker starts last (it hands messages to everything else); modules reach it once requests arrive.
   registerModules(app, platform, { ingest, broker: () => broker }, third);
   await serveConsole(app, config.consoleDir);

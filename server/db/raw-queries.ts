@@ -8,10 +8,8 @@
 const BACKGROUND = 'runs without a caller (ingestion, alarms, push, presence, pulls): the tenant comes from the device or row it works on';
 const IDENTITY = "identity and rights: reads users, roles and grants by id or account, before or beside the caller's scope";
 const PLATFORM = 'moves or purges rows across tenants, as the platform administrator or by ownership of projects the caller may purge';
-/** Debt, not a reason: module calls that filter by tenant by hand. Move them onto the scoped repository. */
-const TO_CONVERT = 'to move onto the scoped repository: a hand-applied tenant filter';
 
-export type RawQueryReason = typeof BACKGROUND | typeof IDENTITY | typeof PLATFORM | typeof TO_CONVERT;
+export type RawQueryReason = typeof BACKGROUND | typeof IDENTITY | typeof PLATFORM;
 
 /** File -> [how many raw queries on tenant tables it holds, why]. */
 export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQueryReason]>> = {
@@ -41,19 +39,10 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   'server/modules/blade-user/register.ts': [1, IDENTITY],
   'server/modules/blade-user/self.ts': [1, IDENTITY],
   'server/modules/blade-user/tenancy.ts': [1, IDENTITY],
-  'server/modules/wit-xinde/alarms.ts': [7, TO_CONVERT],
-  'server/modules/wit-xinde/catalogue.ts': [3, TO_CONVERT],
   'server/modules/wit-xinde/commands.ts': [4, BACKGROUND],
-  'server/modules/wit-xinde/common.ts': [1, TO_CONVERT],
-  'server/modules/wit-xinde/devices.ts': [9, TO_CONVERT],
-  'server/modules/wit-xinde/monitoring.ts': [3, TO_CONVERT],
   'server/modules/wit-xinde/project-move.ts': [4, PLATFORM],
   'server/modules/wit-xinde/project-rows.ts': [5, PLATFORM],
-  'server/modules/wit-xinde/projects.ts': [17, TO_CONVERT],
-  'server/modules/wit-xinde/push-calls.ts': [3, TO_CONVERT],
-  'server/modules/wit-xinde/push.ts': [4, TO_CONVERT],
   'server/modules/wit-xinde/strategy-scheduler.ts': [7, BACKGROUND],
-  'server/modules/wit-xinde/third.ts': [2, TO_CONVERT],
   'server/push/bindings.ts': [5, BACKGROUND],
   'server/push/history.ts': [1, BACKGROUND],
   'server/push/sendlog.ts': [2, BACKGROUND],

@@ -23,7 +23,8 @@ import type { Db, DialectName, Row, Schema } from './database';
  * - `build` / `insertMany`: rows with their base columns (id, tenant, audit), for batch inserts.
  * - `within(trx)`: the same repository bound to a transaction; `transact` runs one and tells the caches of what its
  *   views wrote once it has committed.
- * - `{ deleted: true }`: the recycle bin (is_deleted = 1) instead of live rows, for restore and purge.
+ * - `{ deleted: true }`: the recycle bin (is_deleted = 1) instead of live rows, for restore and purge;
+ *   `{ deleted: 'either' }`: live and binned rows, for the names and codes of rows other rows still name.
  * - `{ wholeTenant: true }`: tenant and soft delete only, not the caller's data or project scope, for upkeep that
  *   must reach every row of a family or none (a moved dept's subtree, a renamed dictionary code).
  */
@@ -34,8 +35,8 @@ export type Delete = DeleteQueryBuilder<Schema, string, DeleteResult>;
 export type Trx = Transaction<Schema>;
 
 export interface ScopeOptions {
-  /** Rows in the recycle bin instead of live ones. */
-  deleted?: boolean;
+  /** Rows in the recycle bin instead of live ones; `either`: both (a binding still shows its removed device's code). */
+  deleted?: boolean | 'either';
   /** Only the tenant (and soft delete), not the caller's data scope and project scope. */
   wholeTenant?: boolean;
 }
@@ -132,10 +133,10 @@ export class Repository {
     const { resource, table } = this;
     const p = ctx.principal;
     if (resource.tenancy === 'platform' && !isPlatformAdmin(p)) throw forbidden();
-    const out: Condition[] = [(eb) => eb(`${table}.isDeleted`, '=', options.deleted ? 1 : 0)];
+    const out: Condition[] = options.deleted === 'either' ? [] : [(eb) => eb(`${table}.isDeleted`, '=', options.deleted ? 1 : 0)];
     if (resource.tenancy === 'tenant' && !isPlatformAdmin(p)) out.push((eb) => eb(`${table}.tenantId`, '=', p.tenantId));
     if (options.wholeTenant) return out;
-    if (resource.projectField) out.push(projectScope(p, `${table}.${resource.projectField}`, resource.projectThrough, options.deleted));
+    if (resource.projectField) out.push(projectScope(p, `${table}.${resource.projectField}`, resource.projectThrough, Boolean(options.deleted)));
     const codes = [resource.key, resource.name, table];
     const dataScope = await this.deps.scopes.dataFilter(p, codes, resource.columns, { db: this.db, table });
     if (dataScope) out.push(dataScope);

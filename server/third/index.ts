@@ -2,7 +2,7 @@ import { outboundGuard } from '../net/outbound';
 import type { Platform } from '../platform';
 import { ThirdBindings } from './bindings';
 import { ThirdConnections } from './connections';
-import { type StoreReadings, ThirdPuller } from './puller';
+import { type PullerOptions, type StoreReadings, ThirdPuller } from './puller';
 import { ThirdSync } from './sync';
 
 /** Third-party platforms (docs/third-party.md): the adapters' connections, bindings, sync, and the puller. */
@@ -14,8 +14,8 @@ export interface Third {
 }
 
 /** `store` is how pulled readings enter the series: the ingestion pipeline's `acceptStored`. */
-export function createThird(platform: Platform, store: StoreReadings): Third {
+export function createThird(platform: Platform, store: StoreReadings, pullerOptions?: PullerOptions): Third {
   const connections = new ThirdConnections(outboundGuard(platform.config.outbound));
   const bindings = new ThirdBindings(platform, connections);
-  return { connections, bindings, sync: new ThirdSync(platform, bindings), puller: new ThirdPuller(platform, store, connections) };
+  return { connections, bindings, sync: new ThirdSync(platform, bindings), puller: new ThirdPuller(platform, store, connections, pullerOptions) };
 }

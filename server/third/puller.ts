@@ -29,6 +29,28 @@ const MAX_DELAY_MS = 2 ** 31 - 1;
 /** How pulled readings are stored: the pipeline's entry for readings from elsewhere. */
 export type StoreReadings = (readings: readonly StoredReading[]) => Promise<void>;
 
+/**
+ * Arms the timer of a connection's next periodic pull. `fire` resolves once that pull is done and the next one armed
+ * (or the connection paused), so whoever fires it knows the pass has ended.
+ */
+export type PullTimer = (delayMs: number, fire: () => Promise<void>) => { stop(): void };
+
+export interface PullerOptions {
+  /** The periodic pulls' timers (tests: ones they fire themselves, instead of waiting for the interval). */
+  timer?: PullTimer;
+}
+
+const realTimer: PullTimer = (delayMs, fire) => {
+  const timer = setTimeout(() => void fire(), Math.min(delayMs, MAX_DELAY_MS));
+  timer.unref();
+  return { stop: () => clearTimeout(timer) };
+};
+
+interface Scheduled {
+  signature: string;
+  timer?: { stop(): void };
+}
+
 export interface PullScope {
   /** Only the devices of this local project / of these projects (what the caller sees) / these local devices. */
   projectId?: string;
@@ -67,7 +89,8 @@ const isFatal = (error: unknown) => !(error instanceof ThirdError) || error.kind
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export class ThirdPuller {
-  private readonly timers = new Map<string, { signature: string; timer?: NodeJS.Timeout }>();
+  private readonly timers = new Map<string, Scheduled>();
+  private readonly timer: PullTimer;
   /** The pull under way per connection: pulls of one connection run one after another. */
   private readonly running = new Map<string, Promise<unknown>>();
   private syncing: Promise<void> = Promise.resolve();
@@ -80,7 +103,10 @@ export class ThirdPuller {
     private readonly platform: Platform,
     private readonly store: StoreReadings,
     readonly connections: ThirdConnections,
-  ) {}
+    options: PullerOptions = {},
+  ) {
+    this.timer = options.timer ?? realTimer;
+  }
 
   /** Starts the timers of the enabled connections and follows every later change of them. */
   async start(): Promise<void> {
@@ -134,19 +160,18 @@ export class ThirdPuller {
     for (const [id, signature] of wanted) {
       if (this.timers.has(id)) continue;
       const row = rows.find((r) => String(r.id) === id) as Row;
-      const entry = { signature };
+      const entry: Scheduled = { signature };
       this.timers.set(id, entry);
       this.arm(id, entry, Number(row.intervalSeconds) * 1000);
     }
   }
 
-  private arm(id: string, entry: { signature: string; timer?: NodeJS.Timeout }, delayMs: number): void {
-    entry.timer = setTimeout(() => void this.fire(id, entry, delayMs), Math.min(delayMs, MAX_DELAY_MS));
-    entry.timer.unref();
+  private arm(id: string, entry: Scheduled, delayMs: number): void {
+    entry.timer = this.timer(delayMs, () => this.fire(id, entry, delayMs));
   }
 
   /** One periodic pull; the next is armed when it is done, so slow pulls never pile up. */
-  private async fire(id: string, entry: { signature: string; timer?: NodeJS.Timeout }, delayMs: number): Promise<void> {
+  private async fire(id: string, entry: Scheduled, delayMs: number): Promise<void> {
     if (this.timers.get(id) !== entry || this.closed) return;
     await this.pull(id).catch(() => undefined); // recorded on the connection
     if (this.timers.get(id) !== entry || this.closed) return;
@@ -156,7 +181,7 @@ export class ThirdPuller {
   }
 
   private unschedule(id: string): void {
-    clearTimeout(this.timers.get(id)?.timer);
+    this.timers.get(id)?.timer?.stop();
     this.timers.delete(id);
   }
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp, type App } from '../../server/app';
+import { type AppOptions, buildApp, type App } from '../../server/app';
 import { DEFAULT_SIGN_IN_RULES } from '../../server/auth/sign-in-rules';
 import { loadConfig, type Config } from '../../server/config';
 import { createPgDatabase, type StoreKind } from './databases';
@@ -59,6 +59,8 @@ export async function startServer(
   /** Runs before the server listens, e.g. to add a route a test needs. */
   prepare?: (app: App) => void | Promise<void>,
   reuse?: TestStore,
+  /** Seams of the server (e.g. the third-party puller's timers). */
+  options?: AppOptions,
 ): Promise<TestServer> {
   const storage = reuse ?? (await newStore(store));
   const { dataDir, databaseUrl } = storage;
@@ -68,7 +70,7 @@ export async function startServer(
     { LOG_LEVEL: 'silent', OUTBOUND_ALLOW_PRIVATE: '1' },
     { dataDir, port: 0, mqttPort: 0, host: '127.0.0.1', databaseUrl, jwtSecret: 'test-secret-0123456789abcdef', consoleDir: join(dataDir, 'no-console'), signIn: RELAXED_SIGN_IN, ...overrides },
   );
-  const app = await buildApp(config);
+  const app = await buildApp(config, options);
   await prepare?.(app);
   await app.app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.app.server.address();

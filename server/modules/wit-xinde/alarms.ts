@@ -9,6 +9,7 @@ import {
   ALARM_TYPE_NAMES,
   type AlarmLevel,
   alarm,
+  alarmLog,
   alarmNoticeStrategy,
   alarmRecipient,
   deviceThreshold,
@@ -19,22 +20,22 @@ import type { Resource } from '../../../resources/define';
 import { device } from '../../../resources/iot/device';
 import { monitorFactorsItem, monitorPoint } from '../../../resources/iot/monitoring';
 import { project } from '../../../resources/iot/project';
+import { user } from '../../../resources/system/user';
 import { alarmHref } from '../../alarms/channels';
 import { ruleOf, ruleProblem } from '../../alarms/evaluate';
 import type { Row } from '../../db/database';
 import { tenantOfRow, withReferenceNames } from '../../db/references';
-import type { CallContext } from '../../db/repository';
+import { type CallContext, transact } from '../../db/repository';
 import type { Condition } from '../../http/conditions';
 import { contextOf, idsOf, text } from '../../http/context';
 import { registerCrud } from '../../http/crud';
 import { badRequest, invalidParam, missingParam, ok } from '../../http/envelope';
-import { nextId } from '../../ids';
 import { refuseLocalUrl } from '../../net/check';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { unreadNotices } from '../blade-desk';
 import { phoneProblem } from '../blade-resource/sms';
-import { argsOf, countOf, eq, idArg, within } from './common';
+import { argsOf, countOf, eq, hasPoint, idArg, WHOLE_TENANT, within } from './common';
 import { menuRight, needs } from '../../auth/rights';
 
 /** The most alarm notices getNoticeInfo lists (the console shows a 300px scroll area; alarmNum counts them all). */
@@ -72,8 +73,7 @@ async function prepareThreshold(platform: Platform, ctx: CallContext, values: Ro
     if (blank(merged.deviceId)) throw badRequest('请选择设备');
     if (blank(merged.pointKey)) throw badRequest('请选择点位');
     const dev = await named('deviceId', device, '设备不存在或无权操作');
-    const point = await platform.db.selectFrom('wit_device_point').select('id').where('deviceId', '=', String(dev.id)).where('pointKey', '=', String(merged.pointKey)).where('isDeleted', '=', 0).executeTakeFirst();
-    if (!point) throw badRequest('设备没有该点位');
+    if (!(await hasPoint(platform, ctx, String(dev.id), String(merged.pointKey)))) throw badRequest('设备没有该点位');
     Object.assign(out, { projectId: dev.projectId ?? null, monitorPointId: null, factorsItemId: null });
   } else if (type === TARGET_TYPE.monitorPoint) {
     if (blank(merged.monitorPointId)) throw badRequest('请选择监测点');
@@ -97,8 +97,7 @@ async function prepareAlarm(platform: Platform, ctx: CallContext, values: Row, e
   const tenantId = tenantOfRow(ctx, values, existing);
   const dev = referenced.get('deviceId') ?? (await visible(platform, ctx, device, values.deviceId, tenantId, '设备不存在或无权操作'));
   if (values.pointKey) {
-    const point = await platform.db.selectFrom('wit_device_point').select('id').where('deviceId', '=', String(dev.id)).where('pointKey', '=', String(values.pointKey)).where('isDeleted', '=', 0).executeTakeFirst();
-    if (!point) throw badRequest('设备没有该点位');
+    if (!(await hasPoint(platform, ctx, String(dev.id), String(values.pointKey)))) throw badRequest('设备没有该点位');
   }
   const level = Number(values.alarmLevel) as AlarmLevel;
   const now = new Date();
@@ -163,37 +162,24 @@ async function handleAlarms(platform: Platform, ctx: CallContext, args: Row): Pr
   if (rows.length === 0) throw badRequest('数据不存在或无权操作');
   const p = ctx.principal;
   const stamp = formatDateTime();
-  await platform.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('wit_alarm')
-      .set({ handleState: 1, handleUser: p.userId, handleUserName: p.nickName || p.userName || p.account, handleTime: stamp, handleResult: result, updateUser: p.userId, updateTime: stamp })
-      .where('id', 'in', rows.map((r) => String(r.id)))
-      .execute();
-    const logs = rows.map((r) => ({
-      id: nextId(),
-      tenantId: r.tenantId,
-      alarmId: r.id,
-      projectId: r.projectId ?? null,
-      deviceId: r.deviceId,
-      pointKey: r.pointKey ?? null,
-      revision: r.revision,
-      action: ALARM_ACTION.handle,
-      fromLevel: r.alarmLevel,
-      toLevel: r.alarmLevel,
-      logTime: stamp,
-      remark: result,
-      createUser: p.userId,
-      createDept: p.deptId,
-      createTime: stamp,
-      updateUser: p.userId,
-      updateTime: stamp,
-      status: 1,
-      isDeleted: 0,
-    }));
-    await trx.insertInto('wit_alarm_log').values(logs).execute();
+  const handling = { handleState: 1, handleUser: p.userId, handleUserName: p.nickName || p.userName || p.account, handleTime: stamp, handleResult: result };
+  const logs = rows.map((r) => ({
+    tenantId: r.tenantId,
+    alarmId: r.id,
+    projectId: r.projectId ?? null,
+    deviceId: r.deviceId,
+    pointKey: r.pointKey ?? null,
+    revision: r.revision,
+    action: ALARM_ACTION.handle,
+    fromLevel: r.alarmLevel,
+    toLevel: r.alarmLevel,
+    logTime: stamp,
+    remark: result,
+  }));
+  await transact(platform, async (trx) => {
+    await platform.repo(alarm).within(trx).updateWhere(ctx, handling, [within('id', rows.map((r) => String(r.id)))]);
+    await platform.repo(alarmLog).within(trx).insertMany(ctx, logs, stamp);
   });
-  platform.events.emit('changed', 'wit_alarm');
-  platform.events.emit('changed', 'wit_alarm_log');
   return rows.length;
 }
 
@@ -229,12 +215,10 @@ async function alarmStatistics(platform: Platform, ctx: CallContext, projectId: 
 
 /** The caller's console alarm sound: on unless a recipient row of theirs turned it off. */
 async function soundOf(platform: Platform, ctx: CallContext): Promise<number> {
-  const row = await platform.db
-    .selectFrom(alarmRecipient.table)
+  const row = await (await platform.repo(alarmRecipient).select(ctx, WHOLE_TENANT))
     .select('sound')
     .where('tenantId', '=', ctx.principal.tenantId)
     .where('userId', '=', ctx.principal.userId)
-    .where('isDeleted', '=', 0)
     .orderBy('id')
     .executeTakeFirst();
   return row ? Number(row.sound) : 1;
@@ -261,10 +245,11 @@ async function setSound(platform: Platform, ctx: CallContext, args: Row): Promis
   return sound;
 }
 
-async function checkUser(platform: Platform, tenantId: string, userId: unknown): Promise<void> {
+/** A user of the tenant, whether or not the caller's data scope shows it. */
+async function checkUser(platform: Platform, ctx: CallContext, tenantId: string, userId: unknown): Promise<void> {
   if (userId === undefined || userId === null || userId === '') return;
-  const user = await platform.db.selectFrom('blade_user').select('id').where('id', '=', String(userId)).where('tenantId', '=', tenantId).where('isDeleted', '=', 0).executeTakeFirst();
-  if (!user) throw badRequest('用户不存在');
+  const found = await (await platform.repo(user).select(ctx, WHOLE_TENANT)).select('id').where('id', '=', String(userId)).where('tenantId', '=', tenantId).executeTakeFirst();
+  if (!found) throw badRequest('用户不存在');
 }
 
 /** The recipient's user is a declared reference, checked by the CRUD builder. */
@@ -285,10 +270,10 @@ async function prepareStrategy(platform: Platform, ctx: CallContext, values: Row
   if (!merged.silenceStart !== !merged.silenceEnd) throw badRequest('请同时设置静默开始和结束时间');
   const recipients = list(values.recipientIds);
   if (recipients.length) {
-    const found = await platform.db.selectFrom(alarmRecipient.table).select('id').where('tenantId', '=', tenantId).where('id', 'in', recipients).where('isDeleted', '=', 0).execute();
+    const found = await (await platform.repo(alarmRecipient).select(ctx, WHOLE_TENANT)).select('id').where('tenantId', '=', tenantId).where('id', 'in', recipients).execute();
     if (found.length !== new Set(recipients).size) throw badRequest('告警接收人不存在');
   }
-  for (const userId of list(values.userIds)) await checkUser(platform, tenantId, userId);
+  for (const userId of list(values.userIds)) await checkUser(platform, ctx, tenantId, userId);
   for (const projectId of list(values.projectIds)) await visible(platform, ctx, project, projectId, tenantId, '项目不存在或无权操作');
   return values;
 }

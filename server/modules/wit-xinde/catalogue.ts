@@ -10,7 +10,7 @@ import {
 import { device } from '../../../resources/iot/device';
 import type { Row } from '../../db/database';
 import { referencedRows, tenantOfRow } from '../../db/references';
-import type { CallContext } from '../../db/repository';
+import { type CallContext, transact } from '../../db/repository';
 import type { Condition } from '../../http/conditions';
 import { contextOf, paramsOf, requiredText, text } from '../../http/context';
 import { registerCrud } from '../../http/crud';
@@ -18,7 +18,7 @@ import { badRequest, invalidParam, ok, paramType } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { attach } from '../../http/trees';
-import { argsOf, distinct, eq, idArg, newRow, nodeOf, truthy, within } from './common';
+import { argsOf, distinct, eq, idArg, nodeOf, truthy, WHOLE_TENANT, within } from './common';
 import { needs } from '../../auth/rights';
 
 /** Types with their models below them (isLoadModel), for the model pickers; `kind` limits the models. */
@@ -60,29 +60,21 @@ async function batchSaveCoefficients(platform: Platform, ctx: CallContext, body:
   const keys = new Set(rows.map((r) => `${r.modelId}:${r.channel}`));
   if (keys.size !== rows.length) throw badRequest('同一型号的通道重复');
   const now = formatDateTime();
-  const p = ctx.principal;
-  await platform.db.transaction().execute(async (trx) => {
+  await transact(platform, async (trx) => {
+    const coefficients = repo.within(trx);
     for (const row of rows) {
-      const existing = await trx
-        .selectFrom('wit_temperature_coefficient')
+      // Keyed across the tenant: a coefficient the caller's scopes hide is still the one of its model and channel.
+      const existing = await (await coefficients.select(ctx, WHOLE_TENANT))
         .select('id')
         .where('tenantId', '=', row.tenantId as string)
         .where('modelId', '=', row.modelId as string)
         .where('channel', '=', row.channel as number)
-        .where('isDeleted', '=', 0)
         .executeTakeFirst();
-      const { tenantId, ...values } = row;
-      if (existing) {
-        await trx.updateTable('wit_temperature_coefficient').set({ ...values, updateUser: p.userId, updateTime: now }).where('id', '=', existing.id as string).execute();
-      } else {
-        await trx
-          .insertInto('wit_temperature_coefficient')
-          .values(newRow(ctx, String(tenantId), values, now))
-          .execute();
-      }
+      const { tenantId: _tenant, ...values } = row;
+      if (existing) await coefficients.updateWhere(ctx, values, [eq('id', String(existing.id))], WHOLE_TENANT);
+      else await coefficients.insertMany(ctx, [row], now);
     }
   });
-  platform.events.emit('changed', 'wit_temperature_coefficient');
   return rows.length;
 }
 

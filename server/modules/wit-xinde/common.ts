@@ -1,16 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import { type SqlBool, sql } from 'kysely';
 import type { Resource } from '../../../resources/define';
-import { MQTT_CLIENT_TYPE } from '../../../resources/iot/mqtt';
+import { devicePoint } from '../../../resources/iot/device';
+import { MQTT_CLIENT_TYPE, mqttUser } from '../../../resources/iot/mqtt';
 import type { Row } from '../../db/database';
-import type { CallContext, Repository } from '../../db/repository';
+import type { CallContext, Repository, ScopeOptions } from '../../db/repository';
 import type { Condition } from '../../http/conditions';
 import { bodyOf, paramsOf, text } from '../../http/context';
 import { badRequest, paramType } from '../../http/envelope';
 import { type TreeNode, treeNode } from '../../http/trees';
 import type { Platform } from '../../platform';
-import { nextId } from '../../ids';
-import { formatDateTime } from '../../time';
 
 /** Helpers every monitoring module shares: tree nodes, call arguments, counts, cycle and code checks. */
 
@@ -44,12 +43,6 @@ export const truthy = (args: Record<string, unknown>, name: string): boolean => 
 export const distinct = (rows: Row[], field: string): string[] =>
   [...new Set(rows.map((r) => r[field]).filter((v): v is string => typeof v === 'string' && v !== '' && v !== '0'))];
 
-/** A new row with its id and base columns, for the batch writes that bypass the repository inside a transaction. */
-export function newRow(ctx: CallContext, tenantId: string, values: Row, now = formatDateTime()): Row {
-  const p = ctx.principal;
-  return { ...values, id: nextId(), tenantId, createUser: p.userId, createDept: p.deptId, createTime: now, updateUser: p.userId, updateTime: now, status: values.status ?? 1, isDeleted: 0 };
-}
-
 /** How many rows the caller sees under the conditions. */
 export async function countOf(repo: Repository, ctx: CallContext, conditions: Condition[]): Promise<number> {
   const qb = await repo.query(ctx, {}, conditions);
@@ -70,20 +63,39 @@ export async function assertNoCycle(platform: Platform, ctx: CallContext, resour
   }
 }
 
+/** Checks that must see every row of the tenant, whatever the caller's data and project scope. */
+export const WHOLE_TENANT: ScopeOptions = { wholeTenant: true };
+
+/**
+ * Columns of the rows of `resource` that rows the caller sees name, by id: of the caller's tenant, live or removed
+ * (a binding still shows the code of the device it was bound to), as the declared names are.
+ */
+export async function namedRows(platform: Platform, ctx: CallContext, resource: Resource, ids: readonly string[], columns: readonly string[]): Promise<Map<string, Row>> {
+  if (ids.length === 0) return new Map();
+  const qb = await platform.repo(resource).select(ctx, { wholeTenant: true, deleted: 'either' });
+  const rows = await qb.select(['id', ...columns]).where(within('id', [...new Set(ids)])).execute();
+  return new Map(rows.map((r) => [String(r.id), r]));
+}
+
+/** Whether a device has a live point `pointKey` (the device is one the caller sees: checked before). */
+export async function hasPoint(platform: Platform, ctx: CallContext, deviceId: string, pointKey: string): Promise<boolean> {
+  const qb = await platform.repo(devicePoint).select(ctx, WHOLE_TENANT);
+  return (await qb.select('id').where('deviceId', '=', deviceId).where('pointKey', '=', pointKey).executeTakeFirst()) !== undefined;
+}
+
 /**
  * A device's or gateway's code is its MQTT client id and part of its topics. Renaming one that an MQTT identity is
  * bound to would leave the identity pointing at a code that no longer exists — the hardware would be refused
- * without a word — so the identity is renamed first, on purpose (docs/mqtt.md "Identities").
+ * without a word — so the identity is renamed first, on purpose (docs/mqtt.md "Identities"). Any identity of the
+ * tenant counts, seen by the caller or not.
  */
-export async function assertCodeUnbound(platform: Platform, values: Row, existing: Row | undefined, kind: 'device' | 'gateway'): Promise<void> {
+export async function assertCodeUnbound(platform: Platform, ctx: CallContext, values: Row, existing: Row | undefined, kind: 'device' | 'gateway'): Promise<void> {
   if (!existing || values.code === undefined || values.code === existing.code) return;
-  const bound = await platform.db
-    .selectFrom('wit_mqtt_user')
+  const bound = await (await platform.repo(mqttUser).select(ctx, WHOLE_TENANT))
     .select('username')
     .where('tenantId', '=', String(existing.tenantId))
     .where('clientId', '=', String(existing.code))
     .where('clientType', '=', kind === 'device' ? MQTT_CLIENT_TYPE.device : MQTT_CLIENT_TYPE.gateway)
-    .where('isDeleted', '=', 0)
     .executeTakeFirst();
   if (bound) {
     const what = kind === 'device' ? '设备' : '网关';

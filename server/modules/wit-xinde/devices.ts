@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { deviceModel, protocol } from '../../../resources/iot/catalogue';
+import { deviceModel, modelAgreement, protocol, protocolPoint } from '../../../resources/iot/catalogue';
 import { device, deviceGroup, devicePoint, gateway, } from '../../../resources/iot/device';
-import { project } from '../../../resources/iot/project';
+import { pointRelationDevice } from '../../../resources/iot/monitoring';
+import { project, userProject } from '../../../resources/iot/project';
 import type { Resource } from '../../../resources/define';
 import { isPlatformAdmin } from '../../auth/principal';
 import type { Row } from '../../db/database';
-import { referencedRows, tenantOfRow, withReferenceNames } from '../../db/references';
-import type { CallContext } from '../../db/repository';
+import { referencedRows, withReferenceNames } from '../../db/references';
+import { type CallContext, transact } from '../../db/repository';
 import type { Condition } from '../../http/conditions';
 import { bodyOf, contextOf, idsOf, paramsOf, requiredText, text } from '../../http/context';
 import { registerCrud, saveWithHooks } from '../../http/crud';
@@ -14,7 +15,7 @@ import { badRequest, ok, paramType } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { attach, forest } from '../../http/trees';
-import { argsOf, assertCodeUnbound, assertNoCycle, countOf, distinct, eq, idArg, newRow, nodeOf, truthy, within } from './common';
+import { argsOf, assertCodeUnbound, assertNoCycle, countOf, distinct, eq, idArg, namedRows, nodeOf, truthy, WHOLE_TENANT, within } from './common';
 import { registerPointSheet } from './point-sheet';
 import { needs } from '../../auth/rights';
 
@@ -45,7 +46,7 @@ class Devices {
    * batch calls), the type follows the model when not given, and the group and gateway belong to the device's project.
    */
   async prepare(ctx: CallContext, values: Row, existing: Row | undefined, referenced?: ReadonlyMap<string, Row>): Promise<Row> {
-    await assertCodeUnbound(this.platform, values, existing, 'device');
+    await assertCodeUnbound(this.platform, ctx, values, existing, 'device');
     const found = referenced ?? (await referencedRows(this.platform, ctx, device, values, existing));
     const out = { ...values };
     const model = found.get('modelId');
@@ -77,20 +78,16 @@ class Devices {
       try {
         if (item && typeof item === 'object' && 'id' in item && (item as Row).id) throw badRequest('新增数据不能带编号');
         const values = await this.prepare(ctx, this.repo.parse(item, false), undefined);
-        rows.push(newRow(ctx, tenantOfRow(ctx, values, undefined), values, now));
+        rows.push(this.repo.build(ctx, values, now));
       } catch (error) {
         throw badRequest(`第${index + 1}台设备: ${(error as Error).message}`);
       }
     }
     const codes = rows.map((r) => String(r.code));
     if (new Set(codes).size !== codes.length) throw badRequest('设备编号重复');
-    const taken = await this.platform.db.selectFrom('wit_device').select('code').where('code', 'in', codes).where('isDeleted', '=', 0).executeTakeFirst();
-    if (taken) throw badRequest(`设备编号已存在: ${taken.code}`);
-    await this.platform.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < rows.length; i += 100) await trx.insertInto('wit_device').values(rows.slice(i, i + 100)).execute();
-    });
-    this.platform.events.emit('changed', 'wit_device');
-    return rows;
+    // Codes are client ids of the one broker: free on the whole platform (the device's unique rule).
+    for (const row of rows) if (await this.repo.clash(row)) throw badRequest(`设备编号已存在: ${String(row.code)}`);
+    return transact(this.platform, (trx) => this.repo.within(trx).insertMany(ctx, rows, now));
   }
 
   /** Sets the same fields on many devices, checked like a save of each, in one statement. */
@@ -103,13 +100,7 @@ class Devices {
     const rows = await this.repo.all(ctx, {}, [within('id', ids)]);
     if (rows.length !== new Set(ids).size) throw badRequest('数据不存在或无权操作');
     for (const row of rows) await this.prepare(ctx, values, row);
-    const result = await this.platform.db
-      .updateTable('wit_device')
-      .set({ ...values, updateUser: ctx.principal.userId, updateTime: formatDateTime() })
-      .where('id', 'in', ids)
-      .executeTakeFirst();
-    this.platform.events.emit('changed', 'wit_device');
-    return Number(result.numUpdatedRows);
+    return this.repo.updateWhere(ctx, values, [within('id', ids)]);
   }
 
   /** How many live devices use a model, named by `modelId` or `modelCode`. */
@@ -174,7 +165,8 @@ class Devices {
     if (projectId) conditions.push(eq('id', projectId));
     const userId = idArg(args, 'userId');
     if (truthy(args, 'isUser') && userId) {
-      const assigned = await this.platform.db.selectFrom('wit_user_project').select('projectId').where('userId', '=', userId).where('isDeleted', '=', 0).execute();
+      // The user's assignments in the tenant, all of them: the caller's own scope limits the projects below.
+      const assigned = await (await this.platform.repo(userProject).select(ctx, WHOLE_TENANT)).select('projectId').where('userId', '=', userId).execute();
       if (assigned.length) conditions.push(within('id', assigned.map((a) => String(a.projectId))));
     }
     const projects = await this.platform.repo(project).all(ctx, {}, conditions);
@@ -227,8 +219,9 @@ class Devices {
   async checkProtocolPoints(ctx: CallContext, protocolId: string) {
     const [proto] = await this.platform.repo(protocol).all(ctx, {}, [eq('id', protocolId)], 1);
     if (!proto) throw badRequest('协议不存在');
-    const keys = (await this.platform.db.selectFrom('wit_protocol_point').select('pointKey').where('protocolId', '=', protocolId).where('isDeleted', '=', 0).execute()).map((r) => String(r.pointKey));
-    const agreements = await this.platform.db.selectFrom('wit_model_agreement').select('modelId').where('protocolId', '=', protocolId).where('isDeleted', '=', 0).execute();
+    // The protocol's whole definition, as its tenant holds it.
+    const keys = (await (await this.platform.repo(protocolPoint).select(ctx, WHOLE_TENANT)).select('pointKey').where('protocolId', '=', protocolId).execute()).map((r) => String(r.pointKey));
+    const agreements = await (await this.platform.repo(modelAgreement).select(ctx, WHOLE_TENANT)).select('modelId').where('protocolId', '=', protocolId).execute();
     const models = await this.platform.repo(deviceModel).all(ctx, {}, [(eb) => eb.or([eb('protocolId', '=', protocolId), within('id', agreements.map((a) => String(a.modelId)))(eb)])]);
     const devices = await this.repo.all(ctx, {}, [within('modelId', models.map((m) => m.id))], 100_000);
     const points = await this.platform.repo(devicePoint).all(ctx, {}, [within('deviceId', devices.map((d) => d.id))], 100_000);
@@ -324,8 +317,9 @@ export function registerDevices(app: FastifyInstance, platform: Platform): void 
   const base = '/wit-xinde/device';
   registerCrud(app, platform, device, {
     beforeSave: (ctx, values, existing, referenced) => devices.prepare(ctx, values, existing, referenced),
-    beforeRemove: async (_ctx, ids) => {
-      const bound = await platform.db.selectFrom('wit_point_relation_device').select('id').where('deviceId', 'in', ids).where('isDeleted', '=', 0).executeTakeFirst();
+    beforeRemove: async (ctx, ids) => {
+      // Any binding of the tenant holds the device, whether the caller sees its monitor point or not.
+      const bound = await (await platform.repo(pointRelationDevice).select(ctx, WHOLE_TENANT)).select('id').where('deviceId', 'in', ids).executeTakeFirst();
       if (bound) throw badRequest('设备已绑定监测点,请先解除绑定');
     },
   });
@@ -364,18 +358,17 @@ export function registerDevices(app: FastifyInstance, platform: Platform): void 
 
   registerCrud(app, platform, devicePoint, {
     // The device's code is a second column of the referenced row, beside its declared name.
-    decorate: async (_ctx, rows) => {
-      const codes = await platform.db.selectFrom('wit_device').select(['id', 'code']).where(within('id', distinct(rows, 'deviceId'))).execute();
-      const byId = new Map(codes.map((c) => [String(c.id), c.code]));
-      return rows.map((r) => ({ ...r, deviceCode: byId.get(String(r.deviceId)) ?? null }));
+    decorate: async (ctx, rows) => {
+      const devices = await namedRows(platform, ctx, device, distinct(rows, 'deviceId'), ['code']);
+      return rows.map((r) => ({ ...r, deviceCode: devices.get(String(r.deviceId))?.code ?? null }));
     },
   });
   /** How many points the devices of a model have (`modelId` or `modelCode`). */
   app.get('/wit-xinde/devicepoint/countModelCode', needs('device_point'), async (request) => {
     const ctx = contextOf(request);
     const modelIds = await devices.modelIdsOf(ctx, paramsOf(request));
-    const ofModel: Condition = (eb) => eb('deviceId', 'in', eb.selectFrom('wit_device').select('id').where(within('modelId', modelIds)));
-    return ok(await countOf(platform.repo(devicePoint), ctx, [ofModel]));
+    const ofModel = await (await platform.repo(device).select(ctx, WHOLE_TENANT)).select('id').where(within('modelId', modelIds));
+    return ok(await countOf(platform.repo(devicePoint), ctx, [(eb) => eb('deviceId', 'in', ofModel)]));
   });
   registerPointSheet(app, platform);
 

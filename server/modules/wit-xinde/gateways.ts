@@ -24,7 +24,7 @@ export function registerGateways(app: FastifyInstance, platform: Platform): void
   registerCrud(app, platform, gateway, {
     beforeSave: async (ctx, values, existing) => {
       await assertNoCycle(platform, ctx, gateway, existing?.id as string | undefined, values.parentId, '上级网关不能是自身或其下级');
-      await assertCodeUnbound(platform, values, existing, 'gateway');
+      await assertCodeUnbound(platform, ctx, values, existing, 'gateway');
       return values;
     },
     beforeRemove: async (ctx, ids) => {

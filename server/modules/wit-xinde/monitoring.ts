@@ -9,7 +9,7 @@ import { contextOf } from '../../http/context';
 import { badRequest, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { attach } from '../../http/trees';
-import { argsOf, distinct, eq, idArg, nodeOf, within } from './common';
+import { argsOf, distinct, eq, hasPoint, idArg, nodeOf, WHOLE_TENANT, within } from './common';
 import { needs } from '../../auth/rights';
 
 /** Monitor types with their factors below them; with a project, only the factors its monitor points use. */
@@ -34,16 +34,7 @@ async function checkBinding(platform: Platform, ctx: CallContext, values: Row, e
   const dev = found.get('deviceId') ?? (await platform.repo(device).all(ctx, {}, [eq('id', merged.deviceId)], 1))[0];
   if (!point || !dev) throw badRequest('数据不存在或无权操作');
   if (dev.projectId !== point.projectId) throw badRequest('设备与监测点不属于同一项目');
-  if (merged.pointKey) {
-    const channel = await platform.db
-      .selectFrom('wit_device_point')
-      .select('id')
-      .where('deviceId', '=', String(dev.id))
-      .where('pointKey', '=', String(merged.pointKey))
-      .where('isDeleted', '=', 0)
-      .executeTakeFirst();
-    if (!channel) throw badRequest('设备没有该点位');
-  }
+  if (merged.pointKey && !(await hasPoint(platform, ctx, String(dev.id), String(merged.pointKey)))) throw badRequest('设备没有该点位');
   return values;
 }
 
@@ -54,16 +45,15 @@ export function registerMonitoring(app: FastifyInstance, platform: Platform): vo
   );
   registerCrud(app, platform, monitorPoint, {
     // Bindings are not a declared hold on the point: they are refused here with their own message.
-    beforeRemove: async (_ctx, ids) => {
-      const bound = await platform.db.selectFrom('wit_point_relation_device').select('id').where('monitorPointId', 'in', ids).where('isDeleted', '=', 0).executeTakeFirst();
+    beforeRemove: async (ctx, ids) => {
+      const bound = await (await platform.repo(pointRelationDevice).select(ctx, WHOLE_TENANT)).select('id').where('monitorPointId', 'in', ids).executeTakeFirst();
       if (bound) throw badRequest('监测点已绑定设备,请先解除绑定');
     },
-    decorate: async (_ctx, rows) => {
-      const bindings = await platform.db
-        .selectFrom('wit_point_relation_device')
+    // Every device bound to the point, as the tenant holds them.
+    decorate: async (ctx, rows) => {
+      const bindings = await (await platform.repo(pointRelationDevice).select(ctx, WHOLE_TENANT))
         .select(['monitorPointId', 'deviceId'])
         .where(within('monitorPointId', rows.map((r) => String(r.id))))
-        .where('isDeleted', '=', 0)
         .execute();
       return rows.map((r) => ({ ...r, deviceIds: bindings.filter((b) => b.monitorPointId === r.id).map((b) => b.deviceId) }));
     },

@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { deviceType } from '../../../resources/iot/catalogue';
 import { device } from '../../../resources/iot/device';
 import { project, projectCategory, projectCustomer, userProject } from '../../../resources/iot/project';
+import { thirdMonitorProject } from '../../../resources/iot/third';
+import { user } from '../../../resources/system/user';
 import { isPlatformAdmin } from '../../auth/principal';
 import type { Db, Row } from '../../db/database';
 import { assignedProjects } from '../../db/project-scope';
 import { withReferenceNames } from '../../db/references';
-import type { CallContext } from '../../db/repository';
-import { pagingOf } from '../../http/conditions';
+import { type CallContext, type ScopeOptions, transact } from '../../db/repository';
+import { type Condition, pagingOf } from '../../http/conditions';
 import { contextOf, idsOf, paramsOf, requiredText } from '../../http/context';
 import { registerCrud } from '../../http/crud';
 import { badRequest, forbidden, ok, pageOf, paramType } from '../../http/envelope';
@@ -17,7 +18,7 @@ import { formatDateTime } from '../../time';
 import { dictLabels } from '../blade-user/names';
 import { assertTenantExists, tenantAsked } from '../blade-user/tenancy';
 import { attach, forest } from '../../http/trees';
-import { argsOf, assertNoCycle, distinct, eq, idArg, newRow, nodeOf, within } from './common';
+import { argsOf, assertNoCycle, distinct, eq, idArg, namedRows, nodeOf, WHOLE_TENANT, within } from './common';
 import { assertNoScopeWidened } from './project-move';
 import { type Detached, deleteOwned, movedTables, moveOwned, ownedIds, purgeHistory } from './project-rows';
 import { needs } from '../../auth/rights';
@@ -27,6 +28,9 @@ export interface MoveSummary {
   projects: number;
   removed: Detached;
 }
+
+/** Projects in the recycle bin, as the caller may see them. */
+const IN_BIN: ScopeOptions = { deleted: true };
 
 class Projects {
   constructor(private readonly platform: Platform) {}
@@ -40,18 +44,16 @@ class Projects {
   }
 
   /** Adds the declared names (category, customer), then what `counted` adds: for the calls outside the CRUD routes. */
-  async decorate(rows: Row[]): Promise<Row[]> {
-    return this.counted(await withReferenceNames(this.platform, project, rows));
+  async decorate(ctx: CallContext, rows: Row[]): Promise<Row[]> {
+    return this.counted(ctx, await withReferenceNames(this.platform, project, rows));
   }
 
-  /** Adds the structure-type name and the device count. */
-  async counted(rows: Row[]): Promise<Row[]> {
+  /** Adds the structure-type name and the device count (every live device of the project, as before its scopes). */
+  async counted(ctx: CallContext, rows: Row[]): Promise<Row[]> {
     if (rows.length === 0) return rows;
     const types = await dictLabels(this.db, 'structure_type');
-    const counts = await this.db
-      .selectFrom('wit_device')
+    const counts = await (await this.platform.repo(device).select(ctx, WHOLE_TENANT))
       .select(['projectId', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('isDeleted', '=', 0)
       .where('projectId', 'in', rows.map((r) => String(r.id)))
       .groupBy('projectId')
       .execute();
@@ -59,13 +61,9 @@ class Projects {
     return rows.map((r) => ({ ...r, structureTypeName: types.get(String(r.structureType)) ?? null, deviceCount: byProject.get(String(r.id)) ?? 0 }));
   }
 
-  /** Deleted projects of the caller's tenant (and, for a user limited to projects, only theirs). */
-  private async binQuery(ctx: CallContext) {
-    let qb = this.db.selectFrom('wit_project').where('isDeleted', '=', 1);
-    if (!isPlatformAdmin(ctx.principal)) qb = qb.where('tenantId', '=', ctx.principal.tenantId);
-    const assigned = assignedProjects(ctx.principal);
-    if (assigned) qb = qb.where((eb) => eb.or([eb('id', 'in', sql`(${assigned})`), sql<boolean>`not exists (${assigned})`]));
-    return qb;
+  /** Deleted projects the caller may see: of its tenant, its assigned projects if it has some, within its data scope. */
+  private binQuery(ctx: CallContext) {
+    return this.platform.repo(project).select(ctx, IN_BIN);
   }
 
   async recycleBin(ctx: CallContext, params: Record<string, unknown>) {
@@ -73,7 +71,7 @@ class Projects {
     const qb = await this.binQuery(ctx);
     const [{ total }] = (await qb.select((eb) => eb.fn.countAll<number>().as('total')).execute()) as Array<{ total: number }>;
     const rows = await qb.selectAll().orderBy('updateTime', 'desc').orderBy('id', 'desc').limit(size).offset((current - 1) * size).execute();
-    return pageOf(await this.decorate(rows), Number(total), current, size);
+    return pageOf(await this.decorate(ctx, rows), Number(total), current, size);
   }
 
   private async binned(ctx: CallContext, id: string): Promise<Row> {
@@ -85,12 +83,9 @@ class Projects {
 
   async recover(ctx: CallContext, id: string): Promise<void> {
     const row = await this.binned(ctx, id);
-    if (row.code) {
-      const clash = await this.db.selectFrom('wit_project').select('id').where('tenantId', '=', row.tenantId).where('code', '=', row.code).where('isDeleted', '=', 0).executeTakeFirst();
-      if (clash) throw badRequest('已存在相同编号的项目,无法恢复');
-    }
-    await this.db.updateTable('wit_project').set({ isDeleted: 0, updateUser: ctx.principal.userId, updateTime: formatDateTime() }).where('id', '=', id).execute();
-    this.platform.events.emit('changed', 'wit_project');
+    const repo = this.platform.repo(project);
+    if (row.code && (await repo.clash(row))) throw badRequest('已存在相同编号的项目,无法恢复');
+    await repo.updateWhere(ctx, { isDeleted: 0 }, [eq('id', id)], IN_BIN);
   }
 
   /**
@@ -101,10 +96,10 @@ class Projects {
     await this.binned(ctx, id);
     const owned = await ownedIds(this.db, [id]);
     await purgeHistory(this.db, owned);
-    const tables = await this.db.transaction().execute(async (trx) => {
-      const touched = await deleteOwned(trx, owned);
-      await trx.deleteFrom('wit_project').where('id', '=', id).execute();
-      return touched;
+    const tables = await transact(this.platform, async (trx) => {
+      // The project first: its scope reads the caller's assignments, which deleteOwned removes with the project's rows.
+      await this.platform.repo(project).within(trx).purgeWhere(ctx, [eq('id', id)], IN_BIN);
+      return deleteOwned(trx, owned);
     });
     this.changed(tables);
   }
@@ -125,30 +120,31 @@ class Projects {
     const movingIds = moving.map((r) => String(r.id));
     const summary: MoveSummary = { projects: moving.length, removed: { pushBindings: 0, pushMappings: 0, thirdProjects: 0, thirdDevices: 0, thirdPoints: 0, userProjects: 0 } };
     if (moving.length === 0) return summary;
-    await this.assertNoCodeClash(moving, tenantId);
+    await this.assertNoCodeClash(ctx, moving, tenantId);
     await assertNoScopeWidened(this.db, movingIds);
     const owned = await ownedIds(this.db, movingIds);
     // ptProjectId is the remote id of a third-party binding (docs/third-party.md): it goes with the binding.
-    const bound = distinct(await this.db.selectFrom('wit_third_project').select('projectId').where('projectId', 'in', movingIds).where('isDeleted', '=', 0).execute(), 'projectId');
+    const bindings = await (await this.platform.repo(thirdMonitorProject).select(ctx)).select('projectId').where('projectId', 'in', movingIds).execute();
+    const bound = distinct(bindings, 'projectId');
     const by = { updateTime: formatDateTime(), updateUser: ctx.principal.userId };
-    await this.db.transaction().execute(async (trx) => {
+    await transact(this.platform, async (trx) => {
       summary.removed = await moveOwned(trx, owned, distinct(moving, 'tenantId'), { tenantId, ...by }, { isDeleted: 1, ...by });
-      await trx.updateTable('wit_project').set({ tenantId, categoryId: null, customerId: null, ...by }).where('id', 'in', movingIds).execute();
-      if (bound.length) await trx.updateTable('wit_project').set({ ptProjectId: null }).where('id', 'in', bound).execute();
+      const projects = this.platform.repo(project).within(trx);
+      await projects.updateWhere(ctx, { tenantId, categoryId: null, customerId: null }, [within('id', movingIds)]);
+      if (bound.length) await projects.updateWhere(ctx, { ptProjectId: null }, [within('id', bound)]);
     });
     this.changed(movedTables());
     return summary;
   }
 
-  private async assertNoCodeClash(moving: Row[], tenantId: string): Promise<void> {
+  /** The platform administrator's view of the target tenant: every live project of it. */
+  private async assertNoCodeClash(ctx: CallContext, moving: Row[], tenantId: string): Promise<void> {
     const codes = moving.map((r) => String(r.code));
     const twice = codes.find((code, i) => codes.indexOf(code) !== i);
     if (twice) throw badRequest(`所选项目中有多个编号为 ${twice} 的项目`);
-    const clash = await this.db
-      .selectFrom('wit_project')
+    const clash = await (await this.platform.repo(project).select(ctx))
       .select('code')
       .where('tenantId', '=', tenantId)
-      .where('isDeleted', '=', 0)
       .where(within('code', moving.map((r) => r.code)))
       .executeTakeFirst();
     if (clash) throw badRequest(`目标租户已存在编号为 ${String(clash.code)} 的项目`);
@@ -178,44 +174,43 @@ async function setCustomerProjects(platform: Platform, ctx: CallContext, custome
   if (!customer) throw badRequest('客户不存在');
   const projects = await platform.repo(project).all(ctx, {}, [within('id', projectIds), eq('tenantId', customer.tenantId)]);
   if (projects.length !== new Set(projectIds).size) throw badRequest('项目不存在或无权操作');
-  const now = formatDateTime();
-  const by = { updateTime: now, updateUser: ctx.principal.userId };
-  await platform.db.transaction().execute(async (trx) => {
-    let clear = trx.updateTable('wit_project').set({ customerId: null, ...by }).where('customerId', '=', customerId);
-    if (projectIds.length) clear = clear.where('id', 'not in', projectIds);
-    await clear.execute();
-    if (projectIds.length) await trx.updateTable('wit_project').set({ customerId, ...by }).where('id', 'in', projectIds).execute();
+  // Among the projects the caller may write: one it cannot see keeps its customer.
+  const others: Condition[] = projectIds.length ? [(eb) => eb('id', 'not in', projectIds)] : [];
+  await transact(platform, async (trx) => {
+    const projects = platform.repo(project).within(trx);
+    await projects.updateWhere(ctx, { customerId: null }, [eq('customerId', customerId), ...others]);
+    if (projectIds.length) await projects.updateWhere(ctx, { customerId }, [within('id', projectIds)]);
   });
-  platform.events.emit('changed', 'wit_project');
 }
 
 /** Only callers who are not themselves limited to projects may hand projects out. */
 async function assertMayAssign(platform: Platform, ctx: CallContext): Promise<void> {
   if (!assignedProjects(ctx.principal)) return;
-  const mine = await platform.db.selectFrom('wit_user_project').select('id').where('userId', '=', ctx.principal.userId).where('isDeleted', '=', 0).executeTakeFirst();
+  const mine = await (await platform.repo(userProject).select(ctx, WHOLE_TENANT)).select('id').where('userId', '=', ctx.principal.userId).executeTakeFirst();
   if (mine) throw forbidden('无权分配项目');
 }
 
-async function assertUserOfTenant(db: Db, userId: string, tenantId: string): Promise<void> {
-  const user = await db.selectFrom('blade_user').select('id').where('id', '=', userId).where('tenantId', '=', tenantId).where('isDeleted', '=', 0).executeTakeFirst();
-  if (!user) throw badRequest('用户不存在');
+/** A user of the tenant, whether or not the caller's data scope shows it. */
+async function userOfTenant(platform: Platform, ctx: CallContext, userId: string, tenantId?: string): Promise<Row | undefined> {
+  let qb = (await platform.repo(user).select(ctx, WHOLE_TENANT)).select(['id', 'tenantId']).where('id', '=', userId);
+  if (tenantId) qb = qb.where('tenantId', '=', tenantId);
+  return qb.executeTakeFirst();
 }
 
 /** The user's projects become exactly the given ones (none: the user sees every project again). */
 async function setUserProjects(platform: Platform, ctx: CallContext, userId: string, projectIds: string[]): Promise<void> {
   await assertMayAssign(platform, ctx);
-  const user = await platform.db.selectFrom('blade_user').select(['id', 'tenantId']).where('id', '=', userId).where('isDeleted', '=', 0).executeTakeFirst();
-  if (!user || (!isPlatformAdmin(ctx.principal) && user.tenantId !== ctx.principal.tenantId)) throw badRequest('用户不存在');
-  const tenantId = String(user.tenantId);
+  const found = await userOfTenant(platform, ctx, userId);
+  if (!found || (!isPlatformAdmin(ctx.principal) && found.tenantId !== ctx.principal.tenantId)) throw badRequest('用户不存在');
+  const tenantId = String(found.tenantId);
   const projects = await platform.repo(project).all(ctx, {}, [within('id', projectIds), eq('tenantId', tenantId)]);
   if (projects.length !== new Set(projectIds).size) throw badRequest('项目不存在或无权操作');
-  const now = formatDateTime();
-  await platform.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('wit_user_project').where('userId', '=', userId).execute();
-    const rows = [...new Set(projectIds)].map((projectId) => newRow(ctx, tenantId, { userId, projectId }, now));
-    if (rows.length) await trx.insertInto('wit_user_project').values(rows).execute();
+  await transact(platform, async (trx) => {
+    const links = platform.repo(userProject).within(trx);
+    // Replaced whole: every row of the user's, live or removed, seen by the caller or not.
+    await links.purgeWhere(ctx, [eq('userId', userId)], { wholeTenant: true, deleted: 'either' });
+    await links.insertMany(ctx, [...new Set(projectIds)].map((projectId) => ({ tenantId, userId, projectId })));
   });
-  platform.events.emit('changed', 'wit_user_project');
 }
 
 /** Projects, their categories and customers, and which users see which projects. */
@@ -231,11 +226,11 @@ export function registerProjects(app: FastifyInstance, platform: Platform): void
       if (start && end && start > end) throw badRequest('结束日期不能早于开始日期');
       return values;
     },
-    decorate: (_ctx, rows) => projects.counted(rows),
+    decorate: (ctx, rows) => projects.counted(ctx, rows),
   });
   app.get(`${base}/SelectList`, needs.lookup, async (request) => {
     const ctx = contextOf(request);
-    return ok(await projects.decorate(await repo.all(ctx, paramsOf(request))));
+    return ok(await projects.decorate(ctx, await repo.all(ctx, paramsOf(request))));
   });
   app.post(`${base}/adjustTenant`, needs('project_list_adjust'), async (request) => {
     const args = argsOf(request);
@@ -281,14 +276,13 @@ export function registerProjects(app: FastifyInstance, platform: Platform): void
     beforeSave: async (ctx, values, existing) => {
       await assertMayAssign(platform, ctx);
       const tenantId = existing ? String(existing.tenantId) : isPlatformAdmin(ctx.principal) && typeof values.tenantId === 'string' ? values.tenantId : ctx.principal.tenantId;
-      if (values.userId) await assertUserOfTenant(platform.db, String(values.userId), tenantId);
+      if (values.userId && !(await userOfTenant(platform, ctx, String(values.userId), tenantId))) throw badRequest('用户不存在');
       return values;
     },
     beforeRemove: (ctx) => assertMayAssign(platform, ctx),
     // The user's real name and account are not the declared `name`: joined here.
-    decorate: async (_ctx, rows) => {
-      const users = await platform.db.selectFrom('blade_user').select(['id', 'realName', 'account']).where(within('id', distinct(rows, 'userId'))).execute();
-      const byId = new Map(users.map((u) => [String(u.id), u]));
+    decorate: async (ctx, rows) => {
+      const byId = await namedRows(platform, ctx, user, distinct(rows, 'userId'), ['realName', 'account']);
       return rows.map((r) => ({ ...r, userName: byId.get(String(r.userId))?.realName ?? null, account: byId.get(String(r.userId))?.account ?? null }));
     },
   });
@@ -303,6 +297,6 @@ export function registerProjects(app: FastifyInstance, platform: Platform): void
     const userId = requiredText(paramsOf(request), 'userId');
     const links = await platform.repo(userProject).all(ctx, {}, [eq('userId', userId)]);
     const rows = await repo.all(ctx, {}, [within('id', distinct(links, 'projectId'))]);
-    return ok({ projectIds: rows.map((r) => r.id), projects: await projects.decorate(rows) });
+    return ok({ projectIds: rows.map((r) => r.id), projects: await projects.decorate(ctx, rows) });
   });
 }

@@ -3,7 +3,7 @@ import { project } from '../../../resources/iot/project';
 import { mqttParam, PUSH_TYPE, tenantProject } from '../../../resources/iot/push';
 import type { Row } from '../../db/database';
 import { withReferenceNames } from '../../db/references';
-import type { CallContext } from '../../db/repository';
+import { type CallContext, transact } from '../../db/repository';
 import { badRequest } from '../../http/envelope';
 import { attach, type TreeNode } from '../../http/trees';
 import type { Platform } from '../../platform';
@@ -12,8 +12,7 @@ import type { Binding } from '../../push/bindings';
 import type { PushReading } from '../../push/format';
 import type { PushSummary } from '../../push/forwarder';
 import { countHistory, type DeviceRef, historyOf, latestOf } from '../../push/history';
-import { formatDateTime } from '../../time';
-import { distinct, eq, idArg, newRow, nodeOf, within } from './common';
+import { distinct, eq, idArg, namedRows, nodeOf, within } from './common';
 import { timeArg } from './history';
 
 /**
@@ -30,9 +29,8 @@ export const MAX_MANUAL_READINGS = 100_000;
 const MAX_DEVICES = 500;
 
 /** The target's push type and state, and how many devices a binding pushes (null: all); the names are declared. */
-export async function decorateBindings(platform: Platform, rows: Row[]): Promise<Row[]> {
-  const targets = await platform.db.selectFrom('wit_mqtt_param').select(['id', 'pushType', 'enabled']).where(within('id', distinct(rows, 'mqttParamId'))).execute();
-  const byId = new Map(targets.map((t) => [String(t.id), t]));
+export async function decorateBindings(platform: Platform, ctx: CallContext, rows: Row[]): Promise<Row[]> {
+  const byId = await namedRows(platform, ctx, mqttParam, distinct(rows, 'mqttParamId'), ['pushType', 'enabled']);
   return rows.map((r) => {
     const target = byId.get(String(r.mqttParamId));
     const ids = String(r.deviceIds ?? '').split(',').filter(Boolean);
@@ -119,7 +117,7 @@ export class PushCalls {
   /** The target's bound projects. */
   async selected(ctx: CallContext, targetId: string) {
     await this.target(ctx, targetId);
-    const rows = await decorateBindings(this.platform, await withReferenceNames(this.platform, tenantProject, await this.bindingRows.all(ctx, {}, [eq('mqttParamId', targetId)])));
+    const rows = await decorateBindings(this.platform, ctx, await withReferenceNames(this.platform, tenantProject, await this.bindingRows.all(ctx, {}, [eq('mqttParamId', targetId)])));
     const projects = await this.platform.repo(project).all(ctx, {}, [within('id', distinct(rows, 'projectId'))]);
     return {
       mqttParamId: targetId,
@@ -142,13 +140,12 @@ export class PushCalls {
     const current = await this.bindingRows.all(ctx, {}, [eq('mqttParamId', targetId)]);
     const removed = current.filter((b) => !wanted.has(String(b.projectId))).map((b) => String(b.id));
     const have = new Set(current.map((b) => String(b.projectId)));
-    const now = formatDateTime();
-    const added = [...wanted].filter((id) => !have.has(id)).map((projectId) => newRow(ctx, tenantId, { mqttParamId: targetId, projectId }, now));
-    await this.platform.db.transaction().execute(async (trx) => {
-      if (removed.length) await trx.updateTable('wit_tenant_project').set({ isDeleted: 1, updateUser: ctx.principal.userId, updateTime: now }).where('id', 'in', removed).execute();
-      if (added.length) await trx.insertInto('wit_tenant_project').values(added).execute();
+    const added = [...wanted].filter((id) => !have.has(id)).map((projectId) => ({ tenantId, mqttParamId: targetId, projectId }));
+    await transact(this.platform, async (trx) => {
+      const bindings = this.bindingRows.within(trx);
+      if (removed.length) await bindings.removeWhere(ctx, [within('id', removed)]);
+      await bindings.insertMany(ctx, added);
     });
-    this.platform.events.emit('changed', 'wit_tenant_project');
     return this.selected(ctx, targetId);
   }
 

@@ -11,7 +11,7 @@ import type { Platform } from '../../platform';
 import { pushOf } from '../../push';
 import { targetOf } from '../../push/target';
 import { tenantAsked } from '../blade-user/tenancy';
-import { argsOf, distinct, eq, idArg, within } from './common';
+import { argsOf, distinct, eq, idArg, namedRows, WHOLE_TENANT, within } from './common';
 import { decorateBindings, PushCalls } from './push-calls';
 import { needs } from '../../auth/rights';
 
@@ -60,16 +60,14 @@ async function checkOutbound(platform: Platform, values: Row, existing: Row | un
 }
 
 /** Which secrets a target has (`hasPassword` …, 0/1) and how many projects it is bound to; never the secrets. */
-async function decorateTargets(platform: Platform, rows: Row[]): Promise<Row[]> {
+async function decorateTargets(platform: Platform, ctx: CallContext, rows: Row[]): Promise<Row[]> {
   if (rows.length === 0) return rows;
   const ids = rows.map((r) => String(r.id));
-  const secrets = await platform.db.selectFrom('wit_mqtt_param').select(['id', ...SECRETS]).where('id', 'in', ids).execute();
-  const has = new Map(secrets.map((s) => [String(s.id), s]));
-  const counts = await platform.db
-    .selectFrom('wit_tenant_project')
+  const has = await namedRows(platform, ctx, mqttParam, ids, SECRETS);
+  // Every binding of the target counts, in projects the caller sees or not.
+  const counts = await (await platform.repo(tenantProject).select(ctx, WHOLE_TENANT))
     .select(['mqttParamId', (eb) => eb.fn.countAll<number>().as('count')])
     .where('mqttParamId', 'in', ids)
-    .where('isDeleted', '=', 0)
     .groupBy('mqttParamId')
     .execute();
   const bound = new Map(counts.map((c) => [String(c.mqttParamId), Number(c.count)]));
@@ -119,21 +117,20 @@ export function registerPush(app: FastifyInstance, platform: Platform): void {
       await checkOutbound(platform, out, existing);
       return out;
     },
-    decorate: (_ctx, rows) => decorateTargets(platform, rows),
+    decorate: (ctx, rows) => decorateTargets(platform, ctx, rows),
   });
 
   registerCrud(app, platform, tenantProject, {
     beforeSave: (ctx, values, existing) => checkBinding(platform, ctx, values, existing),
-    decorate: (_ctx, rows) => decorateBindings(platform, rows),
+    decorate: (ctx, rows) => decorateBindings(platform, ctx, rows),
   });
 
   registerCrud(app, platform, subTable, {
     beforeSave: (ctx, values, existing) => checkMapping(platform, ctx, values, existing),
     // The device's code is a second column of the referenced row, beside its declared name.
-    decorate: async (_ctx, rows) => {
-      const codes = await platform.db.selectFrom('wit_device').select(['id', 'code']).where(within('id', distinct(rows, 'deviceId'))).execute();
-      const byId = new Map(codes.map((c) => [String(c.id), c.code]));
-      return rows.map((r) => ({ ...r, deviceCode: byId.get(String(r.deviceId)) ?? null }));
+    decorate: async (ctx, rows) => {
+      const devices = await namedRows(platform, ctx, device, distinct(rows, 'deviceId'), ['code']);
+      return rows.map((r) => ({ ...r, deviceCode: devices.get(String(r.deviceId))?.code ?? null }));
     },
   });
 
@@ -148,9 +145,9 @@ export function registerPush(app: FastifyInstance, platform: Platform): void {
     const id = idArg(args, 'id') ?? idArg(args, 'mqttParamId');
     let stored: Row | undefined;
     if (id) {
-      // The caller must see the target (its tenant); the stored row is then read with its secrets.
-      if (!(await platform.repo(mqttParam).byId(ctx, id))) throw badRequest('推送目标不存在或无权操作');
-      stored = await platform.db.selectFrom('wit_mqtt_param').selectAll().where('id', '=', id).executeTakeFirst();
+      // A target the caller sees, read with its secrets (the scoped select does not strip them).
+      stored = await (await platform.repo(mqttParam).select(ctx)).selectAll().where('id', '=', id).executeTakeFirst();
+      if (!stored) throw badRequest('推送目标不存在或无权操作');
     }
     const given = { ...args };
     delete given.id;

@@ -1,5 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { deviceCustomer, PULL_OUTCOME_FIELDS, PULL_STATE, pointCustomer, thirdMonitorParam, thirdMonitorProject } from '../../../resources/iot/third';
+import type { Resource } from '../../../resources/define';
+import { device } from '../../../resources/iot/device';
+import { monitorPoint } from '../../../resources/iot/monitoring';
+import { project } from '../../../resources/iot/project';
 import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
 import { contextOf, idsOf, paramsOf, text } from '../../http/context';
@@ -11,7 +15,7 @@ import type { Third } from '../../third';
 import { MAX_RANGE_MS, type PullScope } from '../../third/puller';
 import { formatDateTime, parseDateTime } from '../../time';
 import { tenantAsked } from '../blade-user/tenancy';
-import { argsOf, distinct, eq, idArg, within } from './common';
+import { argsOf, distinct, eq, idArg, namedRows, WHOLE_TENANT, within } from './common';
 import { needs } from '../../auth/rights';
 
 /**
@@ -93,27 +97,23 @@ async function pullRequest(platform: Platform, third: Third, ctx: CallContext, a
  * Adds the local rows' codes to binding rows (`<prefix>Code`): a second column of the referenced row, beside the
  * names the declarations add.
  */
-async function withLocalCodes(platform: Platform, rows: Row[], local: readonly [field: string, table: string, prefix: string]): Promise<Row[]> {
-  const [field, table, prefix] = local;
-  const codes = new Map(
-    (await platform.db.selectFrom(table).select(['id', 'code']).where(within('id', distinct(rows, field))).execute()).map((r) => [String(r.id), r.code]),
-  );
-  return rows.map((r) => ({ ...r, [`${prefix}Code`]: codes.get(String(r[field])) ?? null }));
+async function withLocalCodes(platform: Platform, ctx: CallContext, rows: Row[], local: readonly [field: string, resource: Resource, prefix: string]): Promise<Row[]> {
+  const [field, resource, prefix] = local;
+  const codes = await namedRows(platform, ctx, resource, distinct(rows, field), ['code']);
+  return rows.map((r) => ({ ...r, [`${prefix}Code`]: codes.get(String(r[field]))?.code ?? null }));
 }
 
-/** Bound devices and monitor points per project binding. */
-async function decorateProjects(platform: Platform, rows: Row[]): Promise<Row[]> {
-  const out = await withLocalCodes(platform, rows, ['projectId', 'wit_project', 'project']);
-  const count = async (table: string) =>
-    (await platform.db
-      .selectFrom(table)
+/** Bound devices and monitor points per project binding (all of the tenant's, as the bindings' checks count them). */
+async function decorateProjects(platform: Platform, ctx: CallContext, rows: Row[]): Promise<Row[]> {
+  const out = await withLocalCodes(platform, ctx, rows, ['projectId', project, 'project']);
+  const count = async (resource: Resource) =>
+    (await (await platform.repo(resource).select(ctx, WHOLE_TENANT))
       .select(['thirdParamId', 'projectId', (eb) => eb.fn.countAll<number>().as('count')])
       .where(within('projectId', distinct(rows, 'projectId')))
-      .where('isDeleted', '=', 0)
       .groupBy(['thirdParamId', 'projectId'])
       .execute()) as Array<{ thirdParamId: string; projectId: string; count: number }>;
-  const devices = await count('wit_third_device');
-  const points = await count('wit_third_point');
+  const devices = await count(deviceCustomer);
+  const points = await count(pointCustomer);
   const of = (list: typeof devices, r: Row) => Number(list.find((c) => c.thirdParamId === r.thirdParamId && c.projectId === r.projectId)?.count ?? 0);
   return out.map((r) => ({ ...r, deviceCount: of(devices, r), pointCount: of(points, r) }));
 }
@@ -151,7 +151,7 @@ export function registerThird(app: FastifyInstance, platform: Platform, third: T
   });
 
   // ---- bindings ----
-  registerCrud(app, platform, thirdMonitorProject, { decorate: (_ctx, rows) => decorateProjects(platform, rows) });
+  registerCrud(app, platform, thirdMonitorProject, { decorate: (ctx, rows) => decorateProjects(platform, ctx, rows) });
   post(`${X}/thirdmonitorproject/remove`, 'third_project_bind', (ctx, args) => bindings.unbindProjects(ctx, idsOf(args)).then(() => true));
   get(`${X}/thirdmonitorproject/getThirdDevice`, 'third_project', (ctx, args) =>
     sync.remoteDevices(ctx, { thirdParamId: idArg(args, 'thirdParamId'), projectId: idArg(args, 'projectId'), thirdProjectId: text(args, 'thirdProjectId') }),
@@ -166,13 +166,13 @@ export function registerThird(app: FastifyInstance, platform: Platform, third: T
   });
 
   registerCrud(app, platform, deviceCustomer, {
-    decorate: async (_ctx, rows) =>
-      (await withLocalCodes(platform, rows, ['deviceId', 'wit_device', 'device'])).map((r) => ({ ...r, pulledTime: r.pulledTs ? formatDateTime(new Date(Number(r.pulledTs))) : null })),
+    decorate: async (ctx, rows) =>
+      (await withLocalCodes(platform, ctx, rows, ['deviceId', device, 'device'])).map((r) => ({ ...r, pulledTime: r.pulledTs ? formatDateTime(new Date(Number(r.pulledTs))) : null })),
   });
   post(`${X}/devicecustomer/remove`, 'third_project_bind', (ctx, args) => bindings.unbind(ctx, 'device', idsOf(args)).then(() => true));
   getOrPost(`${X}/devicecustomer/syncDeviceInfo`, 'third_project_bind', (ctx, args) => sync.syncDevices(ctx, idArg(args, 'projectId'), text(args, 'ptProjectId')));
 
-  registerCrud(app, platform, pointCustomer, { decorate: (_ctx, rows) => withLocalCodes(platform, rows, ['monitorPointId', 'wit_monitor_point', 'monitorPoint']) });
+  registerCrud(app, platform, pointCustomer, { decorate: (ctx, rows) => withLocalCodes(platform, ctx, rows, ['monitorPointId', monitorPoint, 'monitorPoint']) });
   post(`${X}/pointcustomer/remove`, 'third_project_bind', (ctx, args) => bindings.unbind(ctx, 'point', idsOf(args)).then(() => true));
   getOrPost(`${X}/pointcustomer/syncPointInfo`, 'third_project_bind', (ctx, args) => sync.syncPoints(ctx, idArg(args, 'projectId'), text(args, 'ptProjectId')));
 

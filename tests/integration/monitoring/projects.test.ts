@@ -1,5 +1,7 @@
 import { expect, it } from 'vitest';
+import { nextId } from '../../../server/ids';
 import { expectOk, expectRefused, type PageData, postParams, type Row } from '../../support/envelope';
+import { seedId } from '../../../server/db/seed/ids';
 import { onEveryStore } from '../../support/suite';
 import { DEMO, demoId, staffUser, submit, X } from './support';
 
@@ -99,6 +101,20 @@ onEveryStore('projects, customers, categories and user projects', { signIn: ['ad
     expect(listed.records).toEqual([expect.objectContaining({ id: link.id, projectName: '北岸边坡', account: 'bridge_watcher' })]);
   });
 
+  it('lets a user limited to projects set a customer\'s projects only among those it sees', async () => {
+    const customer = await submit(ctx.demo, 'projectcustomer', { name: '限定客户' });
+    const hidden = await submit(ctx.demo, 'project', { name: '看不见的项目', code: 'HIDDEN-C', structureType: 1 });
+    const mine = await submit(ctx.demo, 'project', { name: '自己的项目', code: 'MINE-C', structureType: 1 });
+    expectOk(await postParams(ctx.demo, `${X}/projectcustomer/setProject`, { customerId: customer.id, projectIds: `${hidden.id},${mine.id}` }));
+    const keeper = await staffUser(ctx.server, DEMO, 'customer_keeper');
+    expectOk(await postParams(ctx.demo, `${X}/userproject/setUserProject`, { userId: keeper.userId, projectIds: mine.id }));
+    // "Exactly these projects" from a user who sees only its own: the project it cannot see keeps its customer.
+    expectOk(await postParams(keeper.client, `${X}/projectcustomer/setProject`, { customerId: customer.id, projectIds: '' }));
+    expect(expectOk(await ctx.demo.get<Row>(`${X}/project/detail`, { id: hidden.id })).customerId).toBe(customer.id);
+    expect(expectOk(await ctx.demo.get<Row>(`${X}/project/detail`, { id: mine.id })).customerId).toBeNull();
+    expectRefused(await postParams(keeper.client, `${X}/projectcustomer/setProject`, { customerId: customer.id, projectIds: hidden.id }), '项目不存在或无权操作');
+  });
+
   it('moves a removed project to the recycle bin, recovers it, and purges it with what it owns', async () => {
     const project = await submit(ctx.demo, 'project', { name: '待删除基坑', code: 'PIT-1', structureType: 4 });
     const gw = await submit(ctx.demo, 'gateway', { code: 'PIT-GW', name: '基坑网关', projectId: project.id });
@@ -154,5 +170,25 @@ onEveryStore('projects, customers, categories and user projects', { signIn: ['ad
     const moved = expectOk(await ctx.admin.get<Row>(`${X}/device/detail`, { id: dev.id }));
     expect(moved.tenantId).toBe('000000');
     expect(expectOk(await ctx.admin.get<Row>(`${X}/project/detail`, { id: project.id }))).toMatchObject({ tenantId: '000000', categoryId: null });
+  });
+
+  it('shows a user whose data scope limits projects only those projects in the recycle bin too', async () => {
+    const { db, events } = ctx.server.app.platform;
+    const own = await staffUser(ctx.server, DEMO, 'own_projects');
+    const scopeId = nextId();
+    const base = { createTime: '2026-01-01 00:00:00', status: 1, isDeleted: 0 };
+    await db.insertInto('blade_scope_data').values({ ...base, id: scopeId, menuId: seedId('menu:project_list'), resourceCode: 'wit-xinde/project', scopeName: '本人创建', scopeType: 2 }).execute();
+    await db.insertInto('blade_role_scope').values({ id: nextId(), scopeCategory: 1, scopeId, roleId: own.roleId }).execute();
+    events.emit('changed', 'blade_role_scope');
+    const theirs = await submit(ctx.demo, 'project', { name: '别人建的项目', code: 'NOT-OWN', structureType: 1 });
+    const mine = await submit(own.client, 'project', { name: '自己建的项目', code: 'OWN-1', structureType: 1 });
+    expect(expectOk(await own.client.get<PageData>(`${X}/project/list`)).records.map((r) => r.id)).toEqual([mine.id]);
+    for (const id of [theirs.id, mine.id]) expectOk(await ctx.demo.request('POST', `${X}/project/remove`, { query: { ids: id } }) as never);
+
+    expect(expectOk(await own.client.get<PageData>(`${X}/project/recycle`)).records.map((r) => r.id)).toEqual([mine.id]);
+    expectRefused(await own.client.get(`${X}/project/recovery`, { projectId: theirs.id }), '回收站中没有该项目');
+    expectRefused(await own.client.get(`${X}/project/deleteProjectById`, { id: theirs.id }), '回收站中没有该项目');
+    expectOk(await own.client.get(`${X}/project/recovery`, { projectId: mine.id }));
+    expect(expectOk(await ctx.demo.get<PageData>(`${X}/project/recycle`)).records.map((r) => r.id)).toContain(theirs.id);
   });
 });

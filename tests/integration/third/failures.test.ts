@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PULL_STATE } from '../../../resources/iot/third';
 import { storeKinds } from '../../support/databases';
 import { expectOk, expectRefused, type PageData, type Row } from '../../support/envelope';
-import { until } from '../../support/wait';
 import { X } from '../monitoring/support';
 import { connection, fetchOk, type Pair, postOk, REMOTE_ACCOUNT, REMOTE_BRIDGE, REMOTE_CLIENT_SECRET, REMOTE_PASSWORD, remoteDevice, SHORT_CLIENT, startPair } from './support';
 
@@ -35,8 +34,10 @@ describe.each(await storeKinds())('third-party failures and isolation on %s', (s
   const remoteFailures = async () => (await pair.remote.app.platform.signIn.state({ tenantId: '100001', account: REMOTE_ACCOUNT, address: '127.0.0.1' })).failures;
 
   it('says a wrong password clearly, records it, and pauses the periodic pull so the remote account is not locked', async () => {
+    const { clock } = pair;
     const param = await postOk<Row>(pair.demo, 'thirdmonitorparam/submit', connection(pair.remote, { name: '密码错误', password: 'Wrong#Pass-1', intervalSeconds: 5, enabled: 1 }));
     expect((await detail(param.id)).running).toBe(1);
+    expect(clock.pending()).toEqual([5000]);
     expectRefused(await pair.demo.get(`${X}/thirdmonitorparam/getThirdProject`, { thirdParamId: String(param.id) }), '第三方平台登录失败: 用户名或密码错误');
     const pulled = await pair.demo.post(`${X}/thirdmonitorparam/getThirdData`, { thirdParamId: param.id });
     expectRefused(pulled, '第三方平台登录失败: 用户名或密码错误');
@@ -46,31 +47,36 @@ describe.each(await storeKinds())('third-party failures and isolation on %s', (s
     const errors = expectOk(await pair.demo.get<PageData>('/api/blade-log/error/list', { exceptionName: 'ThirdPull:login' })).records;
     expect(errors[0]).toMatchObject({ tenantId: '100001', message: '第三方平台「密码错误」拉取失败: 第三方平台登录失败: 用户名或密码错误', requestUri: pair.remote.url });
 
-    // Two refused sign-ins, and no more while the connection waits for a fix.
+    // Two refused sign-ins, and no more while the connection waits for a fix: its timer is gone, and the interval
+    // elapsing pulls nothing.
     expect(await remoteFailures()).toBe(2);
-    // Barrier: a connection enabled now pulls first 5 s from now, after the paused one's next pull would have. It signs
-    // in as the remote's administrator, so the failures counted stay those of the paused connection's account.
-    const barrier = await postOk<Row>(pair.demo, 'thirdmonitorparam/submit', connection(pair.remote, { name: '屏障', username: 'admin', password: 'admin', intervalSeconds: 5, enabled: 1 }));
-    await until(async () => (await detail(barrier.id)).lastPullState === PULL_STATE.ok, 9000, 'the barrier pull');
-    await postOk(pair.demo, 'thirdmonitorparam/submit', { id: barrier.id, enabled: 0 });
+    expect(clock.pending()).toEqual([]);
+    await clock.elapse();
     expect(await remoteFailures()).toBe(2);
 
     // The fix resumes it: the next periodic pull succeeds (and the remote forgets the failures).
     await postOk(pair.demo, 'thirdmonitorparam/submit', { id: param.id, password: connection(pair.remote).password });
     expect(await detail(param.id)).toMatchObject({ lastPullState: PULL_STATE.never, running: 1 });
-    await until(async () => (await detail(param.id)).lastPullState === PULL_STATE.ok, 9000, 'a periodic pull after the fix');
+    expect(clock.pending()).toEqual([5000]);
+    await clock.elapse();
+    expect(await detail(param.id)).toMatchObject({ lastPullState: PULL_STATE.ok, running: 1 });
     expect(await remoteFailures()).toBe(0);
     await postOk(pair.demo, 'thirdmonitorparam/submit', { id: param.id, enabled: 0 });
+    expect(clock.pending()).toEqual([]);
   });
 
   it('says an unreachable, silent or wrong address clearly; one failing connection does not stop the others', async () => {
     const closed = await postOk<Row>(pair.demo, 'thirdmonitorparam/submit', connection(pair.remote, { name: '不可达', baseUrl: closedUrl, intervalSeconds: 5, enabled: 1 }));
     const good = await postOk<Row>(pair.demo, 'thirdmonitorparam/submit', connection(pair.remote, { name: '正常', intervalSeconds: 5, enabled: 1 }));
     expectRefused(await pair.demo.get(`${X}/thirdmonitorparam/getThirdProject`, { thirdParamId: String(closed.id) }), `第三方平台无法访问: ${closedUrl} (ECONNREFUSED)`);
-    // The periodic pulls of both run: one fails and is recorded, the other goes on.
-    await until(async () => (await detail(closed.id)).lastPullState === PULL_STATE.failed && (await detail(good.id)).lastPullState === PULL_STATE.ok, 9000, 'both periodic pulls');
-    expect(await detail(closed.id)).toMatchObject({ lastPullMessage: expect.stringContaining('第三方平台无法访问'), running: 1 });
+    // The periodic pulls of both run: one fails and is recorded, the other goes on; both stay scheduled.
+    expect(pair.clock.pending()).toEqual([5000, 5000]);
+    await pair.clock.elapse();
+    expect(await detail(closed.id)).toMatchObject({ lastPullState: PULL_STATE.failed, lastPullMessage: expect.stringContaining('第三方平台无法访问'), running: 1 });
+    expect(await detail(good.id)).toMatchObject({ lastPullState: PULL_STATE.ok, running: 1 });
+    expect(pair.clock.pending()).toEqual([5000, 5000]);
     for (const id of [closed.id, good.id]) await postOk(pair.demo, 'thirdmonitorparam/submit', { id, enabled: 0 });
+    expect(pair.clock.pending()).toEqual([]);
 
     const hung = await postOk<Row>(pair.demo, 'thirdmonitorparam/submit', connection(pair.remote, { name: '无响应', baseUrl: silentUrl, timeoutSeconds: 1 }));
     const started = Date.now();

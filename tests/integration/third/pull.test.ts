@@ -188,22 +188,31 @@ describe.each(await storeKinds())('third-party platform on %s', (store) => {
   });
 
   it('pulls by itself every interval from where it stopped', async () => {
+    const { clock } = pair;
+    const remoteHas = (at: number) => until(async () => (await remoteSeries('QJ-CRACK-01')).find(([t]) => t === at), 5000, `the remote reading at ${at}`);
+    expect(clock.pending()).toEqual([]);
     await postOk(pair.demo, 'thirdmonitorparam/submit', { id: param.id, intervalSeconds: 5, enabled: 1 });
     expect((await fetchOk<Row>(pair.demo, 'thirdmonitorparam/detail', { id: String(param.id) })).running).toBe(1);
+    expect(clock.pending()).toEqual([5000]);
     const localCrack = await localDevice('R-QJ-CRACK-01');
     const ts = Date.now() - 1000;
     await crack.publish({ ts, values: { crack: 0.26 } });
-    await until(async () => (await series(String(localCrack.id))).find(([t]) => t === ts), 9000, 'the periodic pull');
+    await remoteHas(ts);
+    // Nothing is pulled before the interval has elapsed; then the periodic pull brings the new reading.
+    expect((await series(String(localCrack.id))).find(([t]) => t === ts)).toBeUndefined();
+    await clock.elapse();
     expect((await series(String(localCrack.id))).at(-1)).toEqual((await remoteSeries('QJ-CRACK-01')).at(-1));
     expect((await series(String(localCrack.id))).at(-1)).toEqual([ts, expect.any(Number), 0.26]);
+    // The next pull is armed when this one is done.
+    expect(clock.pending()).toEqual([5000]);
 
     await postOk(pair.demo, 'thirdmonitorparam/submit', { id: param.id, enabled: 0 });
     expect((await fetchOk<Row>(pair.demo, 'thirdmonitorparam/detail', { id: String(param.id) })).running).toBe(0);
+    expect(clock.pending()).toEqual([]);
     await crack.publish({ ts: ts + 1000, values: { crack: 0.27 } });
-    // Barrier: a connection enabled now pulls first 5 s from now, after the stopped one's next pull would have.
-    const barrier = await postOk<Row>(pair.demo, 'thirdmonitorparam/submit', connection(pair.remote, { name: '屏障', intervalSeconds: 5, enabled: 1 }));
-    await until(async () => (await fetchOk<Row>(pair.demo, 'thirdmonitorparam/detail', { id: String(barrier.id) })).lastPullState === PULL_STATE.ok, 9000, 'the barrier pull');
-    await postOk(pair.demo, 'thirdmonitorparam/submit', { id: barrier.id, enabled: 0 });
+    await remoteHas(ts + 1000);
+    // The interval elapses again: a stopped connection does not pull.
+    await clock.elapse();
     expect((await series(String(localCrack.id))).find(([t]) => t === ts + 1000)).toBeUndefined();
   });
 

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { PullTimer } from '../../../server/third/puller';
 import { type ApiClient, type Reply, signedIn } from '../../support/client';
 import type { StoreKind } from '../../support/databases';
 import { expectOk, type Row } from '../../support/envelope';
@@ -23,6 +24,32 @@ export const SHORT_CLIENT = 'vigil-short';
 export const REMOTE_BRIDGE = demoId('project:bridge');
 export const remoteDevice = (code: string) => demoId(`device:${code}`);
 
+/**
+ * The puller's timers, fired by the test: a periodic pull happens when the test lets the interval elapse, and only
+ * for the connections that have a timer armed then — so "it did not pull" is proved without waiting.
+ */
+export class PullClock {
+  private readonly armed = new Set<{ delayMs: number; fire: () => Promise<void> }>();
+
+  readonly timer: PullTimer = (delayMs, fire) => {
+    const entry = { delayMs, fire };
+    this.armed.add(entry);
+    return { stop: () => void this.armed.delete(entry) };
+  };
+
+  /** The delays of the timers armed now, one per scheduled connection. */
+  pending(): number[] {
+    return [...this.armed].map((t) => t.delayMs);
+  }
+
+  /** Fires every armed timer, as their interval elapsing would, and waits for the pulls (and the re-arming) to end. */
+  async elapse(): Promise<void> {
+    const due = [...this.armed];
+    for (const t of due) this.armed.delete(t);
+    await Promise.all(due.map((t) => t.fire()));
+  }
+}
+
 export interface Pair {
   remote: TestServer;
   ours: TestServer;
@@ -32,12 +59,15 @@ export interface Pair {
   demo: ApiClient;
   /** Our platform administrator (tenant 000000). */
   platformAdmin: ApiClient;
+  /** Our puller's timers. */
+  clock: PullClock;
   stop(): Promise<void>;
 }
 
 export async function startPair(store: StoreKind): Promise<Pair> {
   const remote = await startServer(store);
-  const ours = await startServer(store);
+  const clock = new PullClock();
+  const ours = await startServer(store, {}, undefined, undefined, { puller: { timer: clock.timer } });
   const remoteRoot = await signedIn(remote.url);
   for (const [clientId, clientSecret, validity] of [[REMOTE_CLIENT, REMOTE_CLIENT_SECRET, 3600], [SHORT_CLIENT, 'Short#Secret-4', 4]] as const) {
     expectOk(
@@ -51,6 +81,7 @@ export async function startPair(store: StoreKind): Promise<Pair> {
     remoteAdmin: await signedIn(remote.url, 'admin', 'admin', '100001'),
     demo: await signedIn(ours.url, 'admin', 'admin', '100001'),
     platformAdmin: await signedIn(ours.url),
+    clock,
     stop: async () => {
       await ours.stop();
       await remote.stop();
