@@ -6,6 +6,7 @@ import { collectCalculationLog, collectStrategy, deviceLogUpdateLog, viewCollect
 import { device } from '../../../resources/iot/device';
 import { decimal, id, text } from '../../../resources/fields';
 import { formatDateTime } from '../../../resources/datetime';
+import { formatReading, formatValue } from '../../../resources/readings';
 import type { Row } from '../../crud/api';
 import { pickerOf } from '../../crud/references';
 import type { CrudView, TreeOption } from '../../crud/types';
@@ -57,8 +58,11 @@ export const deviceLogView: CrudView<typeof deviceLog> = {
     { name: 'startTime', label: msg`开始时间`, widget: { type: 'datetime' }, search: true, hideInTable: true, hideInForm: true },
     { name: 'endTime', label: msg`结束时间`, widget: { type: 'datetime' }, search: true, hideInTable: true, hideInForm: true },
     { name: 'time', label: msg`采集时间`, width: 160, disabled: true, sortable: false },
-    { name: 'raw', label: msg`原始值`, width: 110, disabled: true, sortable: false },
-    { name: 'value', label: msg`数值`, widget: { type: 'number' }, required: msg`请输入数值`, width: 110, sortable: false },
+    { name: 'raw', label: msg`原始值`, width: 110, disabled: true, sortable: false, cell: (row) => formatValue(row.raw as number | null) },
+    {
+      name: 'value', label: msg`数值`, widget: { type: 'number' }, required: msg`请输入数值`, width: 120, sortable: false,
+      cell: (row) => formatReading(row.value as number | null, row.precision as number | null, row.unit as string | null),
+    },
     { name: 'reason', label: msg`修正原因`, widget: { type: 'textarea', rows: 2 }, hideInTable: true, hideInForm: (mode) => mode === 'view' },
   ],
 };

@@ -30,6 +30,8 @@ onEveryStore('device log', { signIn: ['demo', 'admin'] }, (ctx) => {
     expect(page.total).toBe(5);
     expect(page.records.map((r) => r.id)).toEqual([4, 3, 2, 1, 0].map((i) => idOf(t0 + i * minute)));
     expect(page.records[4]).toMatchObject({ deviceId: CRACK, deviceCode: 'QJ-CRACK-01', projectId: BRIDGE, pointKey: 'crack', ts: t0, time: '2026-03-01 08:00:00', raw: 0.2 });
+    // With its point's unit and precision, so lists show values as the debug view does.
+    expect(page.records[4]).toMatchObject({ unit: 'mm', precision: 2 });
     // The model's temperature coefficient applies (20 ℃ = its reference): the value is the raw one.
     expect(page.records[4].value).toBeCloseTo(0.2);
 

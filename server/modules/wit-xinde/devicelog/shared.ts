@@ -66,11 +66,15 @@ export function finite(value: unknown, message: string): number {
   return n;
 }
 
-/** A stored value as the API shows it, with its device's code, name and project. */
-export function present(row: Row, devices: Map<string, Row>): Row {
+/** How a point's values are shown (resources/readings.ts), by `deviceId|pointKey`. */
+export type PointDisplay = ReadonlyMap<string, { unit: unknown; precision: unknown }>;
+
+/** A stored value as the API shows it, with its device's code, name and project, and its point's unit and precision. */
+export function present(row: Row, devices: Map<string, Row>, points: PointDisplay = new Map()): Row {
   const deviceId = String(row.deviceId);
   const ts = Number(row.ts);
   const d = devices.get(deviceId);
+  const point = points.get(`${deviceId}|${String(row.pointKey)}`);
   return {
     id: logId({ deviceId, pointKey: String(row.pointKey), ts }),
     deviceId,
@@ -83,6 +87,8 @@ export function present(row: Row, devices: Map<string, Row>): Row {
     time: formatDateTime(new Date(ts)),
     value: Number(row.value),
     raw: Number(row.raw),
+    unit: point?.unit ?? null,
+    precision: point?.precision ?? null,
   };
 }
 

@@ -6,8 +6,8 @@ import { type CallContext, transact } from '../../../db/repository';
 import { type Condition, pagingOf } from '../../../http/conditions';
 import { idsOf, text } from '../../../http/context';
 import { badRequest, pageOf, paramType } from '../../../http/envelope';
-import { eq, idArg } from '../common';
-import { DeviceData, finite, instant, type LogKey, logId, MAX_IDS, POINT_KEY, parseLogId, present, rangeOf, type Trx } from './shared';
+import { eq, idArg, within } from '../common';
+import { DeviceData, finite, instant, type LogKey, logId, MAX_IDS, POINT_KEY, parseLogId, type PointDisplay, present, rangeOf, type Trx } from './shared';
 
 const UNPAGED_LIMIT = 10_000;
 
@@ -43,8 +43,16 @@ export class DeviceValues extends DeviceData {
   }
 
   private async presented(ctx: CallContext, rows: Row[]): Promise<Row[]> {
-    const devices = await this.devicesById(ctx, rows.map((r) => String(r.deviceId)));
-    return rows.map((r) => present(r, devices));
+    const ids = [...new Set(rows.map((r) => String(r.deviceId)))];
+    const [devices, points] = await Promise.all([this.devicesById(ctx, ids), this.pointDisplay(ctx, ids)]);
+    return rows.map((r) => present(r, devices, points));
+  }
+
+  /** The unit and precision of the points of `deviceIds`, so values show as the debug view shows them. */
+  private async pointDisplay(ctx: CallContext, deviceIds: readonly string[]): Promise<PointDisplay> {
+    if (!deviceIds.length) return new Map();
+    const points = await this.platform.repo(devicePoint).all(ctx, {}, [within('deviceId', deviceIds)], 100_000);
+    return new Map(points.map((p) => [`${String(p.deviceId)}|${String(p.pointKey)}`, { unit: p.unit, precision: p.precision }]));
   }
 
   /** Newest first. */
