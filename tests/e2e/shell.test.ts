@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn } from '../support/client';
-import { type ConsoleUnderTest, openConsole, tabLabels } from './support/console';
+import { type ConsoleUnderTest, openConsole, openMenu, tabLabels } from './support/console';
 
 const HELP = { name: 'Help手册', code: 'e2e_help', path: 'https://example.com/help.html', category: 1, parentId: '0', sort: 99, source: 'help', action: 0, isOpen: 1 };
 
@@ -107,9 +107,28 @@ describe('console shell', () => {
     await expect.poll(() => c.page.title()).toBe('Home');
     await c.page.reload();
     await c.page.locator('.vg-tab', { hasText: 'Home' }).waitFor();
+    // The seeded menu groups have English names too (their screens' titles come from the screens).
+    await c.page.locator('.vg-sidebar .vg-menu-group > .vg-menu-item', { hasText: 'System' }).waitFor();
+    expect(await c.page.locator('.vg-sidebar').innerText()).not.toContain('系统管理');
     await c.page.getByRole('button', { name: 'Language' }).click();
     await c.page.getByRole('menuitem', { name: '中文' }).click();
     await expect.poll(() => c.page.title()).toBe('首页');
+  });
+
+  it("opens one menu group at a time: the current screen's, or the one chosen", async () => {
+    const header = (title: string) => c.page.locator('.vg-sidebar .vg-menu-group > .vg-menu-item', { hasText: title });
+    const open = () => c.page.locator('.vg-sidebar [aria-expanded="true"]');
+    await openMenu(c.page, '参数管理', '/system/param');
+    expect(await header('系统管理').getAttribute('aria-expanded')).toBe('true');
+    expect(await open().count()).toBe(1);
+    await header('权限管理').click();
+    await c.page.locator('.vg-sidebar').getByText('角色管理', { exact: true }).waitFor();
+    expect(await header('系统管理').getAttribute('aria-expanded')).toBe('false');
+    expect(await open().count()).toBe(1);
+    // Going to a screen opens its group again.
+    await c.page.goto('/system/param');
+    await expect.poll(() => header('系统管理').getAttribute('aria-expanded')).toBe('true');
+    expect(await open().count()).toBe(1);
   });
 
   it('shows a server refusal in the console language', async () => {
