@@ -50,7 +50,7 @@ export async function resolveTarget(platform: Platform, ctx: CallContext, kind: 
     name: String(row.name),
     tenantId: String(row.tenantId),
     row,
-    gatewayId: kind === 'device' && row.gatewayId && row.gatewayId !== '0' ? String(row.gatewayId) : null,
+    gatewayId: kind === 'device' && 'gatewayId' in row && row.gatewayId && row.gatewayId !== '0' ? String(row.gatewayId) : null,
     devices,
   };
 }

@@ -82,7 +82,7 @@ export function registerComparison(app: FastifyInstance, platform: Platform): vo
     if (!id) throw missingParam('id');
     const row = await repo.byId(ctx, id);
     if (!row) throw notFound('数据对比不存在或无权查看');
-    const own = (name: string) => (typeof row[name] === 'string' ? parseDateTime(String(row[name]))?.getTime() : undefined);
+    const own = (name: 'startTime' | 'endTime') => (typeof row[name] === 'string' ? parseDateTime(String(row[name]))?.getTime() : undefined);
     const range = rangeArgs(args, { start: own('startTime'), end: own('endTime') });
     const resolved = await resolveItems(ctx, String(row.projectId), itemsOf(row));
     const chart = await chartOf(

@@ -64,7 +64,7 @@ class Projects {
     let qb = this.db.selectFrom('wit_project').where('isDeleted', '=', 1);
     if (!isPlatformAdmin(ctx.principal)) qb = qb.where('tenantId', '=', ctx.principal.tenantId);
     const assigned = assignedProjects(ctx.principal);
-    if (assigned) qb = qb.where((eb) => eb.or([eb('id', 'in', sql`(${assigned})`), sql<boolean>`not exists (${assigned})`]));
+    if (assigned) qb = qb.where((eb) => eb.or([eb('id', 'in', sql<string>`(${assigned})`), sql<boolean>`not exists (${assigned})`]));
     return qb;
   }
 
@@ -76,7 +76,7 @@ class Projects {
     return pageOf(await this.decorate(rows), Number(total), current, size);
   }
 
-  private async binned(ctx: CallContext, id: string): Promise<Row> {
+  private async binned(ctx: CallContext, id: string) {
     if (!/^\d{1,20}$/.test(id)) throw paramType('projectId');
     const row = await (await this.binQuery(ctx)).selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw badRequest('回收站中没有该项目');

@@ -93,7 +93,7 @@ async function pullRequest(platform: Platform, third: Third, ctx: CallContext, a
  * Adds the local rows' codes to binding rows (`<prefix>Code`): a second column of the referenced row, beside the
  * names the declarations add.
  */
-async function withLocalCodes(platform: Platform, rows: Row[], local: readonly [field: string, table: string, prefix: string]): Promise<Row[]> {
+async function withLocalCodes(platform: Platform, rows: Row[], local: readonly [field: string, table: 'wit_project' | 'wit_device' | 'wit_monitor_point', prefix: string]): Promise<Row[]> {
   const [field, table, prefix] = local;
   const codes = new Map(
     (await platform.db.selectFrom(table).select(['id', 'code']).where(within('id', distinct(rows, field))).execute()).map((r) => [String(r.id), r.code]),
@@ -104,7 +104,7 @@ async function withLocalCodes(platform: Platform, rows: Row[], local: readonly [
 /** Bound devices and monitor points per project binding. */
 async function decorateProjects(platform: Platform, rows: Row[]): Promise<Row[]> {
   const out = await withLocalCodes(platform, rows, ['projectId', 'wit_project', 'project']);
-  const count = async (table: string) =>
+  const count = async (table: 'wit_third_device' | 'wit_third_point') =>
     (await platform.db
       .selectFrom(table)
       .select(['thirdParamId', 'projectId', (eb) => eb.fn.countAll<number>().as('count')])

@@ -3,6 +3,7 @@ import { packageMenuIds } from '../../../auth/rights';
 import type { SCOPE_API, SCOPE_DATA } from '../../../auth/scopes';
 import type { Db, Row } from '../../../db/database';
 import { withAncestors } from '../../../http/trees';
+import { loose, type TableName } from '../../../db/tables';
 
 /**
  * Who may see and grant which menus. Menus are global; roles are granted menus (blade_role_menu); a tenant's
@@ -55,8 +56,9 @@ export class MenuSet {
 }
 
 /** Inserts link rows in chunks that stay below every driver's parameter limit. */
-export async function insertChunked(db: Db, table: string, rows: readonly Row[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 200) await db.insertInto(table).values(rows.slice(i, i + 200)).execute();
+export async function insertChunked(db: Db, table: TableName, rows: readonly Row[]): Promise<void> {
+  // Rows of any link table, built at run time: the untyped view.
+  for (let i = 0; i < rows.length; i += 200) await loose(db).insertInto(table).values(rows.slice(i, i + 200)).execute();
 }
 
 /** Ids given as a JSON array or comma-joined (as BladeX stores and sends them), deduplicated. */

@@ -17,6 +17,7 @@ import { DEVICE_KEYED_TABLES, deleteOwned, purgeTenantHistory, tenantOwned } fro
 import { purgeTenant } from './purge';
 import { accountUsage } from './quota';
 import { needs } from '../../../auth/rights';
+import { loose, type TableName } from '../../../db/tables';
 
 const BASE = '/blade-system/tenant';
 
@@ -71,9 +72,10 @@ async function tenantNamed(db: Db, idOrCode: string, deleted = 0): Promise<Row |
     .executeTakeFirst();
 }
 
-async function assertExists(db: Db, table: string, id: unknown, message: string): Promise<void> {
+async function assertExists(db: Db, table: TableName, id: unknown, message: string): Promise<void> {
   if (id === undefined || id === null || id === '') return;
-  const row = await db.selectFrom(table).select('id').where('id', '=', String(id)).where('isDeleted', '=', 0).executeTakeFirst();
+  // Any table's live row by id: the untyped view, the table name checked.
+  const row = await loose(db).selectFrom(table).select('id').where('id', '=', String(id)).where('isDeleted', '=', 0).executeTakeFirst();
   if (!row) throw badRequest(message);
 }
 
