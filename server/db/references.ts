@@ -104,7 +104,7 @@ export async function assertNotInUse(platform: Platformish, ctx: CallContext, re
   if (!resource.inUse || ids.length === 0) return;
   const uses = usesOf(platform.resources, resource);
   if (uses.length === 0) return;
-  const visible = (await platform.repo(resource).all(ctx, {}, [(eb) => eb('id', 'in', [...ids])])).map((r) => String(r.id));
+  const visible = (await platform.repo(resource).all(ctx, {}, [(eb) => eb('id', 'in', [...ids])])).map((r) => r.id);
   if (visible.length === 0) return;
   for (const [table, column] of uses) {
     const used = await loose(platform.db).selectFrom(table).select('id').where(column, 'in', visible).where('isDeleted', '=', 0).executeTakeFirst();

@@ -11,7 +11,7 @@ export async function dictLabels(db: Db, code: string): Promise<Map<string, stri
     .where('parentId', '<>', '0')
     .where('isDeleted', '=', 0)
     .execute();
-  return new Map(rows.map((r) => [String(r.dictKey), String(r.dictValue)]));
+  return new Map(rows.map((r) => [String(r.dictKey), r.dictValue]));
 }
 
 /** `column` of the rows of `table` whose `key` is among `keys`. */

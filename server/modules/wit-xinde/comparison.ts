@@ -70,7 +70,7 @@ export function registerComparison(app: FastifyInstance, platform: Platform): vo
     const projectId = idArg(argsOf(request), 'projectId');
     const rows = await repo.all(ctx, { descs: 'batch_number' }, projectId ? [eq('projectId', projectId)] : []);
     const counts = new Map<string, number>();
-    for (const row of rows) counts.set(String(row.batchNumber), (counts.get(String(row.batchNumber)) ?? 0) + 1);
+    for (const row of rows) counts.set(row.batchNumber, (counts.get(row.batchNumber) ?? 0) + 1);
     return ok([...counts].map(([batchNumber, count]) => ({ batchNumber, count, label: batchNumber, value: batchNumber })));
   });
 

@@ -38,7 +38,7 @@ export class MenuSet {
 
   static async load(db: Db): Promise<MenuSet> {
     const rows = (await db.selectFrom('blade_menu').selectAll().where('isDeleted', '=', 0).orderBy('sort').orderBy('id').execute()) as MenuRow[];
-    return new MenuSet(rows.map((row) => ({ ...row, id: String(row.id), parentId: String(row.parentId ?? '0') })));
+    return new MenuSet(rows.map((row) => ({ ...row, id: row.id, parentId: String(row.parentId ?? '0') })));
   }
 
   /** The rows among ids, in display order. */
@@ -81,7 +81,7 @@ export async function roleScopeIds(db: Db, roleIds: readonly string[], category:
     .where('roleId', 'in', roleIds as string[])
     .where('scopeCategory', '=', category)
     .execute();
-  return [...new Set(rows.map((r) => String(r.scopeId)))];
+  return [...new Set(rows.map((r) => r.scopeId))];
 }
 
 /** The menus and buttons a caller may use: all for the platform administrator, else its roles' grants within its package. */

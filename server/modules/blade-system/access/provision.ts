@@ -21,7 +21,7 @@ export async function initialPassword(db: Db, tenantId: string = PLATFORM_TENANT
     .where('paramKey', '=', INIT_PASSWORD_PARAM)
     .where('isDeleted', '=', 0)
     .executeTakeFirst();
-  return row?.paramValue ? String(row.paramValue) : DEFAULT_INIT_PASSWORD;
+  return row?.paramValue ? row.paramValue : DEFAULT_INIT_PASSWORD;
 }
 
 /** The next free 6-digit tenant code, counting deleted tenants too (their rows still carry the code). */

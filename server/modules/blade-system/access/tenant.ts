@@ -146,7 +146,7 @@ async function restore(platform: Platform, ctx: CallContext, ids: string[]): Pro
   await platform.db
     .updateTable('blade_tenant')
     .set({ isDeleted: 0, updateUser: ctx.principal.userId, updateTime: formatDateTime() })
-    .where('id', 'in', rows.map((r) => String(r.id)))
+    .where('id', 'in', rows.map((r) => r.id))
     .execute();
   platform.events.emit('changed', 'blade_tenant');
 }
@@ -190,7 +190,7 @@ export function registerTenant(app: FastifyInstance, platform: Platform): void {
     const rows = await repo.all(ctx, {}, [(eb) => eb('id', 'in', ids)]);
     if (rows.length === 0) throw badRequest(TENANT_MESSAGES.notFound);
     if (rows.some((r) => r.tenantId === PLATFORM_TENANT)) throw badRequest(TENANT_MESSAGES.platformTenant);
-    if (Object.keys(changes).length) for (const row of rows) await repo.update(ctx, String(row.id), changes);
+    if (Object.keys(changes).length) for (const row of rows) await repo.update(ctx, row.id, changes);
     return ok(true);
   });
 
