@@ -46,8 +46,17 @@ export interface Reference<As extends string = string> {
   holds?: boolean;
 }
 
-/** `As`: the names the references add (`projectName`), kept literal so the console's views are checked against them. */
-export interface ResourceDeclaration<Shape extends z.ZodRawShape, As extends string = string> {
+/**
+ * `As`: the names the references add (`projectName`), kept literal so the console's views are checked against them.
+ * `Table` and `Ten` keep the table's name and the tenancy literal, so the database's types are derived from the
+ * declarations (resources/rows.ts, server/db/tables.ts).
+ */
+export interface ResourceDeclaration<
+  Shape extends z.ZodRawShape,
+  As extends string = string,
+  Table extends string = string,
+  Ten extends Tenancy = Tenancy,
+> {
   /** First path segment after /api, e.g. `blade-system`. */
   service: string;
   /** Second path segment, e.g. `param`. */
@@ -60,8 +69,8 @@ export interface ResourceDeclaration<Shape extends z.ZodRawShape, As extends str
   menu: string;
   /** Base path of the generic routes when it is not `/service/name` (BladeX serves users at `/blade-user/…`). */
   path?: string;
-  table: string;
-  tenancy: Tenancy;
+  table: Table;
+  tenancy: Ten;
   /** The entity's own fields (camelCase, base columns excluded); validates submit bodies. */
   fields: z.ZodObject<Shape>;
   variants?: readonly ListVariant[];
@@ -101,7 +110,12 @@ export interface ResourceDeclaration<Shape extends z.ZodRawShape, As extends str
   example?: Readonly<Record<string, unknown>>;
 }
 
-export interface Resource<Shape extends z.ZodRawShape = z.ZodRawShape, As extends string = string> extends ResourceDeclaration<Shape, As> {
+export interface Resource<
+  Shape extends z.ZodRawShape = z.ZodRawShape,
+  As extends string = string,
+  Table extends string = string,
+  Ten extends Tenancy = Tenancy,
+> extends ResourceDeclaration<Shape, As, Table, Ten> {
   /** `service/name`, the resource's identity in scopes and logs. */
   key: string;
   /** Every camelCase column: base columns plus the entity's fields. */
@@ -141,7 +155,9 @@ function kindOf(schema: z.ZodType): FieldKind {
   return 'text';
 }
 
-export function defineResource<Shape extends z.ZodRawShape, As extends string = never>(declaration: ResourceDeclaration<Shape, As>): Resource<Shape, As> {
+export function defineResource<Shape extends z.ZodRawShape, As extends string = never, Table extends string = string, Ten extends Tenancy = Tenancy>(
+  declaration: ResourceDeclaration<Shape, As, Table, Ten>,
+): Resource<Shape, As, Table, Ten> {
   const kinds: Record<string, FieldKind> = { ...BASE_KINDS };
   if (declaration.tenancy === 'tenant') kinds.tenantId = 'text';
   for (const [field, schema] of Object.entries(declaration.fields.shape)) kinds[field] = kindOf(schema as z.ZodType);

@@ -36,8 +36,9 @@ import { user } from './system/user';
 /**
  * Every declared resource, one line each: the server gives each the generic routes (a module adds hooks where a
  * resource is special, server/http/registry.ts). Adding a CRUD resource is its declaration plus a line here.
+ * Kept literal (`as const`): the database's table types are derived from it (server/db/tables.ts).
  */
-export const RESOURCES: readonly Resource[] = [
+export const RESOURCES = [
   // blade-system, blade-user, blade-desk, blade-resource, blade-log, blade-develop
   tenant,
   tenantPackage,
@@ -114,4 +115,4 @@ export const RESOURCES: readonly Resource[] = [
   thirdMonitorProject,
   deviceCustomer,
   pointCustomer,
-];
+] as const satisfies readonly Resource[];

@@ -30,20 +30,21 @@ export interface Platform {
   /** Failed passwords, captcha demands and per-address locks of sign-in (docs/sign-in.md). */
   signIn: SignInGuard;
   social: ReadonlyMap<string, SocialProvider>;
-  /** The scoped repository of a declared resource. */
-  repo(resource: Resource): Repository;
+  /** The scoped repository of a declared resource: its rows typed by the declaration. */
+  repo<R extends Resource>(resource: R): Repository<R>;
   /** Every resource that has generic routes, in registration order (the tenant-isolation suite walks them). */
   resources: Resource[];
 }
 
-export function repositoryCache(deps: Pick<Platform, 'db' | 'dialect' | 'scopes' | 'events'>): (resource: Resource) => Repository {
+export function repositoryCache(deps: Pick<Platform, 'db' | 'dialect' | 'scopes' | 'events'>): Platform['repo'] {
   const cache = new Map<string, Repository>();
-  return (resource) => {
+  return <R extends Resource>(resource: R) => {
     let repo = cache.get(resource.key);
     if (!repo) {
       repo = new Repository(resource, deps);
       cache.set(resource.key, repo);
     }
-    return repo;
+    // One repository per resource key, made from this very resource.
+    return repo as Repository<R>;
   };
 }

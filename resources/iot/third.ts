@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResource, type Reference } from '../define';
+import { defineResource, type Reference, type Resource } from '../define';
 import { device } from './device';
 import { monitorPoint } from './monitoring';
 import { project } from './project';
@@ -86,9 +86,10 @@ const boundTo = { thirdParamId: id(), projectId: id(), thirdProjectId: text(64),
  * A binding table: written by the calls (read-only through the generic routes), scoped by its project. Only project
  * bindings keep a connection from removal (`holds`); device and point bindings go with their project binding.
  */
-const binding = <F extends z.ZodRawShape>(name: string, table: string, fields: F, holds: boolean, local: Readonly<Record<string, Reference>> = {}) =>
-  // Declared as a plain shape with plain names: references keyed by a generic shape's fields do not type-check.
-  defineResource<z.ZodRawShape, string>({
+const binding = <F extends z.ZodRawShape, T extends string>(name: string, table: T, fields: F, holds: boolean, local: Readonly<Record<string, Reference>> = {}) =>
+  // Declared as a plain shape with plain names (references keyed by a generic shape's fields do not type-check), then
+  // given back its shape, so its rows are typed (resources/rows.ts).
+  defineResource<z.ZodRawShape, string, T, 'tenant'>({
     service: 'wit-xinde',
     name,
     menu: 'third_project',
@@ -103,7 +104,7 @@ const binding = <F extends z.ZodRawShape>(name: string, table: string, fields: F
       projectId: { to: () => project, missing: '项目不存在或无权操作', as: 'projectName' },
       ...local,
     },
-  });
+  }) as Resource<typeof boundTo & F, string, T, 'tenant'>;
 
 /**
  * A local project bound to a project of a remote platform (第三方项目). Written by `bingProject` and

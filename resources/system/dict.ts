@@ -21,7 +21,7 @@ const dictionaryFields = z.object({
 });
 
 /** The declaration both dictionary families share. */
-export const dictionaryResource = (name: string, menu: string, table: string, tenancy: Tenancy) =>
+export const dictionaryResource = <T extends string, Ten extends Tenancy>(name: string, menu: string, table: T, tenancy: Ten) =>
   defineResource({
     service: 'blade-system',
     name,
@@ -34,6 +34,9 @@ export const dictionaryResource = (name: string, menu: string, table: string, te
     unique: [{ fields: ['code', 'dictKey'], message: '当前字典键值已存在!' }],
     example: { code: `example_${name.replace('-', '_')}`, dictValue: '示例字典', sort: 1, isSealed: 0, remark: '示例' },
   });
+
+/** Either dictionary family (spec §2 "Dictionary management", §5 "Dictionary forms"): the same fields, each its own table and tenancy. */
+export type Dictionary = ReturnType<typeof dictionaryResource<'blade_dict' | 'blade_dict_biz', Tenancy>>;
 
 /** System dictionaries, shared by every tenant; the platform administrator maintains them. */
 export const dict = dictionaryResource('dict', 'dict', 'blade_dict', 'global');

@@ -169,7 +169,7 @@ export class Notifier {
       .where('status', '=', 1)
       .where('repeatInterval', '>', 0)
       .execute();
-    const tenants = [...new Set(strategies.map((s) => String(s.tenantId)))];
+    const tenants = [...new Set(strategies.map((s) => s.tenantId))];
     if (tenants.length === 0) return;
     const alarms = await db
       .selectFrom('wit_alarm')
@@ -291,7 +291,7 @@ async function peopleOf(db: Db, tenantId: string, strategies: Row[]): Promise<Ma
     : [];
   const userIds = [...new Set([...strategies.flatMap((s) => list(s.userIds)), ...recipients.map((r) => r.userId).filter(Boolean).map(String)])];
   const users = userIds.length ? await db.selectFrom('blade_user').selectAll().where('tenantId', '=', tenantId).where('id', 'in', userIds).where('isDeleted', '=', 0).execute() : [];
-  const byUser = new Map(users.map((u) => [String(u.id), u]));
+  const byUser = new Map(users.map((u) => [u.id, u]));
   const out = new Map<string, Person>();
   for (const user of users) out.set(`u:${user.id}`, personFromUser(user));
   for (const recipient of recipients) {

@@ -61,7 +61,7 @@ export class RuleBook {
       out.set(key, { thresholdId: String(row.id), projectId: (row.projectId as string | null) ?? null, monitorPointId, rule: ruleOf(row) });
     };
     for (const row of thresholds) {
-      const type = Number(row.targetType);
+      const type = row.targetType;
       if (type === TARGET_TYPE.devicePoint && row.deviceId && row.pointKey) put(String(row.deviceId), String(row.pointKey), row, 1);
       if (type === TARGET_TYPE.monitorPoint && row.monitorPointId) {
         for (const [deviceId, pointKey] of await this.boundChannels(String(row.monitorPointId))) put(deviceId, pointKey, row, 2, String(row.monitorPointId));

@@ -24,7 +24,7 @@ const split = (value: unknown): string[] => [...new Set(String(value ?? '').spli
 async function liveRoles(db: Db, tenantId: string, ids: readonly string[]): Promise<string[]> {
   if (ids.length === 0) return [];
   const rows = await db.selectFrom('blade_role').select('id').where('id', 'in', [...ids]).where('tenantId', '=', tenantId).where('isDeleted', '=', 0).execute();
-  return rows.map((r) => String(r.id));
+  return rows.map((r) => r.id);
 }
 
 export class EscalationGuard {

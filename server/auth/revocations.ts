@@ -27,7 +27,7 @@ export class RevocationList {
       jti: string;
       expiresAt: number;
     }>;
-    for (const row of rows) this.revoked.set(row.jti, Number(row.expiresAt));
+    for (const row of rows) this.revoked.set(row.jti, row.expiresAt);
     for (const [id, expires] of this.revoked) if (expires < now) this.revoked.delete(id);
   }
 

@@ -95,7 +95,7 @@ export class RightsService {
       .where('tenantId', '=', tenantId)
       .where('isDeleted', '=', 0)
       .executeTakeFirst();
-    if (!row || Number(row.status) !== 1) return undefined;
+    if (row?.status !== 1) return undefined;
     return String(row.roleId ?? '').split(',').filter(Boolean);
   }
 
@@ -139,7 +139,7 @@ export class RightsService {
     const roles = roleIds.length
       ? await this.db.selectFrom('blade_role').select(['id', 'roleAlias']).where('id', 'in', [...roleIds]).where('tenantId', '=', tenantId).where('isDeleted', '=', 0).execute()
       : [];
-    const live = roles.map((r) => String(r.id));
+    const live = roles.map((r) => r.id);
     const administrator = roles.some((r) => r.roleAlias === ADMINISTRATOR);
     const platform = administrator && tenantId === PLATFORM_TENANT;
     const menus = await this.menus();
@@ -150,13 +150,13 @@ export class RightsService {
     );
     const codes = new Set(menus.filter((m) => menuIds.has(m.id)).map((m) => m.code));
     const scopes = live.length ? await this.db.selectFrom('blade_role_scope').select(['scopeId', 'scopeCategory']).where('roleId', 'in', live).execute() : [];
-    const scopeIds = (category: number) => new Set(scopes.filter((s) => Number(s.scopeCategory) === category).map((s) => String(s.scopeId)));
+    const scopeIds = (category: number) => new Set(scopes.filter((s) => s.scopeCategory === category).map((s) => s.scopeId));
     return { codes, dataScopes: scopeIds(SCOPE_DATA), apiScopes: scopeIds(SCOPE_API), administrator, platform };
   }
 
   private async menus(): Promise<MenuEntry[]> {
     const rows = await this.db.selectFrom('blade_menu').select(['id', 'code', 'parentId']).where('isDeleted', '=', 0).execute();
-    return rows.map((r) => ({ id: String(r.id), code: String(r.code), parentId: String(r.parentId ?? '0') }));
+    return rows.map((r) => ({ id: r.id, code: String(r.code), parentId: String(r.parentId ?? '0') }));
   }
 
   /** The package's menus with their ancestors, or undefined when the tenant has no package. */

@@ -1,5 +1,6 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
-import type { Db, Schema } from '../db/database';
+import type { Db } from '../db/database';
+import type { LooseSchema } from '../db/tables';
 import type { EventBus } from '../events';
 import { isPlatformAdmin, type Principal } from './principal';
 
@@ -34,7 +35,8 @@ interface Snapshot {
   grants: Map<string, Set<string>>;
 }
 
-type Filter = (eb: ExpressionBuilder<Schema, string>) => Expression<SqlBool>;
+// Data scopes name columns from their rules at run time: they see the database untyped.
+type Filter = (eb: ExpressionBuilder<LooseSchema, string>) => Expression<SqlBool>;
 
 /** Where a data filter runs: the executor to read the scopes with (a transaction), and the table to name columns by. */
 export interface DataFilterOn {

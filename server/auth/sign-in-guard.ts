@@ -130,8 +130,8 @@ export class SignInGuard {
     for (const [key, list] of grouped) {
       const state = this.stateOf(list, WHOLE_ACCOUNT, now);
       const locks = list
-        .filter((r) => r.address !== WHOLE_ACCOUNT && Number(r.lockedUntil) > now)
-        .map((r) => ({ address: r.address, failures: Number(r.failures), lockedUntil: Number(r.lockedUntil) }));
+        .filter((r) => r.address !== WHOLE_ACCOUNT && r.lockedUntil > now)
+        .map((r) => ({ address: r.address, failures: r.failures, lockedUntil: r.lockedUntil }));
       if (locks.length || state.captchaRequired) out.set(key, { failures: state.failures, captchaRequired: state.captchaRequired, locks });
     }
     return out;
@@ -160,8 +160,8 @@ export class SignInGuard {
   private stateOf(rows: AttemptRow[], address: string, now: number): GuardState {
     const whole = rows.find((r) => r.address === WHOLE_ACCOUNT);
     const own = address === WHOLE_ACCOUNT ? undefined : rows.find((r) => r.address === address);
-    const failures = whole && Number(whole.lastFailure) >= now - this.rules.failureWindowMs ? Number(whole.failures) : 0;
-    const lockedUntil = own && Number(own.lockedUntil) > now ? Number(own.lockedUntil) : 0;
+    const failures = whole && whole.lastFailure >= now - this.rules.failureWindowMs ? whole.failures : 0;
+    const lockedUntil = own && own.lockedUntil > now ? own.lockedUntil : 0;
     return { lockedUntil, captchaRequired: failures >= this.rules.captchaAfter, failures };
   }
 

@@ -4,13 +4,15 @@ import { CamelCasePlugin, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer } from './checkpointer';
 import { Lock, TurnTakingSqliteDialect } from './sqlite-driver';
+import type { Schema } from './tables';
 
 /**
- * Rows are plain records: the generic CRUD layer reads tables named in resource declarations at run time, so a
- * static per-table schema type would add nothing but casts. Modules validate what they read with zod instead.
+ * A row whose columns are known only at run time: what the generic CRUD layer validates and writes (module code
+ * reading a declared table gets `RowOf<R>` through the scoped repository, or the table's row from the typed `db`).
  */
 export type Row = Record<string, unknown>;
-export type Schema = Record<string, Row>;
+/** The tables, typed from the declarations and the migrations (server/db/tables.ts). */
+export type { Schema };
 export type Db = Kysely<Schema>;
 export type DialectName = 'sqlite' | 'postgres';
 

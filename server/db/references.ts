@@ -6,6 +6,7 @@ import { badRequest } from '../http/envelope';
 import type { Platform } from '../platform';
 import type { Row } from './database';
 import type { CallContext } from './repository';
+import { loose } from './tables';
 
 /**
  * The references a resource declares (resources/define.ts `references`, `inUse`), applied for every resource: a
@@ -61,7 +62,8 @@ const CHUNK = 500;
 async function namesOf(platform: Platformish, table: string, column: string, ids: string[]): Promise<Map<string, unknown>> {
   const out = new Map<string, unknown>();
   for (let i = 0; i < ids.length; i += CHUNK) {
-    const rows = await platform.db.selectFrom(table).select(['id', column]).where('id', 'in', ids.slice(i, i + CHUNK)).execute();
+    // Tables and columns come from the declarations at run time: the untyped view.
+    const rows = await loose(platform.db).selectFrom(table).select(['id', column]).where('id', 'in', ids.slice(i, i + CHUNK)).execute();
     for (const row of rows) out.set(String(row.id), row[column]);
   }
   return out;
@@ -104,10 +106,10 @@ export async function assertNotInUse(platform: Platformish, ctx: CallContext, re
   // Every declaration, also those served only by their module's own calls (device groups).
   const uses = usesOf(RESOURCES, resource);
   if (uses.length === 0) return;
-  const visible = (await platform.repo(resource).all(ctx, {}, [(eb) => eb('id', 'in', [...ids])])).map((r) => String(r.id));
+  const visible = (await platform.repo(resource).all(ctx, {}, [(eb) => eb('id', 'in', [...ids])])).map((r) => r.id);
   if (visible.length === 0) return;
   for (const [table, column] of uses) {
-    const used = await platform.db.selectFrom(table).select('id').where(column, 'in', visible).where('isDeleted', '=', 0).executeTakeFirst();
+    const used = await loose(platform.db).selectFrom(table).select('id').where(column, 'in', visible).where('isDeleted', '=', 0).executeTakeFirst();
     if (used) throw badRequest(resource.inUse);
   }
 }

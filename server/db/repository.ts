@@ -1,6 +1,7 @@
 import type { DeleteQueryBuilder, DeleteResult, SelectQueryBuilder, Transaction, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import { z } from 'zod';
 import type { Resource, UniqueRule } from '../../resources/define';
+import type { RowOf } from '../../resources/rows';
 import { isPlatformAdmin, type Principal } from '../auth/principal';
 import type { ScopeService } from '../auth/scopes';
 import type { EventBus } from '../events';
@@ -11,6 +12,7 @@ import { formatDateTime } from '../time';
 import { CountCache } from './count-cache';
 import { projectScope, projectScopeTables } from './project-scope';
 import type { Db, DialectName, Row, Schema } from './database';
+import { type LooseDb, type LooseSchema, loose } from './tables';
 
 /**
  * The one place where tenant isolation, soft delete, audit columns and data scope are applied. Every list, read
@@ -29,9 +31,11 @@ import type { Db, DialectName, Row, Schema } from './database';
  *   must reach every row of a family or none (a moved dept's subtree, a renamed dictionary code).
  */
 
-export type Select = SelectQueryBuilder<Schema, string, Row>;
-export type Update = UpdateQueryBuilder<Schema, string, string, UpdateResult>;
-export type Delete = DeleteQueryBuilder<Schema, string, DeleteResult>;
+// The builders name the resource's table and columns at run time, so they see the database untyped (LooseSchema);
+// the rows the repository returns are typed by the declaration (`RowOf<R>`).
+export type Select = SelectQueryBuilder<LooseSchema, string, Row>;
+export type Update = UpdateQueryBuilder<LooseSchema, string, string, UpdateResult>;
+export type Delete = DeleteQueryBuilder<LooseSchema, string, DeleteResult>;
 export type Trx = Transaction<Schema>;
 
 export interface ScopeOptions {
@@ -80,7 +84,7 @@ export function zodMessage(error: z.ZodError): string {
     .join('; ');
 }
 
-export class Repository {
+export class Repository<R extends Resource = Resource> {
   private readonly insertSchema: z.ZodType<Row>;
   private readonly updateSchema: z.ZodType<Row>;
   private readonly counts = new CountCache();
@@ -88,7 +92,7 @@ export class Repository {
   private executor?: Db;
 
   constructor(
-    readonly resource: Resource,
+    readonly resource: R,
     private readonly deps: RepositoryDeps,
   ) {
     const tenantField = resource.tenancy === 'tenant' ? { tenantId: z.string().regex(/^\d{6}$/).optional() } : {};
@@ -107,13 +111,18 @@ export class Repository {
     return this.executor ?? this.deps.db;
   }
 
+  /** The database untyped: the table and its columns are named at run time. */
+  private get loose(): LooseDb {
+    return loose(this.db);
+  }
+
   private get table(): string {
     return this.resource.table;
   }
 
   /** This repository bound to a transaction: every read and write of the view runs in it. */
-  within(trx: Db): Repository {
-    const view = Object.create(this) as Repository;
+  within(trx: Db): Repository<R> {
+    const view = Object.create(this) as Repository<R>;
     view.executor = trx;
     return view;
   }
@@ -145,14 +154,14 @@ export class Repository {
 
   /** A scoped select: what the caller may read, for the module to add its own conditions, joins and aggregates. */
   async select(ctx: CallContext, options?: ScopeOptions): Promise<Select> {
-    let qb = this.db.selectFrom(this.table) as Select;
+    let qb = this.loose.selectFrom(this.table);
     for (const condition of await this.scope(ctx, options)) qb = qb.where(condition);
     return qb;
   }
 
   /** A scoped update setting `changes` as they are (no audit columns: `updateWhere` adds them). */
   async updating(ctx: CallContext, changes: Row, options?: ScopeOptions): Promise<Update> {
-    let qb = this.db.updateTable(this.table).set(changes);
+    let qb = this.loose.updateTable(this.table).set(changes);
     for (const condition of await this.scope(ctx, options)) qb = qb.where(condition);
     return qb;
   }
@@ -160,7 +169,7 @@ export class Repository {
   /** A scoped hard delete: purging rows for good (with `{ deleted: true }`, only rows already in the recycle bin). */
   async deleting(ctx: CallContext, options?: ScopeOptions): Promise<Delete> {
     this.assertTenantWritable(ctx);
-    let qb = this.db.deleteFrom(this.table) as Delete;
+    let qb = this.loose.deleteFrom(this.table);
     for (const condition of await this.scope(ctx, options)) qb = qb.where(condition);
     return qb;
   }
@@ -177,12 +186,12 @@ export class Repository {
   }
 
   /** Strips fields that never leave the server. */
-  present(row: Row): Row {
+  present<T extends Row>(row: T): T {
     const hidden = this.resource.hidden;
     if (!hidden?.length) return row;
-    const out = { ...row };
+    const out: Row = { ...row };
     for (const field of hidden) delete out[field];
-    return out;
+    return out as T;
   }
 
   /** A scoped select with the query's filters and sorting, plus any conditions the caller adds. */
@@ -197,7 +206,7 @@ export class Repository {
     return qb.orderBy('id', 'desc');
   }
 
-  async page(ctx: CallContext, query: Query, extra: Condition[] = []): Promise<Page<Row>> {
+  async page(ctx: CallContext, query: Query, extra: Condition[] = []): Promise<Page<RowOf<R>>> {
     const { current, size } = pagingOf(query);
     const qb = await this.query(ctx, query, extra);
     const counting = qb.select((eb) => eb.fn.countAll<number>().as('total'));
@@ -209,7 +218,7 @@ export class Repository {
       }),
       this.sorted(qb.selectAll(), query).limit(size).offset((current - 1) * size).execute(),
     ]);
-    return pageOf(records.map((r) => this.present(r)), total, current, size);
+    return pageOf(records.map((r) => this.present(r as RowOf<R>)), total, current, size);
   }
 
   /** The ids of the rows a list query names, in its order, at most `limit` (a list export reads the rows by id after). */
@@ -220,22 +229,22 @@ export class Repository {
   }
 
   /** Unpaged list (nopage/select variants), capped so a careless call cannot read a whole table. */
-  async all(ctx: CallContext, query: Query, extra: Condition[] = [], limit = 10_000): Promise<Row[]> {
+  async all(ctx: CallContext, query: Query, extra: Condition[] = [], limit = 10_000): Promise<RowOf<R>[]> {
     const qb = await this.query(ctx, query, extra);
     const rows = await this.sorted(qb.selectAll(), query).limit(limit).execute();
-    return rows.map((r) => this.present(r));
+    return rows.map((r) => this.present(r as RowOf<R>));
   }
 
-  async detail(ctx: CallContext, query: Query, extra: Condition[] = []): Promise<Row | undefined> {
+  async detail(ctx: CallContext, query: Query, extra: Condition[] = []): Promise<RowOf<R> | undefined> {
     const conditions = filtersOf(this.resource, this.deps.dialect, equalityQuery(query));
     if (conditions.length === 0) return undefined;
     let qb = await this.select(ctx);
     for (const condition of [...conditions, ...extra]) qb = qb.where(condition);
     const row = await qb.selectAll().limit(1).executeTakeFirst();
-    return row ? this.present(row) : undefined;
+    return row ? this.present(row as RowOf<R>) : undefined;
   }
 
-  async byId(ctx: CallContext, id: string): Promise<Row | undefined> {
+  async byId(ctx: CallContext, id: string): Promise<RowOf<R> | undefined> {
     return this.detail(ctx, { id });
   }
 
@@ -266,7 +275,7 @@ export class Repository {
     this.assertWritable(ctx);
     const row = this.build(ctx, { ...values, id: undefined });
     await this.checkUnique(row);
-    await this.db.insertInto(this.table).values(row).execute();
+    await this.loose.insertInto(this.table).values(row).execute();
     this.changed();
     return this.present(row);
   }
@@ -279,7 +288,7 @@ export class Repository {
     for (const row of rows) await this.checkUnique(row);
     // Bounded statements: SQLite takes at most 32766 parameters.
     const size = Math.max(1, Math.floor(30_000 / Object.keys(rows[0]).length));
-    for (let i = 0; i < rows.length; i += size) await this.db.insertInto(this.table).values(rows.slice(i, i + size)).execute();
+    for (let i = 0; i < rows.length; i += size) await this.loose.insertInto(this.table).values(rows.slice(i, i + size)).execute();
     this.changed();
     return rows;
   }
@@ -327,8 +336,8 @@ export class Repository {
     return this.present({ ...existing, ...changes });
   }
 
-  private async byIdUnpresented(ctx: CallContext, id: string): Promise<Row | undefined> {
-    return (await this.select(ctx)).selectAll().where('id', '=', id).executeTakeFirst();
+  private async byIdUnpresented(ctx: CallContext, id: string): Promise<RowOf<R> | undefined> {
+    return (await (await this.select(ctx)).selectAll().where('id', '=', id).executeTakeFirst()) as RowOf<R> | undefined;
   }
 
   /** Soft-deletes the visible rows among ids; returns how many were removed. */
@@ -337,7 +346,7 @@ export class Repository {
     if (ids.length === 0) return 0;
     const parentField = this.resource.parentField;
     if (parentField) {
-      const child = await this.db
+      const child = await this.loose
         .selectFrom(this.table)
         .select('id')
         .where('isDeleted', '=', 0)
@@ -358,7 +367,7 @@ export class Repository {
    */
   async clash(row: Row): Promise<UniqueRule | undefined> {
     for (const rule of this.resource.unique ?? []) {
-      let qb = this.db.selectFrom(this.table).select('id').where('isDeleted', '=', 0) as Select;
+      let qb = this.loose.selectFrom(this.table).select('id').where('isDeleted', '=', 0);
       if (this.resource.tenancy === 'tenant' && !rule.acrossTenants) qb = qb.where('tenantId', '=', row.tenantId as string);
       for (const field of rule.fields) qb = row[field] == null ? qb.where(field, 'is', null) : qb.where(field, '=', row[field]);
       if (row.id) qb = qb.where('id', '<>', row.id as string);

@@ -1,6 +1,6 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { FieldKind, Resource } from '../../resources/define';
-import type { DialectName, Schema } from '../db/database';
+import type { DialectName } from '../db/database';
 import { formatDateTime, parseDateTime } from '../time';
 import { paramType } from './envelope';
 
@@ -10,7 +10,12 @@ import { paramType } from './envelope';
  */
 
 export type Query = Record<string, unknown>;
-export type Condition = (eb: ExpressionBuilder<Schema, string>) => Expression<SqlBool>;
+/**
+ * A where condition built from declarations and requests at run time, so it sees the database untyped; it applies to
+ * the repository's builders and to a module's typed query of any table alike.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a condition names its columns at run time and fits a builder of any table
+export type Condition = (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>;
 
 /** Longest first, so `_notequal` is not read as `_equal` nor `_datege` as `_ge`. */
 const SUFFIXES = [

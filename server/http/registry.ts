@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Resource } from '../../resources/define';
 import { RESOURCES } from '../../resources';
 import type { Platform } from '../platform';
 import { registerCrud } from './crud';
@@ -9,7 +10,8 @@ import { registerCrud } from './crud';
  * registry (the typed tables and the checks over all resources read it).
  */
 export function registerDeclared(app: FastifyInstance, platform: Platform): void {
-  const unlisted = platform.resources.filter((resource) => !RESOURCES.includes(resource));
+  const declared: readonly Resource[] = RESOURCES;
+  const unlisted = platform.resources.filter((resource) => !declared.includes(resource));
   if (unlisted.length) throw new Error(`Resources missing from resources/index.ts: ${unlisted.map((r) => r.key).join(', ')}`);
   for (const resource of RESOURCES) if (!resource.ownRoutes && !platform.resources.includes(resource)) registerCrud(app, platform, resource);
 }

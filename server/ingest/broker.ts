@@ -133,7 +133,7 @@ class AccessStore {
         .orderBy('sort')
         .orderBy('id')
         .execute();
-      list = rows.map((r) => ({ username: (r.username as string | null) || null, topic: String(r.topic), action: Number(r.action), allow: Number(r.allow) === 1 }));
+      list = rows.map((r) => ({ username: (r.username as string | null) || null, topic: String(r.topic), action: r.action, allow: r.allow === 1 }));
       this.rules.set(tenantId, list);
     }
     return list;
@@ -166,8 +166,8 @@ export async function startBroker(platform: Platform, hooks: BrokerHooks, port: 
             tenantId: row.tenantId,
             username: row.username,
             clientId: client.id,
-            clientType: Number(row.clientType),
-            isSuperuser: Number(row.isSuperuser) === 1,
+            clientType: row.clientType,
+            isSuperuser: row.isSuperuser === 1,
           });
           done(null, true);
         })

@@ -92,7 +92,7 @@ export class Directory {
   private async projectLive(projectId: string | null): Promise<boolean> {
     if (!projectId) return true;
     const project = await this.db.selectFrom('wit_project').select('isDeleted').where('id', '=', projectId).executeTakeFirst();
-    return !!project && Number(project.isDeleted) === 0;
+    return !!project && project.isDeleted === 0;
   }
 
   private async loadGateway(code: string): Promise<GatewayContext | undefined> {
@@ -103,8 +103,8 @@ export class Directory {
       .where('isDeleted', '=', 0)
       .executeTakeFirst();
     if (!row) return undefined;
-    const accepting = Number(row.status) === 1 && (await this.projectLive(row.projectId as string | null));
-    return { id: String(row.id), code, tenantId: String(row.tenantId), projectId: (row.projectId as string | null) ?? null, accepting };
+    const accepting = row.status === 1 && (await this.projectLive(row.projectId as string | null));
+    return { id: row.id, code, tenantId: row.tenantId, projectId: (row.projectId as string | null) ?? null, accepting };
   }
 
   private async loadDevice(code: string): Promise<DeviceContext | undefined> {
@@ -115,7 +115,7 @@ export class Directory {
       .where('isDeleted', '=', 0)
       .executeTakeFirst();
     if (!row) return undefined;
-    const id = String(row.id);
+    const id = row.id;
     const projectId = (row.projectId as string | null) ?? null;
     const model = row.modelId
       ? await this.db.selectFrom('wit_device_model').select('formula').where('id', '=', row.modelId as string).where('isDeleted', '=', 0).executeTakeFirst()
@@ -130,10 +130,10 @@ export class Directory {
     return {
       id,
       code,
-      tenantId: String(row.tenantId),
+      tenantId: row.tenantId,
       projectId,
       gatewayId: (row.gatewayId as string | null) ?? null,
-      accepting: Number(row.status) === 1 && (await this.projectLive(projectId)),
+      accepting: row.status === 1 && (await this.projectLive(projectId)),
       formulaOf,
       formulaError,
       initial: numbers(row.initialValues),
@@ -150,7 +150,7 @@ export class Directory {
       .where('isDeleted', '=', 0)
       .execute();
     if (coefficients.length === 0) return new Map();
-    const byChannel = new Map(coefficients.map((c) => [Number(c.channel), { k: Number(c.coefficient), t0: Number(c.referenceTemperature ?? 20) }]));
+    const byChannel = new Map(coefficients.map((c) => [Number(c.channel), { k: c.coefficient, t0: Number(c.referenceTemperature ?? 20) }]));
     const points = await this.db
       .selectFrom('wit_device_point')
       .select(['pointKey', 'channel'])

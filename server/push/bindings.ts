@@ -67,9 +67,9 @@ async function loadProject(db: Db, projectId: string): Promise<Binding[]> {
   if (rows.length === 0) return [];
   const project = await db.selectFrom('wit_project').select(['id', 'tenantId', 'code', 'name']).where('id', '=', projectId).where('isDeleted', '=', 0).executeTakeFirst();
   const targetIds = [...new Set(rows.map((r) => String(r.mqttParamId)))];
-  const targets = new Map((await db.selectFrom('wit_mqtt_param').selectAll().where('id', 'in', targetIds).where('isDeleted', '=', 0).execute()).map((r) => [String(r.id), r]));
+  const targets = new Map((await db.selectFrom('wit_mqtt_param').selectAll().where('id', 'in', targetIds).where('isDeleted', '=', 0).execute()).map((r) => [r.id, r]));
   const deviceRows = await db.selectFrom('wit_device').select(['id', 'code', 'name']).where('projectId', '=', projectId).where('isDeleted', '=', 0).execute();
-  const devices = new Map<string, DeviceInfo>(deviceRows.map((d) => [String(d.id), { code: String(d.code), name: String(d.name ?? '') }]));
+  const devices = new Map<string, DeviceInfo>(deviceRows.map((d) => [d.id, { code: String(d.code), name: String(d.name ?? '') }]));
   const namings = await loadNamings(db, targetIds, [...devices.keys()]);
   const info: ProjectInfo = project ? { id: projectId, code: String(project.code ?? ''), name: String(project.name ?? '') } : { id: projectId, code: '', name: '' };
   return rows.flatMap((row): Binding[] => {
@@ -79,8 +79,8 @@ async function loadProject(db: Db, projectId: string): Promise<Binding[]> {
     const ids = idList(row.deviceIds);
     return [
       {
-        id: String(row.id),
-        tenantId: String(row.tenantId),
+        id: row.id,
+        tenantId: row.tenantId,
         mqttParamId: target.id,
         projectId,
         deviceIds: ids.length ? new Set(ids) : undefined,

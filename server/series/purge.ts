@@ -1,5 +1,6 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database';
+import { loose, type TableName } from '../db/tables';
 
 /**
  * Deleting history for good (docs/data-model.md "Purging"). The series, its rollups and the raw messages of a project
@@ -25,7 +26,9 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
  * Deletes the rows of `table` whose `column` is one of `values`, PURGE_CHUNK rows a statement, found by their
  * primary key `key` (one seek per row of the chunk). Between chunks the event loop and other writers get their turn.
  */
-export async function deleteInChunks(db: Db, table: string, key: readonly string[], column: string, values: readonly string[]): Promise<number> {
+export async function deleteInChunks(typed: Db, table: TableName, key: readonly string[], column: string, values: readonly string[]): Promise<number> {
+  // Table, key and column are the caller's: the untyped view.
+  const db = loose(typed);
   let deleted = 0;
   for (const slice of slices(values)) {
     for (;;) {

@@ -69,7 +69,7 @@ export async function keysOf(db: Db, deviceId: string, limit = 200): Promise<str
     .union(db.selectFrom('wit_device_log_rolling').select('hour').where('deviceId', '=', deviceId))
     .execute();
   // Runs of consecutive hours read as one range (a backlog just imported is one range, not thousands of hours).
-  const hours = pending.map((p) => Number(p.hour)).sort((a, b) => a - b);
+  const hours = pending.map((p) => p.hour).sort((a, b) => a - b);
   for (let i = 0; i < hours.length; ) {
     let j = i;
     while (j + 1 < hours.length && hours[j + 1] === hours[j] + 1) j++;
@@ -104,7 +104,7 @@ async function rollUpHour(trx: Db, deviceId: string, hour: number): Promise<void
   for (const p of points) {
     const key = String(p.pointKey);
     const list = byKey.get(key) ?? [];
-    list.push({ ts: Number(p.ts), value: Number(p.value) });
+    list.push({ ts: p.ts, value: Number(p.value) });
     byKey.set(key, list);
   }
   await deleteCells(trx, deviceId, keys, [TEN_MINUTES, HOUR_MS], from, to);

@@ -49,7 +49,7 @@ async function rawPoints(db: Db, range: SeriesRange, limit: number): Promise<Arr
     .orderBy('ts')
     .limit(limit)
     .execute();
-  return rows.map((r) => [Number(r.ts), Number(r.value)]);
+  return rows.map((r) => [r.ts, Number(r.value)]);
 }
 
 interface GroupRow {
@@ -110,7 +110,7 @@ export async function pointCells(store: Store, range: SeriesRange, span: number)
 async function dirtyHours(db: Db, deviceId: string, fromHour: number, toHour: number): Promise<number[]> {
   const of = (table: 'wit_device_log_dirty' | 'wit_device_log_rolling') => db.selectFrom(table).select('hour').where('deviceId', '=', deviceId).where('hour', '>=', fromHour).where('hour', '<', toHour);
   const rows = await of('wit_device_log_dirty').union(of('wit_device_log_rolling')).execute();
-  return rows.map((r) => Number(r.hour));
+  return rows.map((r) => r.hour);
 }
 
 /** Stretches [from, to] (inclusive) joined where they touch. */

@@ -90,7 +90,7 @@ export class ThirdBindings {
     return attach(
       params.map((p) => nodeOf('param', p, '0', String(p.name), { baseUrl: p.baseUrl, platformType: p.platformType, enabled: p.enabled, lastPullState: p.lastPullState })),
       bindings.map((b) =>
-        nodeOf('project', { ...b, name: names.get(String(b.projectId)) ?? String(b.projectId) }, String(b.thirdParamId), undefined, {
+        nodeOf('project', { ...b, name: names.get(String(b.projectId)) ?? String(b.projectId) }, b.thirdParamId, undefined, {
           projectId: b.projectId,
           thirdProjectId: b.thirdProjectId,
           thirdProjectName: b.thirdProjectName,
@@ -228,13 +228,13 @@ export class ThirdBindings {
     await applyWrites(
       this.platform,
       rows.flatMap((b): Write[] => [
-        (trx) => this.platform.repo(thirdMonitorProject).within(trx).removeWhere(ctx, [eq('id', String(b.id))]),
+        (trx) => this.platform.repo(thirdMonitorProject).within(trx).removeWhere(ctx, [eq('id', b.id)]),
         // Every device and point binding under it goes, also those the caller's data scope does not show.
         ...[deviceCustomer, pointCustomer].map(
           (resource): Write =>
-            (trx) => this.platform.repo(resource).within(trx).updateWhere(ctx, { isDeleted: 1 }, [eq('thirdParamId', String(b.thirdParamId)), eq('projectId', String(b.projectId))], WHOLE_TENANT),
+            (trx) => this.platform.repo(resource).within(trx).updateWhere(ctx, { isDeleted: 1 }, [eq('thirdParamId', b.thirdParamId), eq('projectId', String(b.projectId))], WHOLE_TENANT),
         ),
-        (trx) => this.platform.repo(project).within(trx).updateWhere(ctx, { ptProjectId: null }, [eq('id', String(b.projectId)), eq('ptProjectId', String(b.thirdProjectId))]),
+        (trx) => this.platform.repo(project).within(trx).updateWhere(ctx, { ptProjectId: null }, [eq('id', String(b.projectId)), eq('ptProjectId', b.thirdProjectId)]),
       ]),
     );
     return rows.length;
@@ -245,7 +245,7 @@ export class ThirdBindings {
     const resource = kind === 'device' ? deviceCustomer : pointCustomer;
     const rows = await this.platform.repo(resource).all(ctx, {}, [within('id', ids)]);
     if (rows.length === 0) throw badRequest('数据不存在或无权操作');
-    await this.platform.repo(resource).removeWhere(ctx, [within('id', rows.map((r) => String(r.id)))]);
+    await this.platform.repo(resource).removeWhere(ctx, [within('id', rows.map((r) => r.id))]);
     return rows.length;
   }
 
@@ -263,7 +263,7 @@ export class ThirdBindings {
     const root = nodeOf('project', proj, '0', String(proj.name), { code: proj.code, thirdParamId: binding?.thirdParamId ?? null, thirdProjectId: binding?.thirdProjectId ?? null, thirdProjectName: binding?.thirdProjectName ?? null });
     const children = devices.map((d) => {
       const b = bindings.find((x) => x.deviceId === d.id);
-      return nodeOf('device', d, String(proj.id), String(d.name), {
+      return nodeOf('device', d, proj.id, String(d.name), {
         code: d.code,
         bound: b ? 1 : 0,
         bindingId: b?.id ?? null,

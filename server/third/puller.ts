@@ -155,11 +155,11 @@ export class ThirdPuller {
       .where('lastPullState', '<>', PULL_STATE.refused)
       .execute();
     if (this.closed) return;
-    const wanted = new Map(rows.map((r) => [String(r.id), JSON.stringify([r.intervalSeconds, r.updateTime, r.tenantId])]));
+    const wanted = new Map(rows.map((r) => [r.id, JSON.stringify([r.intervalSeconds, r.updateTime, r.tenantId])]));
     for (const [id, entry] of this.timers) if (wanted.get(id) !== entry.signature) this.unschedule(id);
     for (const [id, signature] of wanted) {
       if (this.timers.has(id)) continue;
-      const row = rows.find((r) => String(r.id) === id) as Row;
+      const row = rows.find((r) => r.id === id) as Row;
       const entry: Scheduled = { signature };
       this.timers.set(id, entry);
       this.arm(id, entry, Number(row.intervalSeconds) * 1000);
@@ -218,7 +218,7 @@ export class ThirdPuller {
       this.logError(param, error);
       throw error;
     }
-    await this.recordProjects(String(param.id), byProject);
+    await this.recordProjects(param.id, byProject);
     const summary = `拉取 ${result.devices} 台设备,新增或更新 ${result.readings} 条数据`;
     if (result.failures.length) {
       const message = `${summary};${result.failures.length} 台失败: ${result.failures.join('; ')}`;
@@ -259,12 +259,12 @@ export class ThirdPuller {
       .where('isDeleted', '=', 0)
       .where('status', '=', 1)
       .execute();
-    const byId = new Map(devices.map((d) => [String(d.id), d]));
+    const byId = new Map(devices.map((d) => [d.id, d]));
     return bindings.flatMap((b): Target[] => {
       const d = byId.get(String(b.deviceId));
       if (!d || !projects.has(String(b.projectId))) return [];
       const pulled = b.pulledTs === null || b.pulledTs === undefined ? null : Number(b.pulledTs);
-      return [{ id: String(b.id), tenantId, projectId: String(d.projectId ?? b.projectId), deviceId: String(d.id), deviceCode: String(d.code), thirdDeviceId: String(b.thirdDeviceId), pulledTs: pulled }];
+      return [{ id: b.id, tenantId, projectId: String(d.projectId ?? b.projectId), deviceId: d.id, deviceCode: String(d.code), thirdDeviceId: b.thirdDeviceId, pulledTs: pulled }];
     });
   }
 

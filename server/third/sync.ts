@@ -209,7 +209,7 @@ export class ThirdSync {
     const bindings = await this.deviceBindings(ctx, bound.param);
     const prefix = String(bound.param.codePrefix ?? '');
     const locals = await this.platform.repo(device).all(ctx, {}, [eq('projectId', String(bound.project.id)), eq('tenantId', tenantId)]);
-    const takenBy = await this.boundTo(ctx, locals.map((d) => String(d.id)));
+    const takenBy = await this.boundTo(ctx, locals.map((d) => d.id));
     const result: DeviceSyncResult = { ...counts(), points: counts() };
     const writes: Write[] = [];
     const created: Row[] = [];
@@ -220,7 +220,7 @@ export class ThirdSync {
       if (binding && !viaBinding && binding.projectId !== bound.project.id) throw badRequest(`第三方设备 ${remote.code} 已绑定其他项目的设备`);
       const local = viaBinding ?? locals.find((d) => d.code === `${prefix}${remote.code}`);
       if (local && !viaBinding) {
-        const other = takenBy.get(String(local.id));
+        const other = takenBy.get(local.id);
         if (other && (other.thirdParamId !== bound.param.id || other.thirdDeviceId !== remote.id)) throw badRequest(`本地设备 ${String(local.code)} 已绑定其他第三方设备`);
       }
       if (!local) {
@@ -238,16 +238,16 @@ export class ThirdSync {
       } catch (error) {
         throw badRequest(`设备 ${remote.code}: ${messageOf(error)}`);
       }
-      const points = await this.pointWrites(ctx, tenantId, String(local.id), remote, cat, result.points);
+      const points = await this.pointWrites(ctx, tenantId, local.id, remote, cat, result.points);
       const bindingFresh = binding && binding.deviceId === local.id && same(binding.thirdDeviceCode, remote.code) && same(binding.thirdDeviceName, clip(remote.name, 128));
       if (Object.keys(changes).length === 0 && points.length === 0 && bindingFresh) {
         result.unchanged++;
         continue;
       }
       result.updated++;
-      if (Object.keys(changes).length) writes.push(this.updating(ctx, device, String(local.id), changes));
+      if (Object.keys(changes).length) writes.push(this.updating(ctx, device, local.id, changes));
       writes.push(...points);
-      if (!bindingFresh) writes.push(this.deviceBindingWrite(ctx, bound, remote, String(local.id), binding));
+      if (!bindingFresh) writes.push(this.deviceBindingWrite(ctx, bound, remote, local.id, binding));
     }
     await this.assertCodesFree(created);
     writes.push(this.synced(ctx, bound));
@@ -354,7 +354,7 @@ export class ThirdSync {
     const pointBindings = () => this.platform.repo(pointCustomer).select(ctx, ALL_BINDINGS).then((qb) => qb.selectAll());
     const bindings = new Map((await (await pointBindings()).where('thirdParamId', '=', String(bound.param.id)).execute()).map((r) => [String(r.thirdPointId), r]));
     const pointBound = new Map(
-      (await (await pointBindings()).where(within('monitorPointId', locals.map((l) => String(l.id)))).execute()).map((r) => [String(r.monitorPointId), r]),
+      (await (await pointBindings()).where(within('monitorPointId', locals.map((l) => l.id))).execute()).map((r) => [String(r.monitorPointId), r]),
     );
     const devices = await this.deviceBindings(ctx, bound.param);
     const result: PointSyncResult = { ...counts(), relations: 0 };
@@ -367,7 +367,7 @@ export class ThirdSync {
       if (binding && !viaBinding && binding.projectId !== localProjectId) throw badRequest(`第三方测点 ${remote.code} 已绑定其他项目的监测点`);
       const local = viaBinding ?? locals.find((l) => l.code === remote.code);
       if (local && !viaBinding) {
-        const other = pointBound.get(String(local.id));
+        const other = pointBound.get(local.id);
         if (other && (other.thirdParamId !== bound.param.id || other.thirdPointId !== remote.id)) throw badRequest(`本地监测点 ${String(local.code)} 已绑定其他第三方测点`);
       }
       let parsed: Row;
@@ -384,7 +384,7 @@ export class ThirdSync {
         result.created++;
         writes.push(this.inserting(ctx, monitorPoint, row));
       } else {
-        pointId = String(local.id);
+        pointId = local.id;
         const changes = changesOf(local, parsed);
         const bindingFresh = binding && binding.monitorPointId === local.id && same(binding.thirdPointCode, fields.thirdPointCode) && same(binding.thirdPointName, fields.thirdPointName);
         if (Object.keys(changes).length === 0 && bindingFresh) result.unchanged++;

@@ -31,7 +31,7 @@ async function runOnce(db: Db, names: readonly string[], write: (trx: Db) => Pro
 
 /** Whether the store holds seed rows: any of the tables the first seeds filled first. */
 async function holdsData(db: Db): Promise<boolean> {
-  for (const table of ['blade_client', 'blade_menu', 'blade_tenant']) {
+  for (const table of ['blade_client', 'blade_menu', 'blade_tenant'] as const) {
     if (await db.selectFrom(table).select('id').limit(1).executeTakeFirst()) return true;
   }
   return false;

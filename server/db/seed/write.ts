@@ -1,5 +1,6 @@
 import { formatDateTime } from '../../time';
 import type { Db, Row } from '../database';
+import { loose } from '../tables';
 import { seedId } from './ids';
 
 /**
@@ -21,7 +22,8 @@ function auditColumns(): Row {
 export async function insertRows(db: Db, table: string, rows: readonly Row[], withBase = true): Promise<void> {
   const base = withBase ? auditColumns() : {};
   for (let i = 0; i < rows.length; i += 100) {
-    await db.insertInto(table).values(rows.slice(i, i + 100).map((row) => ({ ...base, ...row }))).execute();
+    // Steps name their tables as data: the untyped view.
+    await loose(db).insertInto(table).values(rows.slice(i, i + 100).map((row) => ({ ...base, ...row }))).execute();
   }
 }
 
@@ -53,7 +55,7 @@ export async function insertMissing(db: Db, table: string, keys: readonly [strin
   const keyValues = (row: Row) => keys.map((k) => row[k]);
   const firsts = [...new Set(rows.map((row) => row[keys[0]]))];
   for (let i = 0; i < firsts.length; i += 500) {
-    const found = await db.selectFrom(table).select(['id', ...keys]).where(keys[0], 'in', firsts.slice(i, i + 500)).execute();
+    const found = await loose(db).selectFrom(table).select(['id', ...keys]).where(keys[0], 'in', firsts.slice(i, i + 500)).execute();
     for (const row of found) ids.set(keyValues(row), String(row.id));
   }
   const missing: Row[] = [];

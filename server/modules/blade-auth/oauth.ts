@@ -44,8 +44,8 @@ async function clientOf(platform: Platform, request: FastifyRequest): Promise<Cl
   if (!row || row.clientSecret !== secret) throw unauthorized('客户端认证失败');
   return {
     clientId: String(row.clientId),
-    accessTokenValidity: Number(row.accessTokenValidity),
-    refreshTokenValidity: Number(row.refreshTokenValidity),
+    accessTokenValidity: row.accessTokenValidity,
+    refreshTokenValidity: row.refreshTokenValidity,
   };
 }
 
@@ -146,7 +146,7 @@ const socialGrant: Grant = async (platform, client, request, params) => {
       .values({ id: oauth.id, tenantId, source: provider.source, uuid: profile.uuid, username: profile.username, nickname: profile.nickname, avatar: profile.avatar, email: profile.email, createTime: now, updateTime: now })
       .execute();
   }
-  const oauthId = String(oauth.id);
+  const oauthId = oauth.id;
   const user = oauth.userId ? await findUser(platform.db, tenantId, { id: String(oauth.userId) }) : undefined;
   if (user) return issueTokens(platform, client, user, switchOf(request), oauthId);
   const name = profile.nickname ?? profile.username ?? profile.uuid;

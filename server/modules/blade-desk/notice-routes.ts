@@ -77,7 +77,7 @@ export function registerNotice(app: FastifyInstance, platform: Platform): void {
     if (single && ids.length > 1) throw badRequest('一次只能标记一条通知');
     const visible = await repo.all(ctx, {}, [(eb) => eb('id', 'in', ids), visibleTo(ctx.principal)], MAX_BATCH);
     if (visible.length === 0) throw badRequest('数据不存在或无权操作');
-    await markRead(platform, ctx.principal.userId, visible.map((r) => String(r.id)));
+    await markRead(platform, ctx.principal.userId, visible.map((r) => r.id));
     return ok(true);
   };
   app.post(`${base}/setRead`, needs.self, (request) => markVisible(request, true));

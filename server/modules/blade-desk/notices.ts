@@ -77,7 +77,7 @@ export async function decorateNotices(platform: Platform, ctx: CallContext, rows
   if (rows.length === 0) return rows;
   const ids = rows.map((r) => String(r.id));
   const read = await platform.db.selectFrom('blade_notice_read').select('noticeId').where('userId', '=', ctx.principal.userId).where('noticeId', 'in', ids).execute();
-  const readIds = new Set(read.map((r) => String(r.noticeId)));
+  const readIds = new Set(read.map((r) => r.noticeId));
   const categories = await platform.db
     .selectFrom('blade_dict')
     .select(['dictKey', 'dictValue'])
@@ -94,7 +94,7 @@ export async function markRead(platform: Platform, userId: string, noticeIds: re
   const ids = [...new Set(noticeIds)];
   if (ids.length === 0) return;
   const done = await platform.db.selectFrom('blade_notice_read').select('noticeId').where('userId', '=', userId).where('noticeId', 'in', ids).execute();
-  const already = new Set(done.map((r) => String(r.noticeId)));
+  const already = new Set(done.map((r) => r.noticeId));
   const rows = ids.filter((id) => !already.has(id)).map((noticeId) => ({ id: nextId(), noticeId, userId }));
   if (rows.length) await platform.db.insertInto('blade_notice_read').values(rows).onConflict((oc) => oc.doNothing()).execute();
 }

@@ -64,7 +64,7 @@ export function registerFiles(app: FastifyInstance, platform: Platform): void {
     const rows = await attachRepo.all(ctx, {}, [(eb) => eb('id', 'in', idsOf(paramsOf(request)))]);
     if (rows.length === 0) throw badRequest('数据不存在或无权操作');
     for (const row of rows) await removeFile(ctx, row);
-    const ids = rows.map((r) => String(r.id));
+    const ids = rows.map((r) => r.id);
     await attachRepo.removeWhere(ctx, [(eb) => eb('id', 'in', ids)]);
     return ok(true);
   });

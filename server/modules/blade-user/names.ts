@@ -1,5 +1,6 @@
 import type { Db, Row } from '../../db/database';
 import { splitIds } from './tenancy';
+import { loose, type TableName } from '../../db/tables';
 
 /** Labels of one dictionary's entries, by key (e.g. `sex`: 1 -> 男). */
 export async function dictLabels(db: Db, code: string): Promise<Map<string, string>> {
@@ -10,13 +11,14 @@ export async function dictLabels(db: Db, code: string): Promise<Map<string, stri
     .where('parentId', '<>', '0')
     .where('isDeleted', '=', 0)
     .execute();
-  return new Map(rows.map((r) => [String(r.dictKey), String(r.dictValue)]));
+  return new Map(rows.map((r) => [String(r.dictKey), r.dictValue]));
 }
 
 /** `column` of the rows of `table` whose `key` is among `keys`. */
-async function labels(db: Db, table: string, key: string, column: string, keys: string[]): Promise<Map<string, string>> {
+async function labels(db: Db, table: TableName, key: string, column: string, keys: string[]): Promise<Map<string, string>> {
   if (keys.length === 0) return new Map();
-  const rows = await db.selectFrom(table).select([key, column]).where(key, 'in', keys).execute();
+  // Columns named by the caller: the untyped view, the table name checked.
+  const rows = await loose(db).selectFrom(table).select([key, column]).where(key, 'in', keys).execute();
   return new Map(rows.map((r) => [String(r[key]), String(r[column])]));
 }
 

@@ -26,7 +26,7 @@ export async function assertTenantExists(db: Db, tenantId: string): Promise<void
 export const splitIds = (value: unknown): string[] => (typeof value === 'string' && value ? [...new Set(value.split(',').filter(Boolean))] : []);
 
 /** Role, dept and post ids a user row names must be live rows of the user's own tenant. */
-const OWNED: ReadonlyArray<readonly [field: string, table: string, message: string]> = [
+const OWNED: ReadonlyArray<readonly [field: string, table: 'blade_role' | 'blade_dept' | 'blade_post', message: string]> = [
   ['roleId', 'blade_role', '所选角色不存在或不属于该租户'],
   ['deptId', 'blade_dept', '所选部门不存在或不属于该租户'],
   ['postId', 'blade_post', '所选岗位不存在或不属于该租户'],

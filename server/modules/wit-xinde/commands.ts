@@ -295,14 +295,14 @@ export function registerCommands(app: FastifyInstance, platform: Platform, link:
     if (!id) throw badRequest('请选择设备');
     const row = await platform.repo(device).byId(ctx, id);
     if (!row) throw badRequest('设备不存在或无权操作');
-    return { row, target: { kind: 'device', id, code: String(row.code), tenantId: String(row.tenantId), projectId: (row.projectId as string | null) ?? null } };
+    return { row, target: { kind: 'device', id, code: String(row.code), tenantId: row.tenantId, projectId: (row.projectId as string | null) ?? null } };
   };
   const gatewayTarget = async (ctx: CallContext, args: Record<string, unknown>, name = 'gatewayId'): Promise<{ row: Row; target: Target }> => {
     const id = idArg(args, name);
     if (!id) throw badRequest('请选择网关');
     const row = await platform.repo(gateway).byId(ctx, id);
     if (!row) throw badRequest('网关不存在或无权操作');
-    return { row, target: { kind: 'gateway', id, code: String(row.code), tenantId: String(row.tenantId), projectId: (row.projectId as string | null) ?? null } };
+    return { row, target: { kind: 'gateway', id, code: String(row.code), tenantId: row.tenantId, projectId: (row.projectId as string | null) ?? null } };
   };
   const options = (ctx: CallContext, args: Record<string, unknown>): SendOptions => ({ wait: waitOf(args), source: 'api', userId: ctx.principal.userId });
 
@@ -372,7 +372,7 @@ export function registerCommands(app: FastifyInstance, platform: Platform, link:
     const { target } = await gatewayTarget(ctx, { gatewayId: strategy.gatewayId });
     const deviceIds = String(strategy.deviceIds ?? '').split(',').filter(Boolean);
     const found = deviceIds.length ? await platform.repo(device).all(ctx, {}, [within('id', deviceIds)]) : [];
-    const codes = new Map(found.map((d) => [String(d.id), String(d.code)]));
+    const codes = new Map(found.map((d) => [d.id, String(d.code)]));
     const params = {
       strategyId: id,
       name: strategy.name,

@@ -70,7 +70,7 @@ export function registerComparison(app: FastifyInstance, platform: Platform): vo
     const projectId = idArg(argsOf(request), 'projectId');
     const rows = await repo.all(ctx, { descs: 'batch_number' }, projectId ? [eq('projectId', projectId)] : []);
     const counts = new Map<string, number>();
-    for (const row of rows) counts.set(String(row.batchNumber), (counts.get(String(row.batchNumber)) ?? 0) + 1);
+    for (const row of rows) counts.set(row.batchNumber, (counts.get(row.batchNumber) ?? 0) + 1);
     return ok([...counts].map(([batchNumber, count]) => ({ batchNumber, count, label: batchNumber, value: batchNumber })));
   });
 
@@ -82,7 +82,7 @@ export function registerComparison(app: FastifyInstance, platform: Platform): vo
     if (!id) throw missingParam('id');
     const row = await repo.byId(ctx, id);
     if (!row) throw notFound('数据对比不存在或无权查看');
-    const own = (name: string) => (typeof row[name] === 'string' ? parseDateTime(String(row[name]))?.getTime() : undefined);
+    const own = (name: 'startTime' | 'endTime') => (typeof row[name] === 'string' ? parseDateTime(String(row[name]))?.getTime() : undefined);
     const range = rangeArgs(args, { start: own('startTime'), end: own('endTime') });
     const resolved = await resolveItems(ctx, String(row.projectId), itemsOf(row));
     const chart = await chartOf(

@@ -45,7 +45,7 @@ export function registerDebug(app: FastifyInstance, platform: Platform): void {
         .orderBy('ts', 'desc')
         .limit(1)
         .executeTakeFirst();
-      if (row) out.set(pointKey, { ts: Number(row.ts), value: Number(row.value), raw: Number(row.raw) });
+      if (row) out.set(pointKey, { ts: row.ts, value: Number(row.value), raw: row.raw });
     }
     return out;
   }
@@ -149,14 +149,14 @@ export function registerDebug(app: FastifyInstance, platform: Platform): void {
     const byGateway = eq('gatewayId', target.id);
     const changes = await repo.all(ctx, { ascs: 'state_time' }, [byGateway, (eb) => eb('stateTime', '>=', startText), (eb) => eb('stateTime', '<=', endText)], 10_000);
     const [before] = await repo.all(ctx, { descs: 'state_time' }, [byGateway, (eb) => eb('stateTime', '<', startText)], 1);
-    const initial = before ? Number(before.online) === 1 : false;
+    const initial = before ? before.online === 1 : false;
     let online = initial;
     let since = start;
     let onlineMs = 0;
     for (const change of changes) {
-      const at = parseDateTime(String(change.stateTime))?.getTime() ?? start;
+      const at = parseDateTime(change.stateTime)?.getTime() ?? start;
       if (online) onlineMs += Math.max(0, at - since);
-      online = Number(change.online) === 1;
+      online = change.online === 1;
       since = at;
     }
     if (online) onlineMs += Math.max(0, Math.min(end, Date.now()) - since);
@@ -169,7 +169,7 @@ export function registerDebug(app: FastifyInstance, platform: Platform): void {
       startTime: startText,
       endTime: endText,
       initialOnline: initial,
-      changes: changes.map((c) => ({ online: Number(c.online), reason: c.reason, clientIp: c.clientIp ?? null, stateTime: c.stateTime })),
+      changes: changes.map((c) => ({ online: c.online, reason: c.reason, clientIp: c.clientIp ?? null, stateTime: c.stateTime })),
       onlineMs,
       onlineRatio: Math.round((onlineMs / (end - start)) * 10_000) / 10_000,
     });

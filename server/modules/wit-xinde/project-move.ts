@@ -20,7 +20,7 @@ export async function assertNoScopeWidened(db: Db, projectIds: string[]): Promis
   const users = await db.selectFrom('blade_user').select(['id', 'account', 'roleId']).where('id', 'in', left).where('isDeleted', '=', 0).orderBy('account').execute();
   for (const user of users) {
     if (await isAdministrator(db, user)) continue;
-    throw badRequest(`用户 ${String(user.account)} 只分配了要迁移的项目,迁移后将能查看原租户的全部项目,请先调整其项目分配`);
+    throw badRequest(`用户 ${user.account} 只分配了要迁移的项目,迁移后将能查看原租户的全部项目,请先调整其项目分配`);
   }
 }
 

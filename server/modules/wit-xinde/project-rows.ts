@@ -1,4 +1,5 @@
 import type { Db, Row } from '../../db/database';
+import { loose, type TableName } from '../../db/tables';
 import { deleteInChunks, forgetMarks, slices } from '../../series/purge';
 
 /**
@@ -11,6 +12,7 @@ import { deleteInChunks, forgetMarks, slices } from '../../series/purge';
  * So these queries go around the scoped repository on purpose (raw-queries.ts, PLATFORM): they work by ownership
  * across tenants — a move as the platform administrator, a purge on projects its caller has already found in its
  * own recycle bin through the repository — and the scope of one caller cannot describe "everything of these projects".
+ * The queries are driven by the table list below, so they see the database untyped (`loose`); the names are checked.
  */
 
 /** Bindings a move removes, counted in its answer. */
@@ -33,7 +35,7 @@ export interface Detached {
 export type OnMove = 'carry' | 'detach' | 'drop' | 'keep' | 'follow';
 
 export interface Belonging {
-  table: string;
+  table: TableName;
   /** (column, ids) pairs: a row any of them names belongs to the projects. */
   by: Array<[column: string, ids: string[]]>;
   onMove: OnMove;
@@ -64,11 +66,11 @@ export interface Owned {
 }
 
 /** Values of `column` of the rows of `table` any (column, ids) pair names, a slice of ids at a time. */
-async function valuesOf(db: Db, table: string, by: Array<[string, string[]]>, column = 'id', liveOnly = false): Promise<string[]> {
+async function valuesOf(db: Db, table: TableName, by: Array<[string, string[]]>, column = 'id', liveOnly = false): Promise<string[]> {
   const out = new Set<string>();
   for (const [name, ids] of by) {
     for (const slice of slices(ids)) {
-      let qb = db.selectFrom(table).select(column).where(name, 'in', slice);
+      let qb = loose(db).selectFrom(table).select(column).where(name, 'in', slice);
       if (liveOnly) qb = qb.where('isDeleted', '=', 0);
       for (const row of await qb.execute()) out.add(String(row[column]));
     }
@@ -82,7 +84,7 @@ async function valuesOf(db: Db, table: string, by: Array<[string, string[]]>, co
  */
 export async function ownedIds(db: Db, projectIds: string[], tenantId?: string): Promise<Owned> {
   const P: [string, string[]] = ['projectId', projectIds];
-  const ofTenant = async (table: string) => (tenantId ? valuesOf(db, table, [['tenantId', [tenantId]]]) : []);
+  const ofTenant = async (table: TableName) => (tenantId ? valuesOf(db, table, [['tenantId', [tenantId]]]) : []);
   const deviceIds = [...new Set([...(await valuesOf(db, 'wit_device', [P])), ...(await ofTenant('wit_device'))])];
   const gatewayIds = [...new Set([...(await valuesOf(db, 'wit_gateway', [P])), ...(await ofTenant('wit_gateway'))])];
   const monitorPointIds = await valuesOf(db, 'wit_monitor_point', [P]);
@@ -114,7 +116,7 @@ export function projectRows(o: Owned): Belonging[] {
   const G: [string, string[]] = ['gatewayId', o.gatewayIds];
   const M: [string, string[]] = ['monitorPointId', o.monitorPointIds];
   const A: [string, string[]] = ['alarmId', o.alarmIds];
-  const row = (onMove: OnMove, table: string, ...by: Array<[string, string[]]>): Belonging => ({ table, by, onMove });
+  const row = (onMove: OnMove, table: TableName, ...by: Array<[string, string[]]>): Belonging => ({ table, by, onMove });
   return [
     // What the projects own, and their configuration and alarm history: an open alarm left behind would be escalated
     // in the old tenant by the new tenant's readings, thresholds left behind would no longer judge the channels.
@@ -198,7 +200,7 @@ export async function deleteOwned(trx: Db, owned: Owned): Promise<string[]> {
   const rows = projectRows(owned);
   for (const entry of rows) {
     for (const [column, slice] of conditions(entry)) {
-      let qb = trx.deleteFrom(entry.table).where(column, 'in', slice);
+      let qb = loose(trx).deleteFrom(entry.table).where(column, 'in', slice);
       if (entry.tenantOnly) qb = qb.where('tenantId', 'in', owned.tenantIds);
       await qb.execute();
     }
@@ -224,14 +226,14 @@ export async function moveOwned(trx: Db, owned: Owned, from: string[], carried: 
 
 async function moveSlice(trx: Db, entry: Belonging, column: string, slice: string[], from: string[], carried: Row, detached: Row): Promise<number> {
   if (entry.onMove === 'carry') {
-    await trx.updateTable(entry.table).set(carried).where('tenantId', 'in', from).where(column, 'in', slice).execute();
+    await loose(trx).updateTable(entry.table).set(carried).where('tenantId', 'in', from).where(column, 'in', slice).execute();
     return 0;
   }
   if (entry.onMove === 'detach') {
-    const result = await trx.updateTable(entry.table).set(detached).where('isDeleted', '=', 0).where(column, 'in', slice).executeTakeFirst();
+    const result = await loose(trx).updateTable(entry.table).set(detached).where('isDeleted', '=', 0).where(column, 'in', slice).executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
-  if (entry.onMove === 'drop') return Number((await trx.deleteFrom(entry.table).where(column, 'in', slice).executeTakeFirst()).numDeletedRows);
+  if (entry.onMove === 'drop') return Number((await loose(trx).deleteFrom(entry.table).where(column, 'in', slice).executeTakeFirst()).numDeletedRows);
   return 0;
 }
 

@@ -31,7 +31,7 @@ async function checkStrategy(platform: Platform, ctx: CallContext, values: Row, 
   if (deviceIds.length > MAX_DEVICES) throw badRequest(`一个策略最多${MAX_DEVICES}台设备`);
   if (deviceIds.length) {
     const devices = await platform.repo(device).all(ctx, {}, [within('id', deviceIds), eq('tenantId', tenantId), eq('projectId', String(merged.projectId))]);
-    const known = new Set(devices.map((d) => String(d.id)));
+    const known = new Set(devices.map((d) => d.id));
     const missing = deviceIds.find((id) => !known.has(id));
     if (missing) throw badRequest(`设备不存在或不属于该项目: ${missing}`);
   }
@@ -89,7 +89,7 @@ export function registerStrategies(app: FastifyInstance, platform: Platform, com
       strategy,
       project: proj ? { id: proj.id, name: proj.name, code: proj.code } : null,
       gateways: gateways.map((g) => ({ id: g.id, code: g.code, name: g.name, selected: g.id === row.gatewayId })),
-      devices: devices.map((d) => ({ id: d.id, code: d.code, name: d.name, gatewayId: d.gatewayId ?? null, selected: selected.has(String(d.id)) })),
+      devices: devices.map((d) => ({ id: d.id, code: d.code, name: d.name, gatewayId: d.gatewayId ?? null, selected: selected.has(d.id) })),
     });
   });
 

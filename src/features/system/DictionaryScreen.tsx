@@ -1,13 +1,13 @@
 import { Dialog, DialogBody } from '@blueprintjs/core';
 import { useLingui } from '@lingui/react/macro';
 import { useMemo, useState } from 'react';
-import type { dict } from '../../../resources/system/dict';
+import type { Dictionary } from '../../../resources/system/dict';
 import type { Row } from '../../crud/api';
 import { CrudPage } from '../../crud/CrudPage';
 import { childView, parentView } from './dictionaryViews';
 
 /** A dictionary family's screen: parents in the page, a parent's entries (a tree) in a dialog. */
-export function DictionaryScreen({ resource }: { resource: typeof dict }) {
+export function DictionaryScreen({ resource }: { resource: Dictionary }) {
   const { t } = useLingui();
   const [parent, setParent] = useState<Row>();
   const parents = useMemo(() => parentView(resource, setParent), [resource]);

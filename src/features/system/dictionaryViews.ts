@@ -1,10 +1,8 @@
 import { msg } from '@lingui/core/macro';
-import type { dict } from '../../../resources/system/dict';
+import type { Dictionary } from '../../../resources/system/dict';
 import { crudCalls, type Row, treeOf } from '../../crud/api';
 import type { CrudView, FieldName, FieldView } from '../../crud/types';
 
-/** Both dictionary families share one declaration (spec §2 "Dictionary management", §5 "Dictionary forms"). */
-type Dictionary = typeof dict;
 
 const DIALOG_WIDTH = 880;
 const CHILDREN_PAGE = 1000;

@@ -3,6 +3,7 @@ import { packageMenuIds } from '../../../auth/rights';
 import type { SCOPE_API, SCOPE_DATA } from '../../../auth/scopes';
 import type { Db, Row } from '../../../db/database';
 import { withAncestors } from '../../../http/trees';
+import { loose, type TableName } from '../../../db/tables';
 
 /**
  * Who may see and grant which menus. Menus are global; roles are granted menus (blade_role_menu); a tenant's
@@ -37,7 +38,7 @@ export class MenuSet {
 
   static async load(db: Db): Promise<MenuSet> {
     const rows = (await db.selectFrom('blade_menu').selectAll().where('isDeleted', '=', 0).orderBy('sort').orderBy('id').execute()) as MenuRow[];
-    return new MenuSet(rows.map((row) => ({ ...row, id: String(row.id), parentId: String(row.parentId ?? '0') })));
+    return new MenuSet(rows.map((row) => ({ ...row, id: row.id, parentId: String(row.parentId ?? '0') })));
   }
 
   /** The rows among ids, in display order. */
@@ -55,8 +56,9 @@ export class MenuSet {
 }
 
 /** Inserts link rows in chunks that stay below every driver's parameter limit. */
-export async function insertChunked(db: Db, table: string, rows: readonly Row[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 200) await db.insertInto(table).values(rows.slice(i, i + 200)).execute();
+export async function insertChunked(db: Db, table: TableName, rows: readonly Row[]): Promise<void> {
+  // Rows of any link table, built at run time: the untyped view.
+  for (let i = 0; i < rows.length; i += 200) await loose(db).insertInto(table).values(rows.slice(i, i + 200)).execute();
 }
 
 /** Ids given as a JSON array or comma-joined (as BladeX stores and sends them), deduplicated. */
@@ -79,7 +81,7 @@ export async function roleScopeIds(db: Db, roleIds: readonly string[], category:
     .where('roleId', 'in', roleIds as string[])
     .where('scopeCategory', '=', category)
     .execute();
-  return [...new Set(rows.map((r) => String(r.scopeId)))];
+  return [...new Set(rows.map((r) => r.scopeId))];
 }
 
 /** The menus and buttons a caller may use: all for the platform administrator, else its roles' grants within its package. */

@@ -57,8 +57,8 @@ async function lazyList(platform: Platform, ctx: CallContext, params: Record<str
   if (parentId !== undefined) extra.push((eb) => eb('parentId', '=', parentId));
   if (category !== undefined) extra.push((eb) => eb('category', '=', category));
   const rows = await platform.repo(menu).all(ctx, filters, extra);
-  const parents = await parentsAmong(platform.db, rows.map((r) => String(r.id)), category);
-  return rows.map((r) => ({ ...r, hasChildren: parents.has(String(r.id)) }));
+  const parents = await parentsAmong(platform.db, rows.map((r) => r.id), category);
+  return rows.map((r) => ({ ...r, hasChildren: parents.has(r.id) }));
 }
 
 /** The menus a top menu was granted, when the top menu belongs to the caller's tenant. */
@@ -68,7 +68,7 @@ async function topMenuMenuIds(platform: Platform, ctx: CallContext, topMenuIds: 
   const rows = await platform.db
     .selectFrom('blade_top_menu_setting')
     .select('menuId')
-    .where('topMenuId', 'in', visible.map((t) => String(t.id)))
+    .where('topMenuId', 'in', visible.map((t) => t.id))
     .execute();
   return [...new Set(rows.map((r) => String(r.menuId)))];
 }
@@ -83,7 +83,7 @@ async function scopeTree(db: Db, menus: MenuSet, table: 'blade_scope_data' | 'bl
   const menuIds = new Set(granted.map((s) => String(s.menuId)));
   const nodes: TreeNode[] = [
     ...menus.pick(menuIds).map((m) => treeNode(m.id, m.parentId, m.name)),
-    ...granted.map((s) => treeNode(String(s.id), String(s.menuId), String(s.scopeName))),
+    ...granted.map((s) => treeNode(s.id, String(s.menuId), s.scopeName)),
   ];
   return forest(nodes);
 }
@@ -94,7 +94,7 @@ const nodesOf = (rows: readonly MenuRow[]) => forest(rows.map((m) => treeNode(m.
 /** Ids of the roles among `ids` the caller may see (its tenant's, or any for the platform administrator). */
 async function visibleRoleIds(platform: Platform, ctx: CallContext, ids: readonly string[]): Promise<string[]> {
   const rows = await platform.repo(role).all(ctx, {}, [(eb) => eb('id', 'in', ids as string[])]);
-  return rows.map((r) => String(r.id));
+  return rows.map((r) => r.id);
 }
 
 async function routes(platform: Platform, ctx: CallContext, topMenuId: string | undefined) {

@@ -7,6 +7,7 @@ import { formatDateTime } from '../../../time';
 import { packageMenuIds } from '../../../auth/rights';
 import { insertChunked, MenuSet } from './grants';
 import { subtree } from '../../../http/trees';
+import { loose, type TableName } from '../../../db/tables';
 
 /** Tables a new tenant gets rows in; their caches hear about it once the transaction is committed. */
 export const PROVISIONED_TABLES = ['blade_tenant', 'blade_role', 'blade_role_menu', 'blade_dept', 'blade_post', 'blade_user', 'blade_param'] as const;
@@ -20,7 +21,7 @@ export async function initialPassword(db: Db, tenantId: string = PLATFORM_TENANT
     .where('paramKey', '=', INIT_PASSWORD_PARAM)
     .where('isDeleted', '=', 0)
     .executeTakeFirst();
-  return row?.paramValue ? String(row.paramValue) : DEFAULT_INIT_PASSWORD;
+  return row?.paramValue ? row.paramValue : DEFAULT_INIT_PASSWORD;
 }
 
 /** The next free 6-digit tenant code, counting deleted tenants too (their rows still carry the code). */
@@ -55,7 +56,8 @@ export async function provisionTenant(trx: Db, creator: Principal, tenant: NewTe
   const now = formatDateTime();
   const base = { tenantId: tenant.tenantId, createUser: creator.userId, createDept: creator.deptId, createTime: now, updateUser: creator.userId, updateTime: now, status: 1, isDeleted: 0 };
   const ids = { role: nextId(), dept: nextId(), post: nextId(), user: nextId() };
-  const insert = (table: string, row: Row) => trx.insertInto(table).values({ ...base, ...row }).execute();
+  // Rows of several tables with the same base columns: the untyped view, the table names checked.
+  const insert = (table: TableName, row: Row) => loose(trx).insertInto(table).values({ ...base, ...row }).execute();
 
   await insert('blade_role', { id: ids.role, parentId: '0', roleName: '租户管理员', roleAlias: ADMINISTRATOR, sort: 1 });
   await insert('blade_dept', { id: ids.dept, parentId: '0', ancestors: '0', deptCategory: 1, deptName: tenant.tenantName, fullName: tenant.tenantName, sort: 1 });

@@ -1,4 +1,5 @@
 import type { Db } from '../../../db/database';
+import { loose } from '../../../db/tables';
 
 /**
  * Deletes a tenant for good: the link rows hanging off its roles, top menus and notices, then every row of every
@@ -7,7 +8,7 @@ import type { Db } from '../../../db/database';
  * the tables touched. Runs inside a transaction.
  */
 export async function purgeTenant(trx: Db, tenantId: string, except: readonly string[] = []): Promise<string[]> {
-  const owned = (table: string) => trx.selectFrom(table).select('id').where('tenantId', '=', tenantId);
+  const owned = (table: 'blade_role' | 'blade_top_menu' | 'blade_notice' | 'blade_user') => trx.selectFrom(table).select('id').where('tenantId', '=', tenantId);
   await trx.deleteFrom('blade_role_menu').where('roleId', 'in', owned('blade_role')).execute();
   await trx.deleteFrom('blade_role_scope').where('roleId', 'in', owned('blade_role')).execute();
   await trx.deleteFrom('blade_top_menu_setting').where('topMenuId', 'in', owned('blade_top_menu')).execute();
@@ -19,7 +20,8 @@ export async function purgeTenant(trx: Db, tenantId: string, except: readonly st
   const tables = (await trx.introspection.getTables())
     .filter((t) => !t.isView && t.name !== 'blade_tenant' && !except.includes(t.name) && t.columns.some((c) => c.name === 'tenant_id'))
     .map((t) => t.name);
-  for (const table of new Set(tables)) await trx.deleteFrom(table).where('tenantId', '=', tenantId).execute();
+  // Tables found by introspection: the untyped view.
+  for (const table of new Set(tables)) await loose(trx).deleteFrom(table).where('tenantId', '=', tenantId).execute();
   await trx.deleteFrom('blade_tenant').where('tenantId', '=', tenantId).execute();
   return ['blade_role_menu', 'blade_role_scope', 'blade_top_menu_setting', 'blade_notice_read', ...tables, 'blade_tenant'];
 }

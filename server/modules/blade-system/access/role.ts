@@ -87,7 +87,7 @@ function roleHooks(platform: Platform): CrudHooks {
       const visible = await platform.repo(role).all(ctx, {}, [(eb) => eb('id', 'in', ids)]);
       if (visible.some((r) => r.roleAlias === ADMINISTRATOR)) throw badRequest(ROLE_MESSAGES.administrator);
       await new EscalationGuard(platform).assertCoversRoles(ctx.principal, visible);
-      if (await held(platform.db, visible.map((r) => String(r.id)))) throw badRequest(ROLE_MESSAGES.inUse);
+      if (await held(platform.db, visible.map((r) => r.id))) throw badRequest(ROLE_MESSAGES.inUse);
     },
   };
 }
@@ -137,7 +137,7 @@ async function grant(platform: Platform, ctx: CallContext, body: GrantBody): Pro
   const dataScopeIds = scopesOnly(body.dataScopeIds, menus);
   const apiScopeIds = scopesOnly(body.apiScopeIds, menus);
   // the platform administrator may grant roles of several tenants at once: each tenant's package applies
-  for (const tenantId of new Set(roles.map((r) => String(r.tenantId)))) {
+  for (const tenantId of new Set(roles.map((r) => r.tenantId))) {
     const grantable = await grantableMenuIds(db, menus, caller, tenantId);
     if (body.menuIds.some((id) => !grantable.ids.has(id))) throw badRequest(grantable.refusal);
     await checkScopes(db, 'blade_scope_data', dataScopeIds, grantable.ids);
@@ -145,7 +145,7 @@ async function grant(platform: Platform, ctx: CallContext, body: GrantBody): Pro
     await guard.assertScopesHeld(caller, tenantId, dataScopeIds, apiScopeIds);
   }
 
-  const roleIds = roles.map((r) => String(r.id));
+  const roleIds = roles.map((r) => r.id);
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('blade_role_menu').where('roleId', 'in', roleIds).execute();
     await trx.deleteFrom('blade_role_scope').where('roleId', 'in', roleIds).where('scopeCategory', 'in', [SCOPE_DATA, SCOPE_API]).execute();
@@ -174,7 +174,7 @@ export function registerRole(app: FastifyInstance, platform: Platform): void {
     const roleId = requiredText(paramsOf(request), 'roleId');
     const target = await platform.repo(role).byId(ctx, roleId);
     if (!target) throw badRequest(ROLE_MESSAGES.noRole);
-    return ok(await roleTree(platform, ctx, String(target.tenantId), roleId));
+    return ok(await roleTree(platform, ctx, target.tenantId, roleId));
   });
 
   app.get(`${BASE}/select`, needs.lookup, async (request) => {

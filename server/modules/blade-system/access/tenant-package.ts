@@ -28,7 +28,7 @@ function packageHooks(db: Db): CrudHooks {
     },
     async beforeRemove(_ctx, ids) {
       const user = await db.selectFrom('blade_tenant').select('tenantName').where('packageId', 'in', ids).where('isDeleted', '=', 0).executeTakeFirst();
-      if (user) throw badRequest(`产品包正被租户「${String(user.tenantName)}」使用,不能删除`);
+      if (user) throw badRequest(`产品包正被租户「${user.tenantName}」使用,不能删除`);
     },
   };
 }

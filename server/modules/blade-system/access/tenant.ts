@@ -17,6 +17,7 @@ import { DEVICE_KEYED_TABLES, deleteOwned, purgeTenantHistory, tenantOwned } fro
 import { purgeTenant } from './purge';
 import { accountUsage } from './quota';
 import { needs } from '../../../auth/rights';
+import { loose, type TableName } from '../../../db/tables';
 
 const BASE = '/blade-system/tenant';
 
@@ -71,9 +72,10 @@ async function tenantNamed(db: Db, idOrCode: string, deleted = 0): Promise<Row |
     .executeTakeFirst();
 }
 
-async function assertExists(db: Db, table: string, id: unknown, message: string): Promise<void> {
+async function assertExists(db: Db, table: TableName, id: unknown, message: string): Promise<void> {
   if (id === undefined || id === null || id === '') return;
-  const row = await db.selectFrom(table).select('id').where('id', '=', String(id)).where('isDeleted', '=', 0).executeTakeFirst();
+  // Any table's live row by id: the untyped view, the table name checked.
+  const row = await loose(db).selectFrom(table).select('id').where('id', '=', String(id)).where('isDeleted', '=', 0).executeTakeFirst();
   if (!row) throw badRequest(message);
 }
 
@@ -144,7 +146,7 @@ async function restore(platform: Platform, ctx: CallContext, ids: string[]): Pro
   await platform.db
     .updateTable('blade_tenant')
     .set({ isDeleted: 0, updateUser: ctx.principal.userId, updateTime: formatDateTime() })
-    .where('id', 'in', rows.map((r) => String(r.id)))
+    .where('id', 'in', rows.map((r) => r.id))
     .execute();
   platform.events.emit('changed', 'blade_tenant');
 }
@@ -188,7 +190,7 @@ export function registerTenant(app: FastifyInstance, platform: Platform): void {
     const rows = await repo.all(ctx, {}, [(eb) => eb('id', 'in', ids)]);
     if (rows.length === 0) throw badRequest(TENANT_MESSAGES.notFound);
     if (rows.some((r) => r.tenantId === PLATFORM_TENANT)) throw badRequest(TENANT_MESSAGES.platformTenant);
-    if (Object.keys(changes).length) for (const row of rows) await repo.update(ctx, String(row.id), changes);
+    if (Object.keys(changes).length) for (const row of rows) await repo.update(ctx, row.id, changes);
     return ok(true);
   });
 

@@ -101,7 +101,7 @@ function dictionaryHooks(repo: Repository): CrudHooks {
     async decorate(ctx, rows) {
       const parentIds = [...new Set(rows.map((r) => String(r.parentId ?? TOP_PARENT_ID)).filter((id) => !isTop(id)))];
       const parents = parentIds.length ? await repo.all(ctx, {}, [(eb) => eb('id', 'in', parentIds)]) : [];
-      const names = new Map(parents.map((p) => [String(p.id), p.dictValue]));
+      const names = new Map(parents.map((p) => [p.id, p.dictValue]));
       return rows.map((row) => ({ ...row, parentName: isTop(row.parentId) ? '顶级' : (names.get(String(row.parentId)) ?? '') }));
     },
   };

@@ -62,7 +62,7 @@ function regionHooks(repo: Repository): CrudHooks {
     async removeIds(ctx, params) {
       const keys = idsOf(params, params.id !== undefined ? 'id' : 'ids');
       const rows = await repo.all(ctx, {}, [(eb) => eb.or([eb('id', 'in', keys), eb('code', 'in', keys)])]);
-      return rows.map((r) => String(r.id));
+      return rows.map((r) => r.id);
     },
     async beforeRemove(ctx, ids) {
       const rows = ids.length ? await repo.all(ctx, {}, [(eb) => eb('id', 'in', ids)]) : [];

@@ -38,7 +38,7 @@ export class Recalculation extends DeviceData {
       const keys = text(args, 'pointKeys')?.split(',').map((s) => s.trim()).filter(Boolean) ?? points.map((p) => String(p.pointKey));
       for (const key of keys) {
         const latest = await this.db.selectFrom('wit_device_log').select('raw').where('deviceId', '=', String(d.id)).where('pointKey', '=', key).orderBy('ts', 'desc').limit(1).executeTakeFirst();
-        if (latest) next[key] = Number(latest.raw);
+        if (latest) next[key] = latest.raw;
       }
       if (Object.keys(next).length === 0) throw badRequest('该设备暂无数据,无法取最新值作为初始值');
     } else {
@@ -86,7 +86,7 @@ export class Recalculation extends DeviceData {
         if (rows.length === 0) break;
         // Keep whole instants: a full batch leaves its last instant to the next one (unless it is the only one).
         const lastTs = Number(rows[rows.length - 1].ts);
-        const batch = rows.length === RECALC_BATCH && Number(rows[0].ts) !== lastTs ? rows.filter((r) => Number(r.ts) !== lastTs) : rows;
+        const batch = rows.length === RECALC_BATCH && Number(rows[0].ts) !== lastTs ? rows.filter((r) => r.ts !== lastTs) : rows;
         const updates: Array<{ pointKey: string; ts: number; value: number }> = [];
         for (const group of byInstant(batch)) {
           const own = group.find((r) => r.pointKey === TEMPERATURE_KEY);

@@ -129,7 +129,7 @@ export class DeviceData {
     const out = new Map<string, Row>();
     for (let i = 0; i < unique.length; i += 500) {
       const rows = await this.platform.repo(device).all(ctx, {}, [(eb) => eb('id', 'in', unique.slice(i, i + 500))]);
-      for (const row of rows) out.set(String(row.id), row);
+      for (const row of rows) out.set(row.id, row);
     }
     return out;
   }
