@@ -199,7 +199,7 @@ export async function repositoryRows(repo: Repository, ctx: CallContext, query: 
       const found = await repo.all(ctx, {}, [(eb) => eb(`${repo.resource.table}.id`, 'in', chunk)], chunk.length);
       const byId = new Map(found.map((row) => [String(row.id), row]));
       // A row removed since the ids were read is left out.
-      const ordered = chunk.map((id) => byId.get(id)).filter((row): row is Row => row !== undefined);
+      const ordered = chunk.map((id) => byId.get(id)).filter((row) => row !== undefined);
       yield shape(ordered);
     }
   }
