@@ -49,13 +49,15 @@ export interface Reference<As extends string = string> {
 /**
  * `As`: the names the references add (`projectName`), kept literal so the console's views are checked against them.
  * `Table` and `Ten` keep the table's name and the tenancy literal, so the database's types are derived from the
- * declarations (resources/rows.ts, server/db/tables.ts).
+ * declarations (resources/rows.ts, server/db/tables.ts); `Hidden` keeps the hidden fields' names, so the rows the
+ * repository returns are typed without them.
  */
 export interface ResourceDeclaration<
   Shape extends z.ZodRawShape,
   As extends string = string,
   Table extends string = string,
   Ten extends Tenancy = Tenancy,
+  Hidden extends string = string,
 > {
   /** First path segment after /api, e.g. `blade-system`. */
   service: string;
@@ -84,8 +86,8 @@ export interface ResourceDeclaration<
   ownRoutes?: boolean;
   /** Read-only resources (logs) get no submit or remove. */
   readOnly?: boolean;
-  /** Fields never sent to clients (password hashes). */
-  hidden?: readonly string[];
+  /** Fields never sent to clients (password hashes): the repository's rows leave them out, and their type says so. */
+  hidden?: readonly Hidden[];
   /**
    * Field naming the project a row belongs to (server/db/project-scope.ts): rows of projects in the recycle bin are
    * hidden, and a user assigned to projects sees only theirs. With `projectThrough` the field holds the id of another
@@ -115,7 +117,8 @@ export interface Resource<
   As extends string = string,
   Table extends string = string,
   Ten extends Tenancy = Tenancy,
-> extends ResourceDeclaration<Shape, As, Table, Ten> {
+  Hidden extends string = string,
+> extends ResourceDeclaration<Shape, As, Table, Ten, Hidden> {
   /** `service/name`, the resource's identity in scopes and logs. */
   key: string;
   /** Every camelCase column: base columns plus the entity's fields. */
@@ -155,9 +158,14 @@ function kindOf(schema: z.ZodType): FieldKind {
   return 'text';
 }
 
-export function defineResource<Shape extends z.ZodRawShape, As extends string = never, Table extends string = string, Ten extends Tenancy = Tenancy>(
-  declaration: ResourceDeclaration<Shape, As, Table, Ten>,
-): Resource<Shape, As, Table, Ten> {
+export function defineResource<
+  Shape extends z.ZodRawShape,
+  As extends string = never,
+  Table extends string = string,
+  Ten extends Tenancy = Tenancy,
+  // Hidden names are the declaration's own fields: a misspelt one is a compile error, not a password sent out.
+  Hidden extends Extract<keyof Shape, string> = never,
+>(declaration: ResourceDeclaration<Shape, As, Table, Ten, Hidden>): Resource<Shape, As, Table, Ten, Hidden> {
   const kinds: Record<string, FieldKind> = { ...BASE_KINDS };
   if (declaration.tenancy === 'tenant') kinds.tenantId = 'text';
   for (const [field, schema] of Object.entries(declaration.fields.shape)) kinds[field] = kindOf(schema as z.ZodType);

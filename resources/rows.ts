@@ -15,6 +15,20 @@ import type { Resource } from './define';
  */
 export type RowOf<R extends Resource> = R extends Resource ? Flat<BaseRow & TenantColumn<R> & FieldColumns<R>> : never;
 
+/**
+ * A row as the repository returns it (`page`, `all`, `detail`, `byId`): the table's row without the declaration's
+ * `hidden` fields (password hashes, secrets), which never leave the server. A declaration whose hidden names are not
+ * known literally (code generic over any resource) gives the whole row.
+ */
+export type PresentedRowOf<R extends Resource> = R extends Resource
+  ? string extends HiddenOf<R>
+    ? RowOf<R>
+    : Flat<Omit<RowOf<R>, HiddenOf<R>>>
+  : never;
+
+/** The names of a declaration's hidden fields. */
+export type HiddenOf<R extends Resource> = NonNullable<R['hidden']>[number];
+
 export type BaseRow = {
   id: string;
   createUser: string | null;

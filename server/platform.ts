@@ -41,7 +41,7 @@ export function repositoryCache(deps: Pick<Platform, 'db' | 'dialect' | 'scopes'
   return <R extends Resource>(resource: R) => {
     let repo = cache.get(resource.key);
     if (!repo) {
-      repo = new Repository(resource, deps);
+      repo = new Repository<Resource>(resource, deps);
       cache.set(resource.key, repo);
     }
     // One repository per resource key, made from this very resource.

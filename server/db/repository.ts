@@ -1,7 +1,7 @@
 import type { DeleteQueryBuilder, DeleteResult, SelectQueryBuilder, Transaction, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import { z } from 'zod';
 import type { Resource, UniqueRule } from '../../resources/define';
-import type { RowOf } from '../../resources/rows';
+import type { PresentedRowOf, RowOf } from '../../resources/rows';
 import { isPlatformAdmin, type Principal } from '../auth/principal';
 import type { ScopeService } from '../auth/scopes';
 import type { EventBus } from '../events';
@@ -12,7 +12,7 @@ import { formatDateTime } from '../time';
 import { CountCache } from './count-cache';
 import { projectScope, projectScopeTables } from './project-scope';
 import type { Db, DialectName, Row, Schema } from './database';
-import { type LooseDb, type LooseSchema, loose } from './tables';
+import { type LooseDb, type LooseSchema, loose, type Tables } from './tables';
 
 /**
  * The one place where tenant isolation, soft delete, audit columns and data scope are applied. Every list, read
@@ -31,12 +31,39 @@ import { type LooseDb, type LooseSchema, loose } from './tables';
  *   must reach every row of a family or none (a moved dept's subtree, a renamed dictionary code).
  */
 
-// The builders name the resource's table and columns at run time, so they see the database untyped (LooseSchema);
-// the rows the repository returns are typed by the declaration (`RowOf<R>`).
-export type Select = SelectQueryBuilder<LooseSchema, string, Row>;
-export type Update = UpdateQueryBuilder<LooseSchema, string, string, UpdateResult>;
-export type Delete = DeleteQueryBuilder<LooseSchema, string, DeleteResult>;
+/**
+ * The table of a resource as the schema names it. A resource whose table is not known literally (code generic over
+ * any resource: the generic routes, exports, shared helpers) gets the loose builders (`LooseSchema`), as before.
+ */
+type TableOf<R extends Resource> = R['table'] & keyof Schema;
+type Generic<R extends Resource> = string extends R['table'] ? true : false;
+
+/** A scoped select of the resource's table: the module's columns, joins and where clauses are checked (docs/resources.md "Typed rows"). */
+export type Select<R extends Resource = Resource> = Generic<R> extends true
+  ? LooseSelect
+  : // biome-ignore lint/complexity/noBannedTypes: Kysely's own type of a select with nothing selected yet
+    SelectQueryBuilder<Schema, TableOf<R>, {}>;
+export type Update<R extends Resource = Resource> = Generic<R> extends true
+  ? LooseUpdate
+  : UpdateQueryBuilder<Schema, TableOf<R>, TableOf<R>, UpdateResult>;
+export type Delete<R extends Resource = Resource> = Generic<R> extends true ? LooseDelete : DeleteQueryBuilder<Schema, TableOf<R>, DeleteResult>;
+/** Columns a module sets or writes: any value (the zod schema or the module checks it), but only the table's columns. */
+export type Values<R extends Resource = Resource> = { [C in ColumnOf<R>]?: unknown };
+type ColumnOf<R extends Resource> = Generic<R> extends true ? string : Extract<keyof Tables[TableOf<R>], string>;
 export type Trx = Transaction<Schema>;
+
+// Inside, the builders name the resource's table and columns at run time, so they see the database untyped.
+type LooseSelect = SelectQueryBuilder<LooseSchema, string, Row>;
+type LooseUpdate = UpdateQueryBuilder<LooseSchema, string, string, UpdateResult>;
+type LooseDelete = DeleteQueryBuilder<LooseSchema, string, DeleteResult>;
+
+/**
+ * The one cast between the two views: a builder made on the loose view of `this.resource.table` is handed out typed
+ * by that same table (`Select<R>`, `Update<R>`, `Delete<R>`), which the compiler cannot see through a run-time name.
+ */
+function typed<Typed>(builder: LooseSelect | LooseUpdate | LooseDelete): Typed {
+  return builder as unknown as Typed;
+}
 
 export interface ScopeOptions {
   /** Rows in the recycle bin instead of live ones; `either`: both (a binding still shows its removed device's code). */
@@ -153,21 +180,33 @@ export class Repository<R extends Resource = Resource> {
   }
 
   /** A scoped select: what the caller may read, for the module to add its own conditions, joins and aggregates. */
-  async select(ctx: CallContext, options?: ScopeOptions): Promise<Select> {
+  async select(ctx: CallContext, options?: ScopeOptions): Promise<Select<R>> {
+    return typed(await this.scopedSelect(ctx, options));
+  }
+
+  private async scopedSelect(ctx: CallContext, options?: ScopeOptions): Promise<LooseSelect> {
     let qb = this.loose.selectFrom(this.table);
     for (const condition of await this.scope(ctx, options)) qb = qb.where(condition);
     return qb;
   }
 
   /** A scoped update setting `changes` as they are (no audit columns: `updateWhere` adds them). */
-  async updating(ctx: CallContext, changes: Row, options?: ScopeOptions): Promise<Update> {
+  async updating(ctx: CallContext, changes: Values<R>, options?: ScopeOptions): Promise<Update<R>> {
+    return typed(await this.scopedUpdate(ctx, changes, options));
+  }
+
+  private async scopedUpdate(ctx: CallContext, changes: Row, options?: ScopeOptions): Promise<LooseUpdate> {
     let qb = this.loose.updateTable(this.table).set(changes);
     for (const condition of await this.scope(ctx, options)) qb = qb.where(condition);
     return qb;
   }
 
   /** A scoped hard delete: purging rows for good (with `{ deleted: true }`, only rows already in the recycle bin). */
-  async deleting(ctx: CallContext, options?: ScopeOptions): Promise<Delete> {
+  async deleting(ctx: CallContext, options?: ScopeOptions): Promise<Delete<R>> {
+    return typed(await this.scopedDelete(ctx, options));
+  }
+
+  private async scopedDelete(ctx: CallContext, options?: ScopeOptions): Promise<LooseDelete> {
     this.assertTenantWritable(ctx);
     let qb = this.loose.deleteFrom(this.table);
     for (const condition of await this.scope(ctx, options)) qb = qb.where(condition);
@@ -187,28 +226,37 @@ export class Repository<R extends Resource = Resource> {
 
   /** Strips fields that never leave the server. */
   present<T extends Row>(row: T): T {
-    const hidden = this.resource.hidden;
+    const hidden: readonly string[] | undefined = this.resource.hidden;
     if (!hidden?.length) return row;
     const out: Row = { ...row };
     for (const field of hidden) delete out[field];
     return out as T;
   }
 
+  /** A row read from the table, presented: typed without the hidden fields it no longer has. */
+  private shown(row: Row): PresentedRowOf<R> {
+    return this.present(row) as PresentedRowOf<R>;
+  }
+
   /** A scoped select with the query's filters and sorting, plus any conditions the caller adds. */
-  async query(ctx: CallContext, query: Query, extra: Condition[] = [], skip?: ReadonlySet<string>): Promise<Select> {
-    let qb = await this.select(ctx);
+  async query(ctx: CallContext, query: Query, extra: Condition[] = [], skip?: ReadonlySet<string>): Promise<Select<R>> {
+    return typed(await this.filtered(ctx, query, extra, skip));
+  }
+
+  private async filtered(ctx: CallContext, query: Query, extra: Condition[] = [], skip?: ReadonlySet<string>): Promise<LooseSelect> {
+    let qb = await this.scopedSelect(ctx);
     for (const condition of [...filtersOf(this.resource, this.deps.dialect, query, skip), ...extra]) qb = qb.where(condition);
     return qb;
   }
 
-  private sorted(qb: Select, query: Query): Select {
+  private sorted(qb: LooseSelect, query: Query): LooseSelect {
     for (const sort of sortsOf(this.resource, query)) qb = qb.orderBy(sort.column, sort.desc ? 'desc' : 'asc');
     return qb.orderBy('id', 'desc');
   }
 
-  async page(ctx: CallContext, query: Query, extra: Condition[] = []): Promise<Page<RowOf<R>>> {
+  async page(ctx: CallContext, query: Query, extra: Condition[] = []): Promise<Page<PresentedRowOf<R>>> {
     const { current, size } = pagingOf(query);
-    const qb = await this.query(ctx, query, extra);
+    const qb = await this.filtered(ctx, query, extra);
     const counting = qb.select((eb) => eb.fn.countAll<number>().as('total'));
     const compiled = counting.compile();
     const [total, records] = await Promise.all([
@@ -218,33 +266,33 @@ export class Repository<R extends Resource = Resource> {
       }),
       this.sorted(qb.selectAll(), query).limit(size).offset((current - 1) * size).execute(),
     ]);
-    return pageOf(records.map((r) => this.present(r as RowOf<R>)), total, current, size);
+    return pageOf(records.map((r) => this.shown(r)), total, current, size);
   }
 
   /** The ids of the rows a list query names, in its order, at most `limit` (a list export reads the rows by id after). */
   async ids(ctx: CallContext, query: Query, extra: Condition[] = [], limit = 10_000): Promise<string[]> {
-    const qb = await this.query(ctx, query, extra);
+    const qb = await this.filtered(ctx, query, extra);
     const rows = await this.sorted(qb.select(`${this.table}.id as id`), query).limit(limit).execute();
     return rows.map((row) => String(row.id));
   }
 
   /** Unpaged list (nopage/select variants), capped so a careless call cannot read a whole table. */
-  async all(ctx: CallContext, query: Query, extra: Condition[] = [], limit = 10_000): Promise<RowOf<R>[]> {
-    const qb = await this.query(ctx, query, extra);
+  async all(ctx: CallContext, query: Query, extra: Condition[] = [], limit = 10_000): Promise<PresentedRowOf<R>[]> {
+    const qb = await this.filtered(ctx, query, extra);
     const rows = await this.sorted(qb.selectAll(), query).limit(limit).execute();
-    return rows.map((r) => this.present(r as RowOf<R>));
+    return rows.map((r) => this.shown(r));
   }
 
-  async detail(ctx: CallContext, query: Query, extra: Condition[] = []): Promise<RowOf<R> | undefined> {
+  async detail(ctx: CallContext, query: Query, extra: Condition[] = []): Promise<PresentedRowOf<R> | undefined> {
     const conditions = filtersOf(this.resource, this.deps.dialect, equalityQuery(query));
     if (conditions.length === 0) return undefined;
-    let qb = await this.select(ctx);
+    let qb = await this.scopedSelect(ctx);
     for (const condition of [...conditions, ...extra]) qb = qb.where(condition);
     const row = await qb.selectAll().limit(1).executeTakeFirst();
-    return row ? this.present(row as RowOf<R>) : undefined;
+    return row ? this.shown(row) : undefined;
   }
 
-  async byId(ctx: CallContext, id: string): Promise<RowOf<R> | undefined> {
+  async byId(ctx: CallContext, id: string): Promise<PresentedRowOf<R> | undefined> {
     return this.detail(ctx, { id });
   }
 
@@ -260,7 +308,11 @@ export class Repository<R extends Resource = Resource> {
    * caller as author, and the tenant — the caller's, or the one the platform administrator names. A createTime
    * module code gives is kept (a log row's event time); submit bodies never carry one (`parse` strips base columns).
    */
-  build(ctx: CallContext, values: Row, now = formatDateTime()): Row {
+  build(ctx: CallContext, values: Values<R>, now = formatDateTime()): Row {
+    return this.withBase(ctx, values, now);
+  }
+
+  private withBase(ctx: CallContext, values: Row, now = formatDateTime()): Row {
     const p = ctx.principal;
     const createTime = typeof values.createTime === 'string' ? values.createTime : now;
     const row: Row = { ...values, id: typeof values.id === 'string' ? values.id : nextId(), createUser: p.userId, createDept: p.deptId, createTime };
@@ -273,7 +325,7 @@ export class Repository<R extends Resource = Resource> {
 
   async insert(ctx: CallContext, values: Row): Promise<Row> {
     this.assertWritable(ctx);
-    const row = this.build(ctx, { ...values, id: undefined });
+    const row = this.withBase(ctx, { ...values, id: undefined });
     await this.checkUnique(row);
     await this.loose.insertInto(this.table).values(row).execute();
     this.changed();
@@ -281,9 +333,9 @@ export class Repository<R extends Resource = Resource> {
   }
 
   /** Inserts rows a module wrote (`build` adds their base columns), checked against the unique rules; returns them. */
-  async insertMany(ctx: CallContext, values: readonly Row[], now = formatDateTime()): Promise<Row[]> {
+  async insertMany(ctx: CallContext, values: readonly Values<R>[], now = formatDateTime()): Promise<Row[]> {
     this.assertTenantWritable(ctx);
-    const rows = values.map((v) => this.build(ctx, v, now));
+    const rows = values.map((v) => this.withBase(ctx, v, now));
     if (rows.length === 0) return rows;
     for (const row of rows) await this.checkUnique(row);
     // Bounded statements: SQLite takes at most 32766 parameters.
@@ -297,12 +349,16 @@ export class Repository<R extends Resource = Resource> {
    * Updates the rows the caller may write among those the conditions name, setting the audit columns; a tenant
    * moves only by the platform administrator. Returns how many changed.
    */
-  async updateWhere(ctx: CallContext, changes: Row, conditions: readonly Condition[], options?: ScopeOptions): Promise<number> {
+  updateWhere(ctx: CallContext, changes: Values<R>, conditions: readonly Condition[], options?: ScopeOptions): Promise<number> {
+    return this.updateRows(ctx, changes, conditions, options);
+  }
+
+  private async updateRows(ctx: CallContext, changes: Row, conditions: readonly Condition[], options?: ScopeOptions): Promise<number> {
     this.assertTenantWritable(ctx);
     const set: Row = { ...changes, updateUser: ctx.principal.userId, updateTime: formatDateTime() };
     delete set.id;
     if (!isPlatformAdmin(ctx.principal)) delete set.tenantId;
-    let qb = await this.updating(ctx, set, options);
+    let qb = await this.scopedUpdate(ctx, set, options);
     for (const condition of conditions) qb = qb.where(condition);
     const result = await qb.executeTakeFirst();
     this.changed();
@@ -311,12 +367,12 @@ export class Repository<R extends Resource = Resource> {
 
   /** Soft-deletes the rows the caller may write among those the conditions name; returns how many. */
   removeWhere(ctx: CallContext, conditions: readonly Condition[]): Promise<number> {
-    return this.updateWhere(ctx, { isDeleted: 1 }, conditions);
+    return this.updateRows(ctx, { isDeleted: 1 }, conditions);
   }
 
   /** Deletes for good the rows the caller may write among those the conditions name; returns how many. */
   async purgeWhere(ctx: CallContext, conditions: readonly Condition[], options?: ScopeOptions): Promise<number> {
-    let qb = await this.deleting(ctx, options);
+    let qb = await this.scopedDelete(ctx, options);
     for (const condition of conditions) qb = qb.where(condition);
     const result = await qb.executeTakeFirst();
     this.changed();
@@ -331,13 +387,13 @@ export class Repository<R extends Resource = Resource> {
     delete changes.id;
     if (!isPlatformAdmin(ctx.principal)) delete changes.tenantId;
     await this.checkUnique({ ...existing, ...changes });
-    await (await this.updating(ctx, changes)).where('id', '=', id).execute();
+    await (await this.scopedUpdate(ctx, changes)).where('id', '=', id).execute();
     this.changed();
     return this.present({ ...existing, ...changes });
   }
 
   private async byIdUnpresented(ctx: CallContext, id: string): Promise<RowOf<R> | undefined> {
-    return (await (await this.select(ctx)).selectAll().where('id', '=', id).executeTakeFirst()) as RowOf<R> | undefined;
+    return (await (await this.scopedSelect(ctx)).selectAll().where('id', '=', id).executeTakeFirst()) as RowOf<R> | undefined;
   }
 
   /** Soft-deletes the visible rows among ids; returns how many were removed. */
@@ -355,7 +411,7 @@ export class Repository<R extends Resource = Resource> {
         .executeTakeFirst();
       if (child) throw badRequest('请先删除子节点');
     }
-    const qb = await this.updating(ctx, { isDeleted: 1, updateUser: ctx.principal.userId, updateTime: formatDateTime() });
+    const qb = await this.scopedUpdate(ctx, { isDeleted: 1, updateUser: ctx.principal.userId, updateTime: formatDateTime() });
     const result = await qb.where('id', 'in', ids as string[]).executeTakeFirst();
     this.changed();
     return Number(result.numUpdatedRows);
