@@ -143,7 +143,7 @@ export class AlarmEngine {
       .orderBy('ts', 'desc')
       .limit(1)
       .executeTakeFirst();
-    return row ? { ts: row.ts, value: Number(row.value) } : undefined;
+    return row ? { ts: row.ts, value: row.value } : undefined;
   }
 
   /** Writes the change; returns the channel's open alarm after it and how many deliveries were planned. */

@@ -212,7 +212,7 @@ export class Notifier {
     if (Number(claimed.numUpdatedRows) !== 1) return; // another process has it
     const alarm = await db.selectFrom('wit_alarm').selectAll().where('id', '=', delivery.alarmId as string).executeTakeFirst();
     const round = Number(delivery.round);
-    const stillDue = alarm && Number(alarm.isDeleted) === 0 && (round === 0 || (Number(alarm.alarmState) === ALARM_STATE.open && Number(alarm.handleState) === 0));
+    const stillDue = alarm && alarm.isDeleted === 0 && (round === 0 || (Number(alarm.alarmState) === ALARM_STATE.open && Number(alarm.handleState) === 0));
     if (!alarm || !stillDue) {
       await this.settle(delivery, STATE.dropped, Number(delivery.attempts), '告警已恢复、已处理或已删除,不再提醒');
       return;
@@ -295,7 +295,7 @@ async function peopleOf(db: Db, tenantId: string, strategies: Row[]): Promise<Ma
   const out = new Map<string, Person>();
   for (const user of users) out.set(`u:${user.id}`, personFromUser(user));
   for (const recipient of recipients) {
-    const person = personFromRecipient(recipient, recipient.userId ? byUser.get(String(recipient.userId)) : undefined);
+    const person = personFromRecipient(recipient, recipient.userId ? byUser.get(recipient.userId) : undefined);
     out.set(`r:${recipient.id}`, person);
     if (person.userId) out.set(`u:${person.userId}`, person);
   }

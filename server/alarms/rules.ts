@@ -62,12 +62,12 @@ export class RuleBook {
     };
     for (const row of thresholds) {
       const type = row.targetType;
-      if (type === TARGET_TYPE.devicePoint && row.deviceId && row.pointKey) put(String(row.deviceId), String(row.pointKey), row, 1);
+      if (type === TARGET_TYPE.devicePoint && row.deviceId && row.pointKey) put(row.deviceId, row.pointKey, row, 1);
       if (type === TARGET_TYPE.monitorPoint && row.monitorPointId) {
-        for (const [deviceId, pointKey] of await this.boundChannels(String(row.monitorPointId))) put(deviceId, pointKey, row, 2, String(row.monitorPointId));
+        for (const [deviceId, pointKey] of await this.boundChannels(row.monitorPointId)) put(deviceId, pointKey, row, 2, row.monitorPointId);
       }
       if (type === TARGET_TYPE.factorsItem && row.factorsItemId && row.projectId) {
-        for (const [deviceId, pointKey] of await this.factorChannels(String(row.factorsItemId), String(row.projectId))) put(deviceId, pointKey, row, 3);
+        for (const [deviceId, pointKey] of await this.factorChannels(row.factorsItemId, row.projectId)) put(deviceId, pointKey, row, 3);
       }
     }
     return out;
@@ -80,11 +80,11 @@ export class RuleBook {
     const out: Array<[string, string]> = [];
     for (const binding of bindings) {
       if (binding.pointKey) {
-        out.push([String(binding.deviceId), String(binding.pointKey)]);
+        out.push([binding.deviceId, binding.pointKey]);
         continue;
       }
-      const points = await db.selectFrom('wit_device_point').select('pointKey').where('deviceId', '=', String(binding.deviceId)).where('isDeleted', '=', 0).execute();
-      for (const point of points) out.push([String(binding.deviceId), String(point.pointKey)]);
+      const points = await db.selectFrom('wit_device_point').select('pointKey').where('deviceId', '=', binding.deviceId).where('isDeleted', '=', 0).execute();
+      for (const point of points) out.push([binding.deviceId, point.pointKey]);
     }
     return out;
   }
@@ -99,6 +99,6 @@ export class RuleBook {
       .where('isDeleted', '=', 0)
       .where('deviceId', 'in', devices)
       .execute();
-    return points.map((p) => [String(p.deviceId), String(p.pointKey)]);
+    return points.map((p) => [p.deviceId, p.pointKey]);
   }
 }

@@ -146,7 +146,7 @@ export class RightsService {
     const granted = live.length ? await this.db.selectFrom('blade_role_menu').select('menuId').where('roleId', 'in', live).execute() : [];
     const pkg = platform ? undefined : await this.packageMenus(tenantId, menus);
     const menuIds = new Set(
-      platform ? menus.map((m) => m.id) : granted.map((g) => String(g.menuId)).filter((id) => !pkg || pkg.has(id)),
+      platform ? menus.map((m) => m.id) : granted.map((g) => g.menuId).filter((id) => !pkg || pkg.has(id)),
     );
     const codes = new Set(menus.filter((m) => menuIds.has(m.id)).map((m) => m.code));
     const scopes = live.length ? await this.db.selectFrom('blade_role_scope').select(['scopeId', 'scopeCategory']).where('roleId', 'in', live).execute() : [];
@@ -156,7 +156,7 @@ export class RightsService {
 
   private async menus(): Promise<MenuEntry[]> {
     const rows = await this.db.selectFrom('blade_menu').select(['id', 'code', 'parentId']).where('isDeleted', '=', 0).execute();
-    return rows.map((r) => ({ id: r.id, code: String(r.code), parentId: String(r.parentId ?? '0') }));
+    return rows.map((r) => ({ id: r.id, code: r.code, parentId: String(r.parentId ?? '0') }));
   }
 
   /** The package's menus with their ancestors, or undefined when the tenant has no package. */

@@ -197,7 +197,7 @@ export async function repositoryRows(repo: Repository, ctx: CallContext, query: 
     for (let i = 0; i < ids.length; i += limits.pageSize) {
       const chunk = ids.slice(i, i + limits.pageSize);
       const found = await repo.all(ctx, {}, [(eb) => eb(`${repo.resource.table}.id`, 'in', chunk)], chunk.length);
-      const byId = new Map(found.map((row) => [String(row.id), row]));
+      const byId = new Map(found.map((row) => [row.id, row]));
       // A row removed since the ids were read is left out.
       const ordered = chunk.map((id) => byId.get(id)).filter((row) => row !== undefined);
       yield shape(ordered);

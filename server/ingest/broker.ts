@@ -133,7 +133,7 @@ class AccessStore {
         .orderBy('sort')
         .orderBy('id')
         .execute();
-      list = rows.map((r) => ({ username: (r.username as string | null) || null, topic: String(r.topic), action: r.action, allow: r.allow === 1 }));
+      list = rows.map((r) => ({ username: (r.username as string | null) || null, topic: r.topic, action: r.action, allow: r.allow === 1 }));
       this.rules.set(tenantId, list);
     }
     return list;

@@ -137,7 +137,7 @@ export class Directory {
       formulaOf,
       formulaError,
       initial: numbers(row.initialValues),
-      compensation: row.modelId ? await this.compensation(id, String(row.modelId)) : new Map(),
+      compensation: row.modelId ? await this.compensation(id, row.modelId) : new Map(),
     };
   }
 
@@ -150,7 +150,7 @@ export class Directory {
       .where('isDeleted', '=', 0)
       .execute();
     if (coefficients.length === 0) return new Map();
-    const byChannel = new Map(coefficients.map((c) => [Number(c.channel), { k: c.coefficient, t0: Number(c.referenceTemperature ?? 20) }]));
+    const byChannel = new Map(coefficients.map((c) => [c.channel, { k: c.coefficient, t0: Number(c.referenceTemperature ?? 20) }]));
     const points = await this.db
       .selectFrom('wit_device_point')
       .select(['pointKey', 'channel'])
@@ -159,8 +159,8 @@ export class Directory {
       .execute();
     const out = new Map<string, { k: number; t0: number }>();
     for (const point of points) {
-      const coefficient = point.channel === null ? undefined : byChannel.get(Number(point.channel));
-      if (coefficient) out.set(String(point.pointKey), coefficient);
+      const coefficient = point.channel === null ? undefined : byChannel.get(point.channel);
+      if (coefficient) out.set(point.pointKey, coefficient);
     }
     return out;
   }

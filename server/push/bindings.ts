@@ -66,14 +66,14 @@ async function loadProject(db: Db, projectId: string): Promise<Binding[]> {
   const rows = await db.selectFrom('wit_tenant_project').selectAll().where('projectId', '=', projectId).where('isDeleted', '=', 0).execute();
   if (rows.length === 0) return [];
   const project = await db.selectFrom('wit_project').select(['id', 'tenantId', 'code', 'name']).where('id', '=', projectId).where('isDeleted', '=', 0).executeTakeFirst();
-  const targetIds = [...new Set(rows.map((r) => String(r.mqttParamId)))];
+  const targetIds = [...new Set(rows.map((r) => r.mqttParamId))];
   const targets = new Map((await db.selectFrom('wit_mqtt_param').selectAll().where('id', 'in', targetIds).where('isDeleted', '=', 0).execute()).map((r) => [r.id, r]));
   const deviceRows = await db.selectFrom('wit_device').select(['id', 'code', 'name']).where('projectId', '=', projectId).where('isDeleted', '=', 0).execute();
-  const devices = new Map<string, DeviceInfo>(deviceRows.map((d) => [d.id, { code: String(d.code), name: String(d.name ?? '') }]));
+  const devices = new Map<string, DeviceInfo>(deviceRows.map((d) => [d.id, { code: d.code, name: String(d.name ?? '') }]));
   const namings = await loadNamings(db, targetIds, [...devices.keys()]);
   const info: ProjectInfo = project ? { id: projectId, code: String(project.code ?? ''), name: String(project.name ?? '') } : { id: projectId, code: '', name: '' };
   return rows.flatMap((row): Binding[] => {
-    const targetRow = targets.get(String(row.mqttParamId));
+    const targetRow = targets.get(row.mqttParamId);
     if (!targetRow) return [];
     const target = targetOf(targetRow);
     const ids = idList(row.deviceIds);
@@ -114,12 +114,12 @@ async function loadNamings(db: Db, targetIds: string[], deviceIds: string[]): Pr
       .where('isDeleted', '=', 0)
       .execute();
     for (const row of rows) {
-      const id = String(row.mqttParamId);
+      const id = row.mqttParamId;
       let naming = out.get(id);
       if (!naming) out.set(id, (naming = { devices: new Map(), keys: new Map() }));
-      const deviceId = String(row.deviceId);
-      if (row.pointKey && row.targetKey) naming.keys.set(`${deviceId}|${String(row.pointKey)}`, String(row.targetKey));
-      else if (!row.pointKey && row.targetDevice) naming.devices.set(deviceId, String(row.targetDevice));
+      const deviceId = row.deviceId;
+      if (row.pointKey && row.targetKey) naming.keys.set(`${deviceId}|${row.pointKey}`, row.targetKey);
+      else if (!row.pointKey && row.targetDevice) naming.devices.set(deviceId, row.targetDevice);
     }
   }
   return out;

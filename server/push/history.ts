@@ -42,10 +42,10 @@ export async function* historyOf(db: Db, device: DeviceRef, from: number, to: nu
     }
     const rows = await qb.orderBy('ts').orderBy('pointKey').limit(PAGE).execute();
     if (rows.length === 0) return;
-    yield rows.map((r) => ({ deviceId: device.id, deviceCode: device.code, pointKey: String(r.pointKey), ts: r.ts, value: Number(r.value) }));
+    yield rows.map((r) => ({ deviceId: device.id, deviceCode: device.code, pointKey: r.pointKey, ts: r.ts, value: r.value }));
     if (rows.length < PAGE) return;
     const last = rows[rows.length - 1];
-    after = { ts: last.ts, pointKey: String(last.pointKey) };
+    after = { ts: last.ts, pointKey: last.pointKey };
   }
 }
 
@@ -56,13 +56,13 @@ export async function* historyOf(db: Db, device: DeviceRef, from: number, to: nu
 export async function latestOf(db: Db, latest: LatestValues, device: DeviceRef): Promise<PushReading[]> {
   const known = latest.of(device.id);
   const points = await db.selectFrom('wit_device_point').select('pointKey').where('deviceId', '=', device.id).where('isDeleted', '=', 0).execute();
-  const keys = new Set([...Object.keys(known), ...points.map((p) => String(p.pointKey))]);
+  const keys = new Set([...Object.keys(known), ...points.map((p) => p.pointKey)]);
   const out: PushReading[] = [];
   for (const pointKey of keys) {
     let found: { ts: number; value: number } | undefined = known[pointKey];
     if (!found) {
       const row = await db.selectFrom('wit_device_log').select(['ts', 'value']).where('deviceId', '=', device.id).where('pointKey', '=', pointKey).orderBy('ts', 'desc').limit(1).executeTakeFirst();
-      if (row) found = { ts: row.ts, value: Number(row.value) };
+      if (row) found = { ts: row.ts, value: row.value };
     }
     if (found) out.push({ deviceId: device.id, deviceCode: device.code, pointKey, ts: found.ts, value: found.value });
   }

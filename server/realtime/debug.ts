@@ -41,16 +41,16 @@ export async function resolveTarget(platform: Platform, ctx: CallContext, kind: 
   if (!row) return undefined;
   const devices =
     kind === 'gateway'
-      ? (await platform.db.selectFrom('wit_device').select(['id', 'code']).where('gatewayId', '=', id).where('isDeleted', '=', 0).execute()).map((d) => ({ id: d.id, code: String(d.code) }))
+      ? (await platform.db.selectFrom('wit_device').select(['id', 'code']).where('gatewayId', '=', id).where('isDeleted', '=', 0).execute()).map((d) => ({ id: d.id, code: d.code }))
       : [];
   return {
     kind,
     id,
-    code: String(row.code),
-    name: String(row.name),
+    code: row.code,
+    name: row.name,
     tenantId: row.tenantId,
     row,
-    gatewayId: kind === 'device' && 'gatewayId' in row && row.gatewayId && row.gatewayId !== '0' ? String(row.gatewayId) : null,
+    gatewayId: kind === 'device' && 'gatewayId' in row && row.gatewayId && row.gatewayId !== '0' ? row.gatewayId : null,
     devices,
   };
 }
@@ -120,7 +120,7 @@ async function rebuild(platform: Platform, target: DebugTarget, row: Row): Promi
       ? await platform.db.selectFrom('wit_device_log').select(['pointKey', 'value', 'raw']).where('deviceId', '=', deviceId).where('pointKey', 'in', keys).where('ts', '=', reading.ts).execute()
       : [];
     const values: Record<string, { raw: number; value: number }> = {};
-    for (const s of stored) values[String(s.pointKey)] = { raw: s.raw, value: Number(s.value) };
+    for (const s of stored) values[s.pointKey] = { raw: s.raw, value: s.value };
     const code = onGateway ? (reading.device ?? '') : target.kind === 'device' ? target.code : (target.devices.find((d) => d.id === deviceId)?.code ?? '');
     readings.push({ deviceId, code, ts: reading.ts, values });
   }
@@ -194,7 +194,7 @@ export function attachDebug(io: Server, platform: Platform, principalOf: (socket
   async function gatewayOf(deviceId: string): Promise<string | null> {
     if (!gatewayOfDevice.has(deviceId)) {
       const row = await platform.db.selectFrom('wit_device').select('gatewayId').where('id', '=', deviceId).executeTakeFirst();
-      const gatewayId = row?.gatewayId && row.gatewayId !== '0' ? String(row.gatewayId) : null;
+      const gatewayId = row?.gatewayId && row.gatewayId !== '0' ? row.gatewayId : null;
       gatewayOfDevice.set(deviceId, gatewayId);
     }
     return gatewayOfDevice.get(deviceId) ?? null;

@@ -43,7 +43,7 @@ async function rolledUpKeysOf(db: Db, deviceId: string, limit: number): Promise<
   for (let after = ''; keys.length < limit; ) {
     const row = await db.selectFrom('wit_device_log_rollup').select('pointKey').where('deviceId', '=', deviceId).where('pointKey', '>', after).orderBy('pointKey').limit(1).executeTakeFirst();
     if (!row) break;
-    after = String(row.pointKey);
+    after = row.pointKey;
     keys.push(after);
   }
   return keys;
@@ -52,7 +52,7 @@ async function rolledUpKeysOf(db: Db, deviceId: string, limit: number): Promise<
 /** The distinct keys among a device's points in [from, to): one primary-key range (device, time, key). */
 async function keysBetween(db: Db, deviceId: string, from: number, to: number): Promise<string[]> {
   const rows = await db.selectFrom('wit_device_log').select('pointKey').distinct().where('deviceId', '=', deviceId).where('ts', '>=', from).where('ts', '<', to).execute();
-  return rows.map((r) => String(r.pointKey));
+  return rows.map((r) => r.pointKey);
 }
 
 /**
@@ -98,13 +98,13 @@ async function rollUpHour(trx: Db, deviceId: string, hour: number): Promise<void
   const to = from + HOUR_MS;
   // The hour's points are one primary-key range, in time order.
   const points = await trx.selectFrom('wit_device_log').select(['pointKey', 'ts', 'value']).where('deviceId', '=', deviceId).where('ts', '>=', from).where('ts', '<', to).orderBy('ts').orderBy('pointKey').execute();
-  const keys = [...new Set([...points.map((p) => String(p.pointKey)), ...(await rolledUpKeysOf(trx, deviceId, Number.POSITIVE_INFINITY))])];
+  const keys = [...new Set([...points.map((p) => p.pointKey), ...(await rolledUpKeysOf(trx, deviceId, Number.POSITIVE_INFINITY))])];
   if (!keys.length) return;
   const byKey = new Map<string, Array<{ ts: number; value: number }>>();
   for (const p of points) {
-    const key = String(p.pointKey);
+    const key = p.pointKey;
     const list = byKey.get(key) ?? [];
-    list.push({ ts: p.ts, value: Number(p.value) });
+    list.push({ ts: p.ts, value: p.value });
     byKey.set(key, list);
   }
   await deleteCells(trx, deviceId, keys, [TEN_MINUTES, HOUR_MS], from, to);
@@ -119,7 +119,7 @@ async function rollUpHour(trx: Db, deviceId: string, hour: number): Promise<void
   await deleteCells(trx, deviceId, keys, [SIX_HOURS], six, six + SIX_HOURS);
   const hourCells = new Map<string, Cell[]>();
   for (const r of hours) {
-    const key = String(r.pointKey);
+    const key = r.pointKey;
     hourCells.set(key, [...(hourCells.get(key) ?? []), cellOfRow(r)]);
   }
   for (const [key, cells] of hourCells) await insertCells(trx, deviceId, key, SIX_HOURS, mergeInto(cells, SIX_HOURS));

@@ -49,7 +49,7 @@ async function rawPoints(db: Db, range: SeriesRange, limit: number): Promise<Arr
     .orderBy('ts')
     .limit(limit)
     .execute();
-  return rows.map((r) => [r.ts, Number(r.value)]);
+  return rows.map((r) => [r.ts, r.value]);
 }
 
 interface GroupRow {

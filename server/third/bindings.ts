@@ -86,11 +86,11 @@ export class ThirdBindings {
   async paramTree(ctx: CallContext, tenantId: string) {
     const params = await this.platform.repo(thirdMonitorParam).all(ctx, {}, [eq('tenantId', tenantId)]);
     const bindings = await this.platform.repo(thirdMonitorProject).all(ctx, {}, [eq('tenantId', tenantId)]);
-    const names = await this.projectNames(ctx, bindings.map((b) => String(b.projectId)));
+    const names = await this.projectNames(ctx, bindings.map((b) => b.projectId));
     return attach(
-      params.map((p) => nodeOf('param', p, '0', String(p.name), { baseUrl: p.baseUrl, platformType: p.platformType, enabled: p.enabled, lastPullState: p.lastPullState })),
+      params.map((p) => nodeOf('param', p, '0', p.name, { baseUrl: p.baseUrl, platformType: p.platformType, enabled: p.enabled, lastPullState: p.lastPullState })),
       bindings.map((b) =>
-        nodeOf('project', { ...b, name: names.get(String(b.projectId)) ?? String(b.projectId) }, b.thirdParamId, undefined, {
+        nodeOf('project', { ...b, name: names.get(b.projectId) ?? b.projectId }, b.thirdParamId, undefined, {
           projectId: b.projectId,
           thirdProjectId: b.thirdProjectId,
           thirdProjectName: b.thirdProjectName,
@@ -104,7 +104,7 @@ export class ThirdBindings {
   private async projectNames(ctx: CallContext, ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
     const rows = await (await this.platform.repo(project).select(ctx)).select(['id', 'name']).where('id', 'in', [...new Set(ids)]).execute();
-    return new Map(rows.map((r) => [String(r.id), String(r.name)]));
+    return new Map(rows.map((r) => [r.id, r.name]));
   }
 
   /** The remote platform's projects, live, each marked with the local project bound to it. */
@@ -112,10 +112,10 @@ export class ThirdBindings {
     const param = await this.param(ctx, paramId);
     const projects = await this.remote(param).projects();
     const bindings = await this.platform.repo(thirdMonitorProject).all(ctx, {}, [eq('thirdParamId', String(param.id))]);
-    const names = await this.projectNames(ctx, bindings.map((b) => String(b.projectId)));
+    const names = await this.projectNames(ctx, bindings.map((b) => b.projectId));
     return projects.map((p) => {
       const b = bindings.find((x) => x.thirdProjectId === p.id);
-      return { ...p, bound: b ? 1 : 0, bindingId: b?.id ?? null, projectId: b?.projectId ?? null, projectName: b ? (names.get(String(b.projectId)) ?? null) : null };
+      return { ...p, bound: b ? 1 : 0, bindingId: b?.id ?? null, projectId: b?.projectId ?? null, projectName: b ? (names.get(b.projectId) ?? null) : null };
     });
   }
 
@@ -133,7 +133,7 @@ export class ThirdBindings {
       .where('projectId', '<>', projectId ?? '')
       .where('projectId', 'in', liveProjects)
       .executeTakeFirst();
-    if (theirs) throw badRequest(`第三方项目已绑定本地项目「${(await this.projectNames(ctx, [String(theirs.projectId)])).get(String(theirs.projectId)) ?? ''}」`);
+    if (theirs) throw badRequest(`第三方项目已绑定本地项目「${(await this.projectNames(ctx, [theirs.projectId])).get(theirs.projectId) ?? ''}」`);
     return mine;
   }
 
@@ -232,9 +232,9 @@ export class ThirdBindings {
         // Every device and point binding under it goes, also those the caller's data scope does not show.
         ...[deviceCustomer, pointCustomer].map(
           (resource): Write =>
-            (trx) => this.platform.repo(resource).within(trx).updateWhere(ctx, { isDeleted: 1 }, [eq('thirdParamId', b.thirdParamId), eq('projectId', String(b.projectId))], WHOLE_TENANT),
+            (trx) => this.platform.repo(resource).within(trx).updateWhere(ctx, { isDeleted: 1 }, [eq('thirdParamId', b.thirdParamId), eq('projectId', b.projectId)], WHOLE_TENANT),
         ),
-        (trx) => this.platform.repo(project).within(trx).updateWhere(ctx, { ptProjectId: null }, [eq('id', String(b.projectId)), eq('ptProjectId', b.thirdProjectId)]),
+        (trx) => this.platform.repo(project).within(trx).updateWhere(ctx, { ptProjectId: null }, [eq('id', b.projectId), eq('ptProjectId', b.thirdProjectId)]),
       ]),
     );
     return rows.length;
@@ -260,10 +260,10 @@ export class ThirdBindings {
     const devices = await this.platform.repo(device).all(ctx, {}, [eq('projectId', projectId)]);
     const bindings = await this.platform.repo(deviceCustomer).all(ctx, {}, [eq('projectId', projectId)]);
     const binding = await this.bindingOf(ctx, projectId);
-    const root = nodeOf('project', proj, '0', String(proj.name), { code: proj.code, thirdParamId: binding?.thirdParamId ?? null, thirdProjectId: binding?.thirdProjectId ?? null, thirdProjectName: binding?.thirdProjectName ?? null });
+    const root = nodeOf('project', proj, '0', proj.name, { code: proj.code, thirdParamId: binding?.thirdParamId ?? null, thirdProjectId: binding?.thirdProjectId ?? null, thirdProjectName: binding?.thirdProjectName ?? null });
     const children = devices.map((d) => {
       const b = bindings.find((x) => x.deviceId === d.id);
-      return nodeOf('device', d, proj.id, String(d.name), {
+      return nodeOf('device', d, proj.id, d.name, {
         code: d.code,
         bound: b ? 1 : 0,
         bindingId: b?.id ?? null,
@@ -271,7 +271,7 @@ export class ThirdBindings {
         thirdDeviceId: b?.thirdDeviceId ?? null,
         thirdDeviceCode: b?.thirdDeviceCode ?? null,
         thirdDeviceName: b?.thirdDeviceName ?? null,
-        pulledTime: b?.pulledTs ? formatDateTime(new Date(Number(b.pulledTs))) : null,
+        pulledTime: b?.pulledTs ? formatDateTime(new Date(b.pulledTs)) : null,
       });
     });
     return attach([root], children);

@@ -249,22 +249,22 @@ export class ThirdPuller {
           .where('isDeleted', '=', 0)
           .where('projectId', 'in', db.selectFrom('wit_project').select('id').where('isDeleted', '=', 0))
           .execute()
-      ).map((r) => String(r.projectId)),
+      ).map((r) => r.projectId),
     );
     const devices = await db
       .selectFrom('wit_device')
       .select(['id', 'code', 'projectId'])
-      .where('id', 'in', bindings.map((b) => String(b.deviceId)))
+      .where('id', 'in', bindings.map((b) => b.deviceId))
       .where('tenantId', '=', tenantId)
       .where('isDeleted', '=', 0)
       .where('status', '=', 1)
       .execute();
     const byId = new Map(devices.map((d) => [d.id, d]));
     return bindings.flatMap((b): Target[] => {
-      const d = byId.get(String(b.deviceId));
-      if (!d || !projects.has(String(b.projectId))) return [];
-      const pulled = b.pulledTs === null || b.pulledTs === undefined ? null : Number(b.pulledTs);
-      return [{ id: b.id, tenantId, projectId: String(d.projectId ?? b.projectId), deviceId: d.id, deviceCode: String(d.code), thirdDeviceId: b.thirdDeviceId, pulledTs: pulled }];
+      const d = byId.get(b.deviceId);
+      if (!d || !projects.has(b.projectId)) return [];
+      const pulled = b.pulledTs === null || b.pulledTs === undefined ? null : b.pulledTs;
+      return [{ id: b.id, tenantId, projectId: String(d.projectId ?? b.projectId), deviceId: d.id, deviceCode: d.code, thirdDeviceId: b.thirdDeviceId, pulledTs: pulled }];
     });
   }
 

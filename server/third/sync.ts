@@ -94,7 +94,7 @@ export class ThirdSync {
     }
     const devices = await this.bindings.remote(param).devices(thirdProjectId);
     const bindings = await this.platform.repo(deviceCustomer).all(ctx, {}, [eq('thirdParamId', String(param.id)), within('thirdDeviceId', devices.map((d) => d.id))]);
-    const locals = await this.platform.repo(device).all(ctx, {}, [within('id', bindings.map((b) => String(b.deviceId)))]);
+    const locals = await this.platform.repo(device).all(ctx, {}, [within('id', bindings.map((b) => b.deviceId))]);
     return devices.map((d) => {
       const b = bindings.find((x) => x.thirdDeviceId === d.id);
       const local = b ? locals.find((l) => l.id === b.deviceId) : undefined;
@@ -106,14 +106,14 @@ export class ThirdSync {
   /** The live device bindings of a connection, by remote device id. */
   private async deviceBindings(ctx: CallContext, param: Row): Promise<Map<string, Row>> {
     const rows = await (await this.platform.repo(deviceCustomer).select(ctx, ALL_BINDINGS)).selectAll().where('thirdParamId', '=', String(param.id)).execute();
-    return new Map(rows.map((r) => [String(r.thirdDeviceId), r]));
+    return new Map(rows.map((r) => [r.thirdDeviceId, r]));
   }
 
   /** Whom a local device is bound to already (any connection), if anyone. */
   private async boundTo(ctx: CallContext, deviceIds: string[]): Promise<Map<string, Row>> {
     if (deviceIds.length === 0) return new Map();
     const rows = await (await this.platform.repo(deviceCustomer).select(ctx, ALL_BINDINGS)).selectAll().where('deviceId', 'in', deviceIds).execute();
-    return new Map(rows.map((r) => [String(r.deviceId), r]));
+    return new Map(rows.map((r) => [r.deviceId, r]));
   }
 
   /** A new local device for a remote one, checked: its code (prefix + remote code) must be free on the platform. */
@@ -151,7 +151,7 @@ export class ThirdSync {
   /** The writes that bring a local device's points in line with the remote device's (points are added, never removed). */
   private async pointWrites(ctx: CallContext, tenantId: string, deviceId: string, remote: RemoteDevice, cat: Catalogue, tally: SyncCounts): Promise<Write[]> {
     const repo = this.platform.repo(devicePoint);
-    const existing = new Map((await (await repo.select(ctx)).selectAll().where('deviceId', '=', deviceId).execute()).map((p) => [String(p.pointKey), p]));
+    const existing = new Map((await (await repo.select(ctx)).selectAll().where('deviceId', '=', deviceId).execute()).map((p) => [p.pointKey, p]));
     const writes: Write[] = [];
     for (const point of remote.points) {
       tally.total++;
@@ -183,7 +183,7 @@ export class ThirdSync {
         continue;
       }
       tally.updated++;
-      writes.push(this.updating(ctx, devicePoint, String(local.id), changes));
+      writes.push(this.updating(ctx, devicePoint, local.id, changes));
     }
     return writes;
   }
@@ -221,7 +221,7 @@ export class ThirdSync {
       const local = viaBinding ?? locals.find((d) => d.code === `${prefix}${remote.code}`);
       if (local && !viaBinding) {
         const other = takenBy.get(local.id);
-        if (other && (other.thirdParamId !== bound.param.id || other.thirdDeviceId !== remote.id)) throw badRequest(`本地设备 ${String(local.code)} 已绑定其他第三方设备`);
+        if (other && (other.thirdParamId !== bound.param.id || other.thirdDeviceId !== remote.id)) throw badRequest(`本地设备 ${local.code} 已绑定其他第三方设备`);
       }
       if (!local) {
         const row = this.newDevice(ctx, bound, remote, cat);
@@ -275,7 +275,7 @@ export class ThirdSync {
     });
     if (new Set(wanted.map((w) => w.thirdDeviceId)).size !== wanted.length) throw badRequest('第三方设备重复');
     const remotes = new Map((await this.bindings.remote(bound.param).devices(String(bound.binding.thirdProjectId), wanted.some((w) => w.deviceId === 'new'))).map((d) => [d.id, d]));
-    const locals = new Map((await this.platform.repo(device).all(ctx, {}, [eq('projectId', String(bound.project.id)), eq('tenantId', tenantId)])).map((d) => [String(d.id), d]));
+    const locals = new Map((await this.platform.repo(device).all(ctx, {}, [eq('projectId', String(bound.project.id)), eq('tenantId', tenantId)])).map((d) => [d.id, d]));
     const bindings = await this.deviceBindings(ctx, bound.param);
     // The bindings as they will be: the project's current ones with the request's changes.
     const final = new Map<string, string>();
@@ -352,9 +352,9 @@ export class ThirdSync {
     const repo = this.platform.repo(monitorPoint);
     const locals = await repo.all(ctx, {}, [eq('projectId', localProjectId), eq('tenantId', tenantId)]);
     const pointBindings = () => this.platform.repo(pointCustomer).select(ctx, ALL_BINDINGS).then((qb) => qb.selectAll());
-    const bindings = new Map((await (await pointBindings()).where('thirdParamId', '=', String(bound.param.id)).execute()).map((r) => [String(r.thirdPointId), r]));
+    const bindings = new Map((await (await pointBindings()).where('thirdParamId', '=', String(bound.param.id)).execute()).map((r) => [r.thirdPointId, r]));
     const pointBound = new Map(
-      (await (await pointBindings()).where(within('monitorPointId', locals.map((l) => l.id))).execute()).map((r) => [String(r.monitorPointId), r]),
+      (await (await pointBindings()).where(within('monitorPointId', locals.map((l) => l.id))).execute()).map((r) => [r.monitorPointId, r]),
     );
     const devices = await this.deviceBindings(ctx, bound.param);
     const result: PointSyncResult = { ...counts(), relations: 0 };
@@ -368,7 +368,7 @@ export class ThirdSync {
       const local = viaBinding ?? locals.find((l) => l.code === remote.code);
       if (local && !viaBinding) {
         const other = pointBound.get(local.id);
-        if (other && (other.thirdParamId !== bound.param.id || other.thirdPointId !== remote.id)) throw badRequest(`本地监测点 ${String(local.code)} 已绑定其他第三方测点`);
+        if (other && (other.thirdParamId !== bound.param.id || other.thirdPointId !== remote.id)) throw badRequest(`本地监测点 ${local.code} 已绑定其他第三方测点`);
       }
       let parsed: Row;
       try {
@@ -399,7 +399,7 @@ export class ThirdSync {
       const linked = { ...fields, monitorPointId: pointId };
       writes.push(
         binding
-          ? (trx, now) => bindingRepo.within(trx).updateWhere(ctx, { ...linked, syncTime: now }, [eq('id', String(binding.id))], ALL_BINDINGS)
+          ? (trx, now) => bindingRepo.within(trx).updateWhere(ctx, { ...linked, syncTime: now }, [eq('id', binding.id)], ALL_BINDINGS)
           : (trx, now) => bindingRepo.within(trx).insertMany(ctx, [{ ...linked, tenantId, thirdParamId: String(bound.param.id), thirdPointId: remote.id, syncTime: now }], now),
       );
       this.collectRelations(remote, devices, pointId, relations);

@@ -6,7 +6,7 @@ const RECORDS = 'vigil_seed_step';
 
 async function recorded(db: Db): Promise<Set<string>> {
   const rows = await db.selectFrom(RECORDS).select('name').execute();
-  return new Set(rows.map((row) => String(row.name)));
+  return new Set(rows.map((row) => row.name));
 }
 
 /**

@@ -93,7 +93,7 @@ export async function checkTenant(db: Db, tenantId: string): Promise<void> {
     .where('isDeleted', '=', 0)
     .executeTakeFirst();
   if (!tenant) throw new LoginError(LOGIN_MESSAGES.noTenant);
-  if (tenant.expireTime && String(tenant.expireTime) < formatDateTime()) throw new LoginError(LOGIN_MESSAGES.tenantExpired);
+  if (tenant.expireTime && tenant.expireTime < formatDateTime()) throw new LoginError(LOGIN_MESSAGES.tenantExpired);
 }
 
 export async function findUser(db: Db, tenantId: string, by: { account?: string; id?: string }): Promise<UserRow | undefined> {

@@ -43,7 +43,7 @@ async function clientOf(platform: Platform, request: FastifyRequest): Promise<Cl
     : undefined;
   if (!row || row.clientSecret !== secret) throw unauthorized('客户端认证失败');
   return {
-    clientId: String(row.clientId),
+    clientId: row.clientId,
     accessTokenValidity: row.accessTokenValidity,
     refreshTokenValidity: row.refreshTokenValidity,
   };
@@ -147,7 +147,7 @@ const socialGrant: Grant = async (platform, client, request, params) => {
       .execute();
   }
   const oauthId = oauth.id;
-  const user = oauth.userId ? await findUser(platform.db, tenantId, { id: String(oauth.userId) }) : undefined;
+  const user = oauth.userId ? await findUser(platform.db, tenantId, { id: oauth.userId }) : undefined;
   if (user) return issueTokens(platform, client, user, switchOf(request), oauthId);
   const name = profile.nickname ?? profile.username ?? profile.uuid;
   return signPair(

@@ -73,7 +73,7 @@ export function registerGuestRegistration(app: FastifyInstance, platform: Platfo
     const oauth = await db.selectFrom('blade_user_oauth').selectAll().where('id', '=', form.oauthId).where('isDeleted', '=', 0).executeTakeFirst();
     if (!oauth) throw badRequest(REGISTER_MESSAGES.badOauth);
     // An identity bound to a user that was removed since may register again.
-    const previous = oauth.userId ? String(oauth.userId) : undefined;
+    const previous = oauth.userId ? oauth.userId : undefined;
     if (previous && (await db.selectFrom('blade_user').select('id').where('id', '=', previous).where('isDeleted', '=', 0).executeTakeFirst())) {
       throw badRequest(REGISTER_MESSAGES.bound);
     }

@@ -177,7 +177,7 @@ async function handleAlarms(platform: Platform, ctx: CallContext, args: Row): Pr
     remark: result,
   }));
   await transact(platform, async (trx) => {
-    await platform.repo(alarm).within(trx).updateWhere(ctx, handling, [within('id', rows.map((r) => String(r.id)))]);
+    await platform.repo(alarm).within(trx).updateWhere(ctx, handling, [within('id', rows.map((r) => r.id))]);
     await platform.repo(alarmLog).within(trx).insertMany(ctx, logs, stamp);
   });
   return rows.length;
@@ -241,7 +241,7 @@ async function setSound(platform: Platform, ctx: CallContext, args: Row): Promis
     const p = ctx.principal;
     await repo.insert(ctx, { name: (p.nickName || p.userName || p.account).slice(0, 64), userId: p.userId, channels: 'notice', sound });
   }
-  for (const row of mine) await repo.update(ctx, String(row.id), { sound });
+  for (const row of mine) await repo.update(ctx, row.id, { sound });
   return sound;
 }
 

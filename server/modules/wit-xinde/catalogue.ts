@@ -32,9 +32,9 @@ async function modelTree(platform: Platform, ctx: CallContext, args: Record<stri
   const models = await platform.repo(deviceModel).all(ctx, {}, conditions);
   const typeConditions: Condition[] = kind || projectId ? [within('id', distinct(models, 'deviceTypeId'))] : [];
   const types = await platform.repo(deviceType).all(ctx, {}, typeConditions);
-  const typeNodes = types.map((t) => nodeOf('type', t, '0', String(t.name), { code: t.code, disabled: truthy(args, 'isLoadModel') }));
+  const typeNodes = types.map((t) => nodeOf('type', t, '0', t.name, { code: t.code, disabled: truthy(args, 'isLoadModel') }));
   if (!truthy(args, 'isLoadModel')) return typeNodes;
-  const modelNodes = models.map((m) => nodeOf('model', m, String(m.deviceTypeId ?? '0'), String(m.name), { code: m.code, modelKind: m.modelKind, connectionType: m.connectionType, channels: m.channels }));
+  const modelNodes = models.map((m) => nodeOf('model', m, String(m.deviceTypeId ?? '0'), m.name, { code: m.code, modelKind: m.modelKind, connectionType: m.connectionType, channels: m.channels }));
   const untyped = modelNodes.filter((m) => !types.some((t) => t.id === m.parentId));
   return [...attach(typeNodes, modelNodes), ...untyped];
 }
@@ -71,7 +71,7 @@ async function batchSaveCoefficients(platform: Platform, ctx: CallContext, body:
         .where('channel', '=', row.channel as number)
         .executeTakeFirst();
       const { tenantId: _tenant, ...values } = row;
-      if (existing) await coefficients.updateWhere(ctx, values, [eq('id', String(existing.id))], WHOLE_TENANT);
+      if (existing) await coefficients.updateWhere(ctx, values, [eq('id', existing.id)], WHOLE_TENANT);
       else await coefficients.insertMany(ctx, [row], now);
     }
   });

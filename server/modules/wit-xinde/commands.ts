@@ -295,14 +295,14 @@ export function registerCommands(app: FastifyInstance, platform: Platform, link:
     if (!id) throw badRequest('请选择设备');
     const row = await platform.repo(device).byId(ctx, id);
     if (!row) throw badRequest('设备不存在或无权操作');
-    return { row, target: { kind: 'device', id, code: String(row.code), tenantId: row.tenantId, projectId: (row.projectId as string | null) ?? null } };
+    return { row, target: { kind: 'device', id, code: row.code, tenantId: row.tenantId, projectId: (row.projectId as string | null) ?? null } };
   };
   const gatewayTarget = async (ctx: CallContext, args: Record<string, unknown>, name = 'gatewayId'): Promise<{ row: Row; target: Target }> => {
     const id = idArg(args, name);
     if (!id) throw badRequest('请选择网关');
     const row = await platform.repo(gateway).byId(ctx, id);
     if (!row) throw badRequest('网关不存在或无权操作');
-    return { row, target: { kind: 'gateway', id, code: String(row.code), tenantId: row.tenantId, projectId: (row.projectId as string | null) ?? null } };
+    return { row, target: { kind: 'gateway', id, code: row.code, tenantId: row.tenantId, projectId: (row.projectId as string | null) ?? null } };
   };
   const options = (ctx: CallContext, args: Record<string, unknown>): SendOptions => ({ wait: waitOf(args), source: 'api', userId: ctx.principal.userId });
 
@@ -372,13 +372,13 @@ export function registerCommands(app: FastifyInstance, platform: Platform, link:
     const { target } = await gatewayTarget(ctx, { gatewayId: strategy.gatewayId });
     const deviceIds = String(strategy.deviceIds ?? '').split(',').filter(Boolean);
     const found = deviceIds.length ? await platform.repo(device).all(ctx, {}, [within('id', deviceIds)]) : [];
-    const codes = new Map(found.map((d) => [d.id, String(d.code)]));
+    const codes = new Map(found.map((d) => [d.id, d.code]));
     const params = {
       strategyId: id,
       name: strategy.name,
       intervalSeconds: strategy.intervalSeconds ?? null,
-      times: strategy.times ? String(strategy.times).split(',') : [],
-      command: strategy.command ? (JSON.parse(String(strategy.command)) as unknown) : { command: 'collect' },
+      times: strategy.times ? strategy.times.split(',') : [],
+      command: strategy.command ? (JSON.parse(strategy.command) as unknown) : { command: 'collect' },
       enabled: Number(strategy.enabled) === 1,
       devices: deviceIds.filter((d) => codes.has(d)).map((d) => codes.get(d)),
     };
@@ -409,7 +409,7 @@ export function registerCommands(app: FastifyInstance, platform: Platform, link:
       /** Only known with the embedded broker; null with an external one. */
       connected: clients ? Boolean(clients[String(row.code)]) : null,
       lastSeen: row.lastSeen ?? null,
-      transitions: transitions.map((t) => ({ online: Number(t.online), reason: t.reason, clientIp: t.clientIp, stateTime: t.stateTime })),
+      transitions: transitions.map((t) => ({ online: t.online, reason: t.reason, clientIp: t.clientIp, stateTime: t.stateTime })),
       devices: devices.map((d) => ({ id: d.id, code: d.code, name: d.name, online: Number(d.online ?? 0), lastSeen: d.lastSeen ?? null })),
     });
   });
@@ -428,7 +428,7 @@ async function assertDevicePoint(platform: Platform, ctx: CallContext, row: Row,
   if (!model?.protocolId) return;
   const declared = await (await platform.repo(protocolPoint).select(ctx, declarations))
     .select('readWrite')
-    .where('protocolId', '=', String(model.protocolId))
+    .where('protocolId', '=', model.protocolId)
     .where('pointKey', '=', pointKey)
     .executeTakeFirst();
   if (declared && Number(declared.readWrite) === 1) throw badRequest(`点位 ${pointKey} 只读,不能写入`);

@@ -99,6 +99,6 @@ export async function assertCodeUnbound(platform: Platform, ctx: CallContext, va
     .executeTakeFirst();
   if (bound) {
     const what = kind === 'device' ? '设备' : '网关';
-    throw badRequest(`${what}编号 ${String(existing.code)} 绑定了MQTT用户 ${String(bound.username)},请先将该MQTT用户的客户端编号改为新编号`);
+    throw badRequest(`${what}编号 ${String(existing.code)} 绑定了MQTT用户 ${bound.username},请先将该MQTT用户的客户端编号改为新编号`);
   }
 }

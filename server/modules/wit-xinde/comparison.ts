@@ -37,7 +37,7 @@ export function registerComparison(app: FastifyInstance, platform: Platform): vo
         if (String(row.projectId ?? '') !== projectId) throw badRequest(`第${index + 1}个对比项: 设备不属于该项目`);
         if (!keysOf.has(item.deviceId)) keysOf.set(item.deviceId, await logKeys(platform, ctx, row));
         const key = keysOf.get(item.deviceId)?.find((k) => k.pointKey === item.pointKey);
-        if (!key) throw badRequest(`第${index + 1}个对比项: 设备 ${String(row.code)} 没有点位 ${item.pointKey}`);
+        if (!key) throw badRequest(`第${index + 1}个对比项: 设备 ${row.code} 没有点位 ${item.pointKey}`);
         return { item, row, key };
       }),
     );
@@ -84,10 +84,10 @@ export function registerComparison(app: FastifyInstance, platform: Platform): vo
     if (!row) throw notFound('数据对比不存在或无权查看');
     const own = (name: 'startTime' | 'endTime') => (typeof row[name] === 'string' ? parseDateTime(String(row[name]))?.getTime() : undefined);
     const range = rangeArgs(args, { start: own('startTime'), end: own('endTime') });
-    const resolved = await resolveItems(ctx, String(row.projectId), itemsOf(row));
+    const resolved = await resolveItems(ctx, row.projectId, itemsOf(row));
     const chart = await chartOf(
       platform,
-      resolved.map(({ item, row: deviceRow, key }) => ({ deviceRow, key, name: item.name || `${String(deviceRow.name)} ${key.label}` })),
+      resolved.map(({ item, row: deviceRow, key }) => ({ deviceRow, key, name: item.name || `${deviceRow.name} ${key.label}` })),
       range,
       widthArg(args),
     );

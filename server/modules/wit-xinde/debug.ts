@@ -45,7 +45,7 @@ export function registerDebug(app: FastifyInstance, platform: Platform): void {
         .orderBy('ts', 'desc')
         .limit(1)
         .executeTakeFirst();
-      if (row) out.set(pointKey, { ts: row.ts, value: Number(row.value), raw: row.raw });
+      if (row) out.set(pointKey, { ts: row.ts, value: row.value, raw: row.raw });
     }
     return out;
   }
@@ -55,7 +55,7 @@ export function registerDebug(app: FastifyInstance, platform: Platform): void {
     const deviceId = String(row.id);
     const points = await platform.repo(devicePoint).all(ctx, {}, [eq('deviceId', deviceId)]);
     const lastValues = parseObject(row.lastValues);
-    const keys = [...new Set([...points.map((p) => String(p.pointKey)), ...Object.keys(lastValues)])];
+    const keys = [...new Set([...points.map((p) => p.pointKey), ...Object.keys(lastValues)])];
     const latest = await latestValues(deviceId, keys);
     return {
       id: deviceId,

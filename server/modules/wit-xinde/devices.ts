@@ -108,7 +108,7 @@ class Devices {
     const modelId = idArg(args, 'modelId');
     if (modelId) return [modelId];
     const modelCode = requiredText(args, 'modelCode');
-    return (await this.platform.repo(deviceModel).all(ctx, {}, [eq('code', modelCode)])).map((m) => String(m.id));
+    return (await this.platform.repo(deviceModel).all(ctx, {}, [eq('code', modelCode)])).map((m) => m.id);
   }
 
   /**
@@ -124,7 +124,7 @@ class Devices {
     if (!Number.isInteger(maxLevel) && maxLevel !== Infinity) throw paramType('level');
     const withDevices = truthy(args, 'isLoadDev');
     const [group] = parentId && parentId !== '0' ? await this.groups.all(ctx, {}, [eq('id', parentId)], 1) : [];
-    if (group) return this.groupLevel(ctx, String(group.projectId), String(group.id), Number(group.level) + 1, maxLevel, withDevices);
+    if (group) return this.groupLevel(ctx, group.projectId, group.id, Number(group.level) + 1, maxLevel, withDevices);
     const top = parentId && parentId !== '0' ? parentId : projectId;
     if (top) {
       const [found] = await this.platform.repo(project).all(ctx, {}, [eq('id', top)], 1);
@@ -135,7 +135,7 @@ class Devices {
     const groups = await this.groups.all(ctx, {}, [within('projectId', projects.map((p) => p.id)), eq('parentId', '0')]);
     const devices = withDevices ? await this.repo.all(ctx, {}, [within('projectId', projects.map((p) => p.id))], 100_000) : [];
     return projects.map((p) => ({
-      ...nodeOf('project', p, '0', String(p.name), { projectId: p.id, level: 0 }),
+      ...nodeOf('project', p, '0', p.name, { projectId: p.id, level: 0 }),
       hasChildren: (maxLevel >= 1 && groups.some((g) => g.projectId === p.id)) || devices.some((d) => d.projectId === p.id),
     }));
   }
@@ -146,14 +146,14 @@ class Devices {
     const subGroups = await this.groups.all(ctx, {}, [within('parentId', groups.map((g) => g.id))]);
     const inGroups = withDevices ? await this.repo.all(ctx, {}, [within('groupId', groups.map((g) => g.id))], 100_000) : [];
     const groupNodes = groups.map((g) => ({
-      ...nodeOf('group', g, groupId === '0' ? projectId : groupId, String(g.name), { projectId, level: g.level }),
+      ...nodeOf('group', g, groupId === '0' ? projectId : groupId, g.name, { projectId, level: g.level }),
       hasChildren: (Number(g.level) + 1 <= maxLevel && subGroups.some((s) => s.parentId === g.id)) || inGroups.some((d) => d.groupId === g.id),
     }));
     if (!withDevices) return groupNodes;
     const here: Condition = groupId === '0' ? (eb) => eb.or([eb('groupId', 'is', null), eb('groupId', '=', '0')]) : eq('groupId', groupId);
     const devices = await this.repo.all(ctx, {}, [eq('projectId', projectId), here]);
     const deviceNodes = devices.map((d) =>
-      nodeOf('device', d, groupId === '0' ? projectId : groupId, String(d.name), { projectId, code: d.code, online: d.online, modelId: d.modelId, level }),
+      nodeOf('device', d, groupId === '0' ? projectId : groupId, d.name, { projectId, code: d.code, online: d.online, modelId: d.modelId, level }),
     );
     return [...groupNodes, ...deviceNodes];
   }
@@ -167,13 +167,13 @@ class Devices {
     if (truthy(args, 'isUser') && userId) {
       // The user's assignments in the tenant, all of them: the caller's own scope limits the projects below.
       const assigned = await (await this.platform.repo(userProject).select(ctx, WHOLE_TENANT)).select('projectId').where('userId', '=', userId).execute();
-      if (assigned.length) conditions.push(within('id', assigned.map((a) => String(a.projectId))));
+      if (assigned.length) conditions.push(within('id', assigned.map((a) => a.projectId)));
     }
     const projects = await this.platform.repo(project).all(ctx, {}, conditions);
     const devices = await this.repo.all(ctx, {}, [within('projectId', projects.map((p) => p.id))], 100_000);
     return attach(
       projects.map((p) => nodeOf('project', p, '0')),
-      devices.map((d) => nodeOf('device', d, String(d.projectId), String(d.name), { code: d.code, online: d.online })),
+      devices.map((d) => nodeOf('device', d, String(d.projectId), d.name, { code: d.code, online: d.online })),
     );
   }
 
@@ -187,18 +187,18 @@ class Devices {
       const tenants = await qb.orderBy('tenantId').execute();
       const withProjects = new Set(distinct(await this.platform.repo(project).all(ctx, {}), 'tenantId'));
       return tenants.map((t) => ({
-        ...nodeOf('tenant', { id: t.tenantId }, '0', String(t.tenantName), { tenantId: t.tenantId }),
+        ...nodeOf('tenant', { id: t.tenantId }, '0', t.tenantName, { tenantId: t.tenantId }),
         hasChildren: withProjects.has(String(t.tenantId)),
       }));
     }
     if (/^\d{6}$/.test(parentId)) {
       const projects = await this.platform.repo(project).all(ctx, {}, [eq('tenantId', parentId)]);
       const devices = await this.repo.all(ctx, {}, [within('projectId', projects.map((r) => r.id))], 100_000);
-      return projects.map((r) => ({ ...nodeOf('project', r, parentId, String(r.name), { tenantId: r.tenantId }), hasChildren: devices.some((d) => d.projectId === r.id) }));
+      return projects.map((r) => ({ ...nodeOf('project', r, parentId, r.name, { tenantId: r.tenantId }), hasChildren: devices.some((d) => d.projectId === r.id) }));
     }
     if (!/^\d{1,20}$/.test(parentId)) throw paramType('parentId');
     const devices = await this.repo.all(ctx, {}, [eq('projectId', parentId)]);
-    return devices.map((d) => nodeOf('device', d, parentId, String(d.name), { tenantId: d.tenantId, code: d.code, online: d.online }));
+    return devices.map((d) => nodeOf('device', d, parentId, d.name, { tenantId: d.tenantId, code: d.code, online: d.online }));
   }
 
   /** The device's points with their latest values. */
@@ -220,13 +220,13 @@ class Devices {
     const [proto] = await this.platform.repo(protocol).all(ctx, {}, [eq('id', protocolId)], 1);
     if (!proto) throw badRequest('协议不存在');
     // The protocol's whole definition, as its tenant holds it.
-    const keys = (await (await this.platform.repo(protocolPoint).select(ctx, WHOLE_TENANT)).select('pointKey').where('protocolId', '=', protocolId).execute()).map((r) => String(r.pointKey));
+    const keys = (await (await this.platform.repo(protocolPoint).select(ctx, WHOLE_TENANT)).select('pointKey').where('protocolId', '=', protocolId).execute()).map((r) => r.pointKey);
     const agreements = await (await this.platform.repo(modelAgreement).select(ctx, WHOLE_TENANT)).select('modelId').where('protocolId', '=', protocolId).execute();
-    const models = await this.platform.repo(deviceModel).all(ctx, {}, [(eb) => eb.or([eb('protocolId', '=', protocolId), within('id', agreements.map((a) => String(a.modelId)))(eb)])]);
+    const models = await this.platform.repo(deviceModel).all(ctx, {}, [(eb) => eb.or([eb('protocolId', '=', protocolId), within('id', agreements.map((a) => a.modelId))(eb)])]);
     const devices = await this.repo.all(ctx, {}, [within('modelId', models.map((m) => m.id))], 100_000);
     const points = await this.platform.repo(devicePoint).all(ctx, {}, [within('deviceId', devices.map((d) => d.id))], 100_000);
     const report = devices.map((d) => {
-      const own = new Set(points.filter((p) => p.deviceId === d.id).map((p) => String(p.pointKey)));
+      const own = new Set(points.filter((p) => p.deviceId === d.id).map((p) => p.pointKey));
       const missing = keys.filter((k) => !own.has(k));
       const extra = [...own].filter((k) => !keys.includes(k));
       return { deviceId: d.id, code: d.code, name: d.name, missing, extra, consistent: missing.length === 0 && extra.length === 0 };
@@ -238,7 +238,7 @@ class Devices {
   async groupTree(ctx: CallContext, args: Record<string, unknown>) {
     const projectId = idArg(args, 'projectId') ?? requiredText(args, 'projectId');
     const groups = await this.groups.all(ctx, {}, [eq('projectId', projectId)]);
-    const roots = forest(groups.map((g) => nodeOf('group', g, String(g.parentId), String(g.name), { projectId, level: g.level, sort: g.sort })));
+    const roots = forest(groups.map((g) => nodeOf('group', g, String(g.parentId), g.name, { projectId, level: g.level, sort: g.sort })));
     const parentId = idArg(args, 'parentId');
     if (!parentId || parentId === '0') return roots;
     const find = (nodes: typeof roots): typeof roots | undefined => {
@@ -287,8 +287,8 @@ class Devices {
     let parents = [String(group.id)];
     for (let distance = 1; parents.length && distance <= 10; distance++) {
       const children = await this.groups.all(ctx, {}, [within('parentId', parents)]);
-      for (const child of children) rows.push({ id: String(child.id), distance, level: Number(child.level) });
-      parents = children.map((c) => String(c.id));
+      for (const child of children) rows.push({ id: child.id, distance, level: Number(child.level) });
+      parents = children.map((c) => c.id);
     }
     return { rows, depth: Math.max(0, ...rows.map((r) => r.distance)) };
   }

@@ -60,7 +60,7 @@ export function registerGateways(app: FastifyInstance, platform: Platform): void
     const devices = await platform.repo(device).all(ctx, {}, [within('gatewayId', gateways.map((g) => g.id))], 100_000);
     attach(
       gateways,
-      devices.map((d) => nodeOf('device', d, String(d.gatewayId), String(d.name), { code: d.code, online: d.online, projectId: d.projectId })),
+      devices.map((d) => nodeOf('device', d, String(d.gatewayId), d.name, { code: d.code, online: d.online, projectId: d.projectId })),
     );
     return forest(gateways);
   }

@@ -77,12 +77,12 @@ export async function logKeys(platform: Platform, ctx: CallContext, deviceRow: R
   if (itemIds.length) {
     // Each factor item's factor code, both read through the gate (a join would read the factors around it).
     const items = await (await platform.repo(monitorFactorsItem).select(ctx)).select(['id', 'factorsId']).where('id', 'in', itemIds).execute();
-    const factorIds = [...new Set(items.map((i) => String(i.factorsId)))];
+    const factorIds = [...new Set(items.map((i) => i.factorsId))];
     const codes = factorIds.length ? await (await platform.repo(monitorFactors).select(ctx)).select(['id', 'code']).where('id', 'in', factorIds).execute() : [];
-    const codeOf = new Map(codes.map((f) => [String(f.id), String(f.code)]));
+    const codeOf = new Map(codes.map((f) => [f.id, f.code]));
     for (const item of items) {
-      const code = codeOf.get(String(item.factorsId));
-      if (code !== undefined) factors.set(String(item.id), code);
+      const code = codeOf.get(item.factorsId);
+      if (code !== undefined) factors.set(item.id, code);
     }
   }
   const keyOf = (pointKey: string, point?: Row): LogKey => {
@@ -99,9 +99,9 @@ export async function logKeys(platform: Platform, ctx: CallContext, deviceRow: R
       value: pointKey,
     };
   };
-  const known = new Set(points.map((p) => String(p.pointKey)));
+  const known = new Set(points.map((p) => p.pointKey));
   const extra = (await keysOf(platform.db, deviceId)).filter((k) => !known.has(k));
-  return [...points.map((p) => keyOf(String(p.pointKey), p)), ...extra.map((k) => keyOf(k))];
+  return [...points.map((p) => keyOf(p.pointKey, p)), ...extra.map((k) => keyOf(k))];
 }
 
 const isSettlement = (key: LogKey) => key.factorsCode === 'settlement' || /settlement|subside/i.test(key.pointKey);

@@ -22,8 +22,8 @@ async function typesWithFactors(platform: Platform, ctx: CallContext, projectId:
   const factors = await platform.repo(monitorFactors).all(ctx, {}, conditions);
   const types = await platform.repo(monitorType).all(ctx, {}, projectId ? [within('id', distinct(factors, 'monitorTypeId'))] : []);
   return attach(
-    types.map((t) => nodeOf('monitorType', t, '0', String(t.name), { code: t.code })),
-    factors.map((f) => nodeOf('factors', f, String(f.monitorTypeId ?? '0'), String(f.name), { code: f.code, unit: f.unit, precision: f.precision })),
+    types.map((t) => nodeOf('monitorType', t, '0', t.name, { code: t.code })),
+    factors.map((f) => nodeOf('factors', f, String(f.monitorTypeId ?? '0'), f.name, { code: f.code, unit: f.unit, precision: f.precision })),
   );
 }
 

@@ -116,7 +116,7 @@ async function checkRows(platform: Platform, ctx: CallContext, rows: SheetRow[])
   const tenantId = ctx.principal.tenantId;
   const codes = [...new Set(rows.map((r) => r.cells.deviceCode).filter(Boolean))];
   const devices = await platform.repo(device).all(ctx, {}, [within('code', codes), (eb) => eb('tenantId', '=', tenantId)], MAX_ROWS);
-  const deviceByCode = new Map(devices.map((d) => [String(d.code), d.id]));
+  const deviceByCode = new Map(devices.map((d) => [d.code, d.id]));
   const itemCodes = [...new Set(rows.map((r) => r.cells.factorsItemCode).filter(Boolean))];
   const items = await platform.repo(monitorFactorsItem).all(ctx, {}, [within('code', itemCodes), (eb) => eb('tenantId', '=', tenantId)]);
   const repo = platform.repo(devicePoint);

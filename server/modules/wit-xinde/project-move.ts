@@ -14,8 +14,8 @@ export async function assertNoScopeWidened(db: Db, projectIds: string[]): Promis
   const affected = db.selectFrom('wit_user_project').select('userId').where('projectId', 'in', projectIds).where('isDeleted', '=', 0);
   const links = await db.selectFrom('wit_user_project').select(['userId', 'projectId']).where('userId', 'in', affected).where('isDeleted', '=', 0).execute();
   const moving = new Set(projectIds);
-  const kept = new Set(links.filter((l) => !moving.has(String(l.projectId))).map((l) => String(l.userId)));
-  const left = [...new Set(links.map((l) => String(l.userId)))].filter((id) => !kept.has(id));
+  const kept = new Set(links.filter((l) => !moving.has(l.projectId)).map((l) => l.userId));
+  const left = [...new Set(links.map((l) => l.userId))].filter((id) => !kept.has(id));
   if (left.length === 0) return;
   const users = await db.selectFrom('blade_user').select(['id', 'account', 'roleId']).where('id', 'in', left).where('isDeleted', '=', 0).orderBy('account').execute();
   for (const user of users) {

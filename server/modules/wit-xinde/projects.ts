@@ -117,7 +117,7 @@ class Projects {
     const rows = await this.platform.repo(project).all(ctx, {}, [within('id', ids)]);
     if (rows.length !== new Set(ids).size) throw badRequest('数据不存在或无权操作');
     const moving = rows.filter((r) => r.tenantId !== tenantId);
-    const movingIds = moving.map((r) => String(r.id));
+    const movingIds = moving.map((r) => r.id);
     const summary: MoveSummary = { projects: moving.length, removed: { pushBindings: 0, pushMappings: 0, thirdProjects: 0, thirdDevices: 0, thirdPoints: 0, userProjects: 0 } };
     if (moving.length === 0) return summary;
     await this.assertNoCodeClash(ctx, moving, tenantId);
@@ -147,7 +147,7 @@ class Projects {
       .where('tenantId', '=', tenantId)
       .where(within('code', moving.map((r) => r.code)))
       .executeTakeFirst();
-    if (clash) throw badRequest(`目标租户已存在编号为 ${String(clash.code)} 的项目`);
+    if (clash) throw badRequest(`目标租户已存在编号为 ${clash.code} 的项目`);
   }
 
   /** Device types of the project's devices, with how many devices of each. */

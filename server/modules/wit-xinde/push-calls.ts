@@ -100,7 +100,7 @@ export class PushCalls {
     const targets = await this.targets.all(ctx, {}, [eq('tenantId', tenantId)]);
     const rows = await withReferenceNames(this.platform, tenantProject, await this.bindingRows.all(ctx, {}, [eq('tenantId', tenantId)]), ['projectId']);
     return attach(
-      targets.map((t) => nodeOf('param', t, '0', String(t.name), { tenantId: t.tenantId, pushType: t.pushType, enabled: t.enabled })),
+      targets.map((t) => nodeOf('param', t, '0', t.name, { tenantId: t.tenantId, pushType: t.pushType, enabled: t.enabled })),
       rows.map((b) =>
         nodeOf('project', b, String(b.mqttParamId), String(b.projectName ?? b.projectId), {
           tenantId: b.tenantId,
@@ -138,8 +138,8 @@ export class PushCalls {
     const projects = await this.platform.repo(project).all(ctx, {}, [within('id', [...wanted]), eq('tenantId', tenantId)]);
     if (projects.length !== wanted.size) throw badRequest('项目不存在或无权操作');
     const current = await this.bindingRows.all(ctx, {}, [eq('mqttParamId', targetId)]);
-    const removed = current.filter((b) => !wanted.has(String(b.projectId))).map((b) => String(b.id));
-    const have = new Set(current.map((b) => String(b.projectId)));
+    const removed = current.filter((b) => !wanted.has(b.projectId)).map((b) => b.id);
+    const have = new Set(current.map((b) => b.projectId));
     const added = [...wanted].filter((id) => !have.has(id)).map((projectId) => ({ tenantId, mqttParamId: targetId, projectId }));
     await transact(this.platform, async (trx) => {
       const bindings = this.bindingRows.within(trx);
@@ -155,7 +155,7 @@ export class PushCalls {
     for (const id of [...new Set(ids)]) {
       if (!/^\d{1,20}$/.test(id)) throw badRequest(`编号不正确: ${id}`);
       const binding = await this.bindingRows.byId(ctx, id);
-      const projectId = binding ? String(binding.projectId) : (await this.platform.repo(project).byId(ctx, id))?.id;
+      const projectId = binding ? binding.projectId : (await this.platform.repo(project).byId(ctx, id))?.id;
       if (!projectId) throw badRequest(`推送绑定或项目不存在: ${id}`);
       const subset = String(binding?.deviceIds ?? '').split(',').filter(Boolean);
       const rows = await this.platform.repo(device).all(ctx, {}, [eq('projectId', String(projectId)), ...(subset.length ? [within('id', subset)] : [])]);
@@ -170,8 +170,8 @@ export class PushCalls {
   /** A binding's devices the caller sees, or those of `requested` (each must be among them). */
   private async devicesOf(ctx: CallContext, binding: Binding, requested?: string[]): Promise<DeviceRef[]> {
     const visible = await this.platform.repo(device).all(ctx, {}, [eq('projectId', binding.projectId), eq('tenantId', binding.tenantId)]);
-    const allowed = new Map(visible.filter((d) => !binding.deviceIds || binding.deviceIds.has(String(d.id))).map((d) => [String(d.id), d]));
-    if (!requested) return [...allowed.values()].map((d) => ({ id: String(d.id), code: String(d.code) }));
+    const allowed = new Map(visible.filter((d) => !binding.deviceIds || binding.deviceIds.has(d.id)).map((d) => [d.id, d]));
+    if (!requested) return [...allowed.values()].map((d) => ({ id: d.id, code: d.code }));
     const missing = requested.find((id) => !allowed.has(id));
     if (missing) throw badRequest(`设备不存在或不在该项目的推送范围内: ${missing}`);
     return requested.map((id) => ({ id, code: String(allowed.get(id)?.code) }));
@@ -221,7 +221,7 @@ export class PushCalls {
   /** The devices by the binding of the target that pushes each. */
   private async groupsOf(ctx: CallContext, targetId: string, ids: string[]): Promise<Group[]> {
     const devices = await this.platform.repo(device).all(ctx, {}, [within('id', ids)]);
-    const byId = new Map(devices.map((d) => [String(d.id), d]));
+    const byId = new Map(devices.map((d) => [d.id, d]));
     const unknown = ids.find((id) => !byId.has(id));
     if (unknown) throw badRequest(`设备不存在或无权操作: ${unknown}`);
     const rows = await this.bindingRows.all(ctx, {}, [eq('mqttParamId', targetId), within('projectId', distinct(devices, 'projectId'))]);
@@ -230,10 +230,10 @@ export class PushCalls {
       const d = byId.get(id) as Row;
       const row = rows.find((b) => b.projectId === d.projectId);
       if (!row) throw badRequest(`设备 ${String(d.code)} 所属项目未绑定该推送目标`);
-      let group = groups.get(String(row.id));
+      let group = groups.get(row.id);
       if (!group) {
         group = { binding: await this.live(row), devices: [] };
-        groups.set(String(row.id), group);
+        groups.set(row.id, group);
       }
       if (group.binding.deviceIds && !group.binding.deviceIds.has(id)) throw badRequest(`设备 ${String(d.code)} 不在该项目的推送范围内`);
       group.devices.push({ id, code: String(d.code) });

@@ -70,7 +70,7 @@ async function decorateTargets(platform: Platform, ctx: CallContext, rows: Row[]
     .where('mqttParamId', 'in', ids)
     .groupBy('mqttParamId')
     .execute();
-  const bound = new Map(counts.map((c) => [String(c.mqttParamId), Number(c.count)]));
+  const bound = new Map(counts.map((c) => [c.mqttParamId, Number(c.count)]));
   const flag = (row: Row | undefined, field: string) => (row && typeof row[field] === 'string' && row[field] !== '' ? 1 : 0);
   return rows.map((r) => {
     const s = has.get(String(r.id));

@@ -81,10 +81,10 @@ export function registerStrategies(app: FastifyInstance, platform: Platform, com
     const row = await platform.repo(collectStrategy).byId(ctx, id);
     if (!row) throw badRequest('采集策略不存在或无权操作');
     const [strategy] = decorate(await withReferenceNames(platform, collectStrategy, [row]));
-    const [proj] = await platform.repo(project).all(ctx, {}, [eq('id', String(row.projectId))], 1);
+    const [proj] = await platform.repo(project).all(ctx, {}, [eq('id', row.projectId)], 1);
     const selected = new Set(idsOf(row.deviceIds));
-    const devices = await platform.repo(device).all(ctx, {}, [eq('projectId', String(row.projectId))]);
-    const gateways = await platform.repo(gateway).all(ctx, {}, [eq('projectId', String(row.projectId))]);
+    const devices = await platform.repo(device).all(ctx, {}, [eq('projectId', row.projectId)]);
+    const gateways = await platform.repo(gateway).all(ctx, {}, [eq('projectId', row.projectId)]);
     return ok({
       strategy,
       project: proj ? { id: proj.id, name: proj.name, code: proj.code } : null,

@@ -223,12 +223,12 @@ export class Scheduler {
     const targets: Target[] = [];
     if (row.gatewayId) {
       const gw = await db.selectFrom('wit_gateway').select(['id', 'code', 'projectId']).where('id', '=', String(row.gatewayId)).where('tenantId', '=', tenantId).where('isDeleted', '=', 0).executeTakeFirst();
-      if (gw) targets.push({ kind: 'gateway', id: gw.id, code: String(gw.code), tenantId, projectId: (gw.projectId as string | null) ?? null });
+      if (gw) targets.push({ kind: 'gateway', id: gw.id, code: gw.code, tenantId, projectId: (gw.projectId as string | null) ?? null });
     }
     const deviceIds = idsOf(row.deviceIds);
     if (deviceIds.length) {
       const devices = await db.selectFrom('wit_device').select(['id', 'code', 'projectId']).where('id', 'in', deviceIds).where('tenantId', '=', tenantId).where('isDeleted', '=', 0).where('status', '=', 1).execute();
-      for (const d of devices) targets.push({ kind: 'device', id: d.id, code: String(d.code), tenantId, projectId: (d.projectId as string | null) ?? null });
+      for (const d of devices) targets.push({ kind: 'device', id: d.id, code: d.code, tenantId, projectId: (d.projectId as string | null) ?? null });
     }
     const { command, params } = parseCommand(row.command);
     const failures: string[] = [];

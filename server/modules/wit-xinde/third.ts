@@ -67,8 +67,8 @@ async function pullRequest(platform: Platform, third: Third, ctx: CallContext, a
   if (bindingId) {
     const binding = await platform.repo(thirdMonitorProject).byId(ctx, bindingId);
     if (!binding) throw badRequest('第三方项目绑定不存在或无权操作');
-    paramId = String(binding.thirdParamId);
-    projectId = String(binding.projectId);
+    paramId = binding.thirdParamId;
+    projectId = binding.projectId;
   } else if (projectId) {
     paramId = String((await third.bindings.bound(ctx, projectId, undefined, paramId)).param.id);
   }

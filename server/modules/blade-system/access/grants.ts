@@ -70,7 +70,7 @@ export function idArray(value: unknown): string[] {
 export async function roleMenuIds(db: Db, roleIds: readonly string[]): Promise<Set<string>> {
   if (roleIds.length === 0) return new Set();
   const rows = await db.selectFrom('blade_role_menu').select('menuId').where('roleId', 'in', roleIds as string[]).execute();
-  return new Set(rows.map((r) => String(r.menuId)));
+  return new Set(rows.map((r) => r.menuId));
 }
 
 export async function roleScopeIds(db: Db, roleIds: readonly string[], category: typeof SCOPE_DATA | typeof SCOPE_API): Promise<string[]> {

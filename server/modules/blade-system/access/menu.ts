@@ -70,7 +70,7 @@ async function topMenuMenuIds(platform: Platform, ctx: CallContext, topMenuIds: 
     .select('menuId')
     .where('topMenuId', 'in', visible.map((t) => t.id))
     .execute();
-  return [...new Set(rows.map((r) => String(r.menuId)))];
+  return [...new Set(rows.map((r) => r.menuId))];
 }
 
 /**
@@ -79,11 +79,11 @@ async function topMenuMenuIds(platform: Platform, ctx: CallContext, topMenuIds: 
  */
 async function scopeTree(db: Db, menus: MenuSet, table: 'blade_scope_data' | 'blade_scope_api', allowed: ReadonlySet<string>) {
   const scopes = await db.selectFrom(table).select(['id', 'menuId', 'scopeName']).where('isDeleted', '=', 0).orderBy('id').execute();
-  const granted = scopes.filter((s) => allowed.has(String(s.menuId)));
-  const menuIds = new Set(granted.map((s) => String(s.menuId)));
+  const granted = scopes.filter((s) => allowed.has(s.menuId));
+  const menuIds = new Set(granted.map((s) => s.menuId));
   const nodes: TreeNode[] = [
     ...menus.pick(menuIds).map((m) => treeNode(m.id, m.parentId, m.name)),
-    ...granted.map((s) => treeNode(s.id, String(s.menuId), s.scopeName)),
+    ...granted.map((s) => treeNode(s.id, s.menuId, s.scopeName)),
   ];
   return forest(nodes);
 }
@@ -182,6 +182,6 @@ export function registerMenu(app: FastifyInstance, platform: Platform): void {
   app.get(`${BASE}/menu-list`, needs('menu'), async (request) => {
     const ctx = contextOf(request);
     const rows = await platform.repo(menu).all(ctx, paramsOf(request), [(eb) => eb('category', '=', MENU_CATEGORY.menu)]);
-    return ok(forest(rows.map((r) => ({ ...r, id: String(r.id), parentId: String(r.parentId) }))));
+    return ok(forest(rows.map((r) => ({ ...r, id: r.id, parentId: String(r.parentId) }))));
   });
 }

@@ -60,7 +60,7 @@ async function tenantRoles(platform: Platform, ctx: CallContext, tenantId: strin
     .orderBy('sort')
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ id: String(r.id), parentId: String(r.parentId ?? '0'), tenantId: String(r.tenantId), roleName: String(r.roleName), roleAlias: String(r.roleAlias) }));
+  return rows.map((r) => ({ id: r.id, parentId: String(r.parentId ?? '0'), tenantId: r.tenantId, roleName: r.roleName, roleAlias: r.roleAlias }));
 }
 
 function roleHooks(platform: Platform): CrudHooks {
@@ -111,7 +111,7 @@ async function checkScopes(db: Db, table: 'blade_scope_data' | 'blade_scope_api'
   if (ids.length === 0) return;
   const rows = await db.selectFrom(table).select(['id', 'menuId']).where('id', 'in', ids as string[]).where('isDeleted', '=', 0).execute();
   if (rows.length !== ids.length) throw badRequest(ROLE_MESSAGES.noScope);
-  if (rows.some((r) => !grantable.has(String(r.menuId)))) throw badRequest(ROLE_MESSAGES.scopeOutside);
+  if (rows.some((r) => !grantable.has(r.menuId))) throw badRequest(ROLE_MESSAGES.scopeOutside);
 }
 
 interface GrantBody {

@@ -100,12 +100,12 @@ export function registerRegion(app: FastifyInstance, platform: Platform): void {
   /** The rows under one parent code, each told whether it has children of its own. */
   async function level(ctx: CallContext, parentCode: string): Promise<Array<{ row: Row; children: boolean }>> {
     const rows = await repo.all(ctx, { ascs: 'sort,code' }, [(eb) => eb('parentCode', '=', parentCode)], 5000);
-    const codes = rows.map((r) => String(r.code));
+    const codes = rows.map((r) => r.code);
     const withChildren = codes.length
       ? await (await repo.query(ctx, {}, [(eb) => eb('parentCode', 'in', codes)])).select('parentCode').distinct().execute()
       : [];
     const parents = new Set(withChildren.map((r) => String(r.parentCode)));
-    return rows.map((row) => ({ row, children: parents.has(String(row.code)) }));
+    return rows.map((row) => ({ row, children: parents.has(row.code) }));
   }
 
   app.get(`${base}/lazy-list`, needs('region'), async (request) => {

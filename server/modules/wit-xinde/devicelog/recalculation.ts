@@ -35,7 +35,7 @@ export class Recalculation extends DeviceData {
     const useLatest = ['1', 'true'].includes(text(args, 'useLatest') ?? '');
     if (useLatest) {
       const points = await this.platform.repo(devicePoint).all(ctx, {}, [eq('deviceId', String(d.id))]);
-      const keys = text(args, 'pointKeys')?.split(',').map((s) => s.trim()).filter(Boolean) ?? points.map((p) => String(p.pointKey));
+      const keys = text(args, 'pointKeys')?.split(',').map((s) => s.trim()).filter(Boolean) ?? points.map((p) => p.pointKey);
       for (const key of keys) {
         const latest = await this.db.selectFrom('wit_device_log').select('raw').where('deviceId', '=', String(d.id)).where('pointKey', '=', key).orderBy('ts', 'desc').limit(1).executeTakeFirst();
         if (latest) next[key] = latest.raw;
@@ -79,7 +79,7 @@ export class Recalculation extends DeviceData {
     const counts = { total: 0, changed: 0, failed: 0 };
     try {
       const previous = await this.db.selectFrom('wit_device_log').select('value').where('deviceId', '=', String(d.id)).where('pointKey', '=', TEMPERATURE_KEY).where('ts', '<', from).orderBy('ts', 'desc').limit(1).executeTakeFirst();
-      let temperature = previous ? Number(previous.value) : Number.NaN;
+      let temperature = previous ? previous.value : Number.NaN;
       let after = from - 1;
       for (;;) {
         const rows = await this.db.selectFrom('wit_device_log').selectAll().where('deviceId', '=', String(d.id)).where('ts', '>', after).where('ts', '<=', to).orderBy('ts').orderBy('pointKey').limit(RECALC_BATCH).execute();

@@ -46,7 +46,7 @@ export class Settlement extends DeviceData {
       let qb = this.db.selectFrom('wit_device_log').select(['ts', 'value']).where('deviceId', '=', deviceId).where('pointKey', '=', pointKey);
       if (from !== undefined) qb = qb.where('ts', '>=', from - tolerance);
       if (to !== undefined) qb = qb.where('ts', '<=', to + tolerance);
-      return qb.orderBy('ts').limit(SETTLEMENT_LIMIT).execute().then((rows) => rows.map((r) => ({ ts: r.ts, value: Number(r.value) })));
+      return qb.orderBy('ts').limit(SETTLEMENT_LIMIT).execute().then((rows) => rows.map((r) => ({ ts: r.ts, value: r.value })));
     };
     const ref = await series(String(reference.id));
     if (ref.length === 0) throw badRequest('基准点在该时间段内没有数据');

@@ -52,7 +52,7 @@ export class DeviceValues extends DeviceData {
   private async pointDisplay(ctx: CallContext, deviceIds: readonly string[]): Promise<PointDisplay> {
     if (!deviceIds.length) return new Map();
     const points = await this.platform.repo(devicePoint).all(ctx, {}, [within('deviceId', deviceIds)], 100_000);
-    return new Map(points.map((p) => [`${String(p.deviceId)}|${String(p.pointKey)}`, { unit: p.unit, precision: p.precision }]));
+    return new Map(points.map((p) => [`${p.deviceId}|${p.pointKey}`, { unit: p.unit, precision: p.precision }]));
   }
 
   /** Newest first. */
