@@ -20,7 +20,8 @@ import { type LooseDb, type LooseSchema, loose, type Tables } from './tables';
  *
  * Module code that needs more than the row calls uses the same gate:
  * - `select(ctx)`, `updating(ctx, changes)`, `deleting(ctx)`: Kysely builders with the scope already applied (its
- *   columns named by table, so joins stay unambiguous); the module adds its own where, joins and aggregates.
+ *   columns named by table, so joins stay unambiguous), typed by the resource's table; the module adds its own
+ *   where, joins and aggregates, checked by the compiler.
  * - `updateWhere` / `removeWhere`: bulk updates and soft deletes by conditions, with the audit columns.
  * - `build` / `insertMany`: rows with their base columns (id, tenant, audit), for batch inserts.
  * - `within(trx)`: the same repository bound to a transaction; `transact` runs one and tells the caches of what its
