@@ -15,6 +15,23 @@ export const code = (missing: string, max = 64) =>
 /** The key a value travels under in device messages (`{"tilt_x": 0.12}`). */
 export const pointKey = () => required('请输入点位标识', 64).regex(/^[A-Za-z][A-Za-z0-9_]*$/, '点位标识以字母开头,只能包含字母、数字和下划线');
 
+/**
+ * What removing projects takes out of sight with them (docs/data-model.md "Recycle bin"), counted as the caller sees
+ * it: GET project/belongings (server/modules/wit-xinde/project-belongings.ts), shown under the delete confirmation
+ * of the project list (src/features/project/RemoveNotice.tsx).
+ */
+export interface ProjectBelongings {
+  projects: number;
+  devices: number;
+  onlineDevices: number;
+  gateways: number;
+  devicePoints: number;
+  monitorPoints: number;
+  thresholds: number;
+  alarms: number;
+  groups: number;
+}
+
 /** Project categories (项目分类): a tree per tenant. */
 export const projectCategory = defineResource({
   service: 'wit-xinde',
