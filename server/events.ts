@@ -18,4 +18,12 @@ export class EventBus extends EventEmitter<ServerEvents> {
     super();
     this.setMaxListeners(0); // one listener per repository and cache, by design
   }
+
+  /** Runs `then` whenever rows of one of `tables` change: how a cache is dropped with the tables it mirrors. */
+  whenChanged(tables: Iterable<string>, then: () => void): void {
+    const watched = new Set(tables);
+    this.on('changed', (table) => {
+      if (watched.has(table)) then();
+    });
+  }
 }

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineResource, type Resource } from '../define';
-import { datetime, decimal, id, int, required, text } from '../fields';
+import { datetime, id, int, required, text } from '../fields';
 import { deviceModel, deviceType } from './catalogue';
 import { REFERENCE_IDS } from './examples';
 import { monitorFactorsItem } from './monitoring';
-import { code, latitude, longitude, pointKey, project } from './project';
+import { code, coordinates, coordinatesWithElevation, pointKey, project } from './project';
 
 /** A JSON object of values by point key, stored as text (`{"tilt_x": 0.012}`). */
 const valuesJson = () =>
@@ -42,8 +42,7 @@ export const gateway = defineResource({
     modelId: id().nullish(),
     projectId: id().nullish(),
     installPosition: text().nullish(),
-    longitude: longitude().nullish(),
-    latitude: latitude().nullish(),
+    ...coordinates(),
     ip: text(64).nullish(),
     firmware: text(64).nullish(),
     online: online().optional(),
@@ -127,9 +126,7 @@ export const device = defineResource({
     /** Address of the device behind its gateway or collector (Modbus slave id, channel). */
     address: text(32).nullish(),
     installPosition: text().nullish(),
-    longitude: longitude().nullish(),
-    latitude: latitude().nullish(),
-    elevation: decimal().nullish(),
+    ...coordinatesWithElevation(),
     installTime: datetime().nullish(),
     samplingInterval: int().min(1, '采样间隔至少1秒').nullish(),
     initialValues: valuesJson().nullish(),

@@ -3,7 +3,7 @@ import { defineResource } from '../define';
 import { datetime, decimal, id, int, required, text } from '../fields';
 import { device } from './device';
 import { REFERENCE_IDS } from './examples';
-import { code, latitude, longitude, pointKey, project } from './project';
+import { code, coordinatesWithElevation, pointKey, project } from './project';
 
 /** How a factor item derives from the raw value: the ingestion pipeline computes each kind. */
 export const ITEM_KIND = { raw: 1, cumulative: 2, single: 3, rate: 4 } as const;
@@ -89,9 +89,7 @@ export const monitorPoint = defineResource({
     name: required('请输入监测点名称', 64),
     code: code('请输入监测点编号'),
     position: text().nullish(),
-    longitude: longitude().nullish(),
-    latitude: latitude().nullish(),
-    elevation: decimal().nullish(),
+    ...coordinatesWithElevation(),
     initialValue: decimal().nullish(),
     initialTime: datetime().nullish(),
     sort: int().nullish(),

@@ -8,12 +8,33 @@ export const PROJECT_STATE = { planned: 1, monitoring: 2, paused: 3, finished: 4
 
 export const longitude = () => decimal().refine((v) => v >= -180 && v <= 180, '经度应在 -180 到 180 之间');
 export const latitude = () => decimal().refine((v) => v >= -90 && v <= 90, '纬度应在 -90 到 90 之间');
+/** Where a project, gateway, device or monitor point stands on the map, in degrees; both optional. */
+export const coordinates = () => ({ longitude: longitude().nullish(), latitude: latitude().nullish() });
+/** The coordinates and the height (elevation) of a device or monitor point. */
+export const coordinatesWithElevation = () => ({ ...coordinates(), elevation: decimal().nullish() });
 /** A code devices, gateways and sheets are matched by: letters, digits and _ . : - (MQTT client ids too). */
 export const code = (missing: string, max = 64) =>
   required(missing, max).regex(/^[A-Za-z0-9_.:-]+$/, '编号只能包含字母、数字和 _ . : -');
 
 /** The key a value travels under in device messages (`{"tilt_x": 0.12}`). */
 export const pointKey = () => required('请输入点位标识', 64).regex(/^[A-Za-z][A-Za-z0-9_]*$/, '点位标识以字母开头,只能包含字母、数字和下划线');
+
+/**
+ * What removing projects takes out of sight with them (docs/data-model.md "Recycle bin"), counted as the caller sees
+ * it: GET project/belongings (server/modules/wit-xinde/project-belongings.ts), shown under the delete confirmation
+ * of the project list (src/features/project/RemoveNotice.tsx).
+ */
+export interface ProjectBelongings {
+  projects: number;
+  devices: number;
+  onlineDevices: number;
+  gateways: number;
+  devicePoints: number;
+  monitorPoints: number;
+  thresholds: number;
+  alarms: number;
+  groups: number;
+}
 
 /** Project categories (项目分类): a tree per tenant. */
 export const projectCategory = defineResource({
@@ -75,8 +96,7 @@ export const project = defineResource({
     structureType: int().min(1, '请选择结构类型').nullish(),
     regionCode: text(32).nullish(),
     address: text().nullish(),
-    longitude: longitude().nullish(),
-    latitude: latitude().nullish(),
+    ...coordinates(),
     customerId: id().nullish(),
     projectState: int().min(1).max(4, '项目状态不正确').nullish(),
     startDate: datetime().nullish(),

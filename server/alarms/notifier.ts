@@ -1,5 +1,6 @@
 import { ALARM_SOURCE, ALARM_STATE, type AlarmLevel, type Channel, CHANNELS, LEVEL_NAMES } from '../../resources/iot/alarm';
 import type { Db, Row } from '../db/database';
+import { inUse } from '../db/in-use';
 import { nextId } from '../ids';
 import type { Platform } from '../platform';
 import type { Realtime } from '../realtime';
@@ -165,8 +166,7 @@ export class Notifier {
     const strategies = await db
       .selectFrom('wit_alarm_notice_strategy')
       .selectAll()
-      .where('isDeleted', '=', 0)
-      .where('status', '=', 1)
+      .$call(inUse)
       .where('repeatInterval', '>', 0)
       .execute();
     const tenants = [...new Set(strategies.map((s) => s.tenantId))];
@@ -273,7 +273,7 @@ export class Notifier {
 }
 
 async function activeStrategies(db: Db, tenantId: string): Promise<Row[]> {
-  return db.selectFrom('wit_alarm_notice_strategy').selectAll().where('tenantId', '=', tenantId).where('isDeleted', '=', 0).where('status', '=', 1).execute();
+  return db.selectFrom('wit_alarm_notice_strategy').selectAll().where('tenantId', '=', tenantId).$call(inUse).execute();
 }
 
 /** A strategy covers the alarm's project (none named: all) and level (none named: all). */
@@ -287,7 +287,7 @@ function applies(strategy: Row, alarm: Row): boolean {
 async function peopleOf(db: Db, tenantId: string, strategies: Row[]): Promise<Map<string, Person>> {
   const recipientIds = [...new Set(strategies.flatMap((s) => list(s.recipientIds)))];
   const recipients = recipientIds.length
-    ? await db.selectFrom('wit_alarm_recipient').selectAll().where('tenantId', '=', tenantId).where('id', 'in', recipientIds).where('isDeleted', '=', 0).where('status', '=', 1).execute()
+    ? await db.selectFrom('wit_alarm_recipient').selectAll().where('tenantId', '=', tenantId).where('id', 'in', recipientIds).$call(inUse).execute()
     : [];
   const userIds = [...new Set([...strategies.flatMap((s) => list(s.userIds)), ...recipients.map((r) => r.userId).filter(Boolean).map(String)])];
   const users = userIds.length ? await db.selectFrom('blade_user').selectAll().where('tenantId', '=', tenantId).where('id', 'in', userIds).where('isDeleted', '=', 0).execute() : [];
@@ -327,7 +327,7 @@ function personFromRecipient(recipient: Row, user: Row | undefined): Person {
 /** The person of a delivery as they are now (an address may have changed since it was planned). */
 async function personOf(db: Db, tenantId: string, delivery: Row): Promise<Person | undefined> {
   if (delivery.recipientId) {
-    const recipient = await db.selectFrom('wit_alarm_recipient').selectAll().where('id', '=', delivery.recipientId as string).where('isDeleted', '=', 0).where('status', '=', 1).executeTakeFirst();
+    const recipient = await db.selectFrom('wit_alarm_recipient').selectAll().where('id', '=', delivery.recipientId as string).$call(inUse).executeTakeFirst();
     if (!recipient) return undefined;
     const user = recipient.userId ? await db.selectFrom('blade_user').selectAll().where('id', '=', recipient.userId as string).where('tenantId', '=', tenantId).where('isDeleted', '=', 0).executeTakeFirst() : undefined;
     return personFromRecipient(recipient, user);

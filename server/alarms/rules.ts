@@ -1,5 +1,6 @@
 import { TARGET_TYPE } from '../../resources/iot/alarm';
 import type { Row } from '../db/database';
+import { inUse } from '../db/in-use';
 import type { Platform } from '../platform';
 import { type Rule, ruleOf } from './evaluate';
 
@@ -12,7 +13,7 @@ export interface SeriesRule {
 }
 
 /** Tables whose changes can change which rule governs a channel: the cache is dropped when one changes. */
-const WATCHED = new Set(['wit_device_threshold', 'wit_point_relation_device', 'wit_device_point', 'wit_device', 'wit_project', 'wit_monitor_point']);
+const WATCHED = ['wit_device_threshold', 'wit_point_relation_device', 'wit_device_point', 'wit_device', 'wit_project', 'wit_monitor_point'];
 
 const seriesKey = (deviceId: string, pointKey: string) => `${deviceId}|${pointKey}`;
 
@@ -25,9 +26,7 @@ export class RuleBook {
   private readonly tenants = new Map<string, Promise<Map<string, SeriesRule>>>();
 
   constructor(private readonly platform: Platform) {
-    platform.events.on('changed', (table) => {
-      if (WATCHED.has(table)) this.tenants.clear();
-    });
+    platform.events.whenChanged(WATCHED, () => this.tenants.clear());
   }
 
   async lookup(tenantId: string, deviceId: string, pointKey: string): Promise<SeriesRule | undefined> {
@@ -48,8 +47,7 @@ export class RuleBook {
       .selectFrom('wit_device_threshold')
       .selectAll()
       .where('tenantId', '=', tenantId)
-      .where('isDeleted', '=', 0)
-      .where('status', '=', 1)
+      .$call(inUse)
       .where((eb) => eb.or([eb('projectId', 'is', null), eb('projectId', 'in', live)]))
       .execute();
     const out = new Map<string, SeriesRule>();

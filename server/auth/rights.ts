@@ -71,10 +71,8 @@ export class RightsService {
     private readonly db: Db,
     events: EventBus,
   ) {
-    events.on('changed', (table) => {
-      if (GRANT_TABLES.has(table)) this.holdings.clear();
-      if (table === 'blade_user' || table === 'blade_role') this.users.clear();
-    });
+    events.whenChanged(GRANT_TABLES, () => this.holdings.clear());
+    events.whenChanged(['blade_user', 'blade_role'], () => this.users.clear());
   }
 
   /** The token's roles that the user still holds, or undefined when the account is gone or not enabled. */

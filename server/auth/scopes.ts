@@ -58,8 +58,8 @@ export class ScopeService {
     private readonly db: Db,
     events: EventBus,
   ) {
-    events.on('changed', (table) => {
-      if (table === 'blade_scope_data' || table === 'blade_scope_api' || table === 'blade_role_scope') this.snapshot = undefined;
+    events.whenChanged(['blade_scope_data', 'blade_scope_api', 'blade_role_scope'], () => {
+      this.snapshot = undefined;
     });
   }
 

@@ -1,6 +1,7 @@
 import type { ColumnType, Kysely, Transaction } from 'kysely';
 import type { RESOURCES } from '../../resources';
-import type { RowOf } from '../../resources/rows';
+import type { BaseRow, RowOf } from '../../resources/rows';
+import type { Cell } from '../series/cells';
 
 /**
  * The database's tables, typed (issue #13): a renamed or misspelt column is a compile error wherever it is selected or
@@ -22,18 +23,8 @@ interface UndeclaredColumns {
   wit_collect_strategy: { lastFired: number | null };
 }
 
-/** The audit columns of a table made with createTable (server/db/table.ts), for the hand-declared ones below. */
-type Audited = {
-  id: string;
-  tenantId: string;
-  createUser: string | null;
-  createDept: string | null;
-  createTime: string | null;
-  updateUser: string | null;
-  updateTime: string | null;
-  status: number;
-  isDeleted: number;
-};
+/** The base columns of a table made with createTable (server/db/table.ts), tenant-owned, for the hand-declared ones below. */
+type Audited = BaseRow & { tenantId: string };
 
 /** A link table (createLinkTable): its id and the two ids it links. */
 type Link<Left extends string, Right extends string> = { id: string } & Record<Left | Right, string>;
@@ -60,20 +51,8 @@ export interface HandTables {
   };
   // 0005 ingest, 0011 rollups: the time series (server/series)
   wit_device_log: { deviceId: string; pointKey: string; ts: number; value: number; raw: number; tenantId: string };
-  wit_device_log_rollup: {
-    deviceId: string;
-    pointKey: string;
-    step: number;
-    bucket: number;
-    mn: number;
-    mx: number;
-    sm: number;
-    n: number;
-    t0: number;
-    v0: number;
-    t1: number;
-    v1: number;
-  };
+  /** A cell of a channel's series (server/series/cells.ts) per step and bucket. */
+  wit_device_log_rollup: { deviceId: string; pointKey: string; step: number; bucket: number } & Omit<Cell, 't'>;
   wit_device_log_dirty: { deviceId: string; hour: number };
   wit_device_log_rolling: { deviceId: string; hour: number };
   // 0006 alarms: one notification of one person by one channel (server/alarms/notifier.ts)

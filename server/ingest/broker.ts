@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { verifyPassword } from '../auth/passwords';
+import { inUse } from '../db/in-use';
 import type { Platform } from '../platform';
 import { type AclRule, allowed, type Identity } from './topics';
 
@@ -94,10 +95,8 @@ class AccessStore {
   private readonly rules = new Map<string, AclRule[]>();
 
   constructor(private readonly platform: Platform) {
-    platform.events.on('changed', (table) => {
-      if (table === 'wit_mqtt_user') this.users.clear();
-      if (table === 'wit_mqtt_acl') this.rules.clear();
-    });
+    platform.events.whenChanged(['wit_mqtt_user'], () => this.users.clear());
+    platform.events.whenChanged(['wit_mqtt_acl'], () => this.rules.clear());
   }
 
   async verify(username: string, password: Buffer): Promise<UserRow | undefined> {
@@ -107,8 +106,7 @@ class AccessStore {
         .selectFrom('wit_mqtt_user')
         .select(['tenantId', 'username', 'password', 'clientType', 'clientId', 'isSuperuser'])
         .where('username', '=', username)
-        .where('isDeleted', '=', 0)
-        .where('status', '=', 1)
+        .$call(inUse)
         .executeTakeFirst()) as UserRow | undefined;
       if (!row) return undefined;
       entry = { row };
@@ -128,8 +126,7 @@ class AccessStore {
         .selectFrom('wit_mqtt_acl')
         .select(['username', 'topic', 'action', 'allow'])
         .where('tenantId', '=', tenantId)
-        .where('isDeleted', '=', 0)
-        .where('status', '=', 1)
+        .$call(inUse)
         .orderBy('sort')
         .orderBy('id')
         .execute();

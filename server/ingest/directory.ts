@@ -31,7 +31,7 @@ export interface GatewayContext {
 export const TEMPERATURE_KEY = 'temperature';
 
 const TTL_MS = 60_000;
-const WATCHED = new Set(['wit_device', 'wit_device_model', 'wit_device_point', 'wit_temperature_coefficient', 'wit_project', 'wit_gateway']);
+const WATCHED = ['wit_device', 'wit_device_model', 'wit_device_point', 'wit_temperature_coefficient', 'wit_project', 'wit_gateway'];
 
 function numbers(json: unknown): Record<string, number> {
   if (typeof json !== 'string' || json === '') return {};
@@ -56,9 +56,7 @@ export class Directory {
     private readonly db: Db,
     events: EventBus,
   ) {
-    events.on('changed', (table) => {
-      if (WATCHED.has(table)) this.clear();
-    });
+    events.whenChanged(WATCHED, () => this.clear());
   }
 
   clear(): void {

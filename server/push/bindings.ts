@@ -20,7 +20,7 @@ export interface Binding extends Scope {
   inactive?: string;
 }
 
-const WATCHED = new Set(['wit_tenant_project', 'wit_mqtt_param', 'wit_push_map', 'wit_project', 'wit_device']);
+const WATCHED = ['wit_tenant_project', 'wit_mqtt_param', 'wit_push_map', 'wit_project', 'wit_device'];
 
 const idList = (value: unknown): string[] =>
   String(value ?? '')
@@ -35,9 +35,7 @@ export class BindingBook {
     private readonly db: Db,
     events: EventBus,
   ) {
-    events.on('changed', (table) => {
-      if (WATCHED.has(table)) this.clear();
-    });
+    events.whenChanged(WATCHED, () => this.clear());
   }
 
   /** A load under way when this runs still answers its callers; the next lookup reads the tables again. */

@@ -1,5 +1,6 @@
 import { PULL_STATE } from '../../resources/iot/third';
 import type { Row } from '../db/database';
+import { inUse } from '../db/in-use';
 import { badRequest } from '../http/envelope';
 import type { StoredReading } from '../ingest/types';
 import type { Platform } from '../platform';
@@ -148,8 +149,7 @@ export class ThirdPuller {
     const rows = await this.platform.db
       .selectFrom('wit_third_param')
       .select(['id', 'intervalSeconds', 'updateTime', 'tenantId'])
-      .where('isDeleted', '=', 0)
-      .where('status', '=', 1)
+      .$call(inUse)
       .where('enabled', '=', 1)
       .where('intervalSeconds', '>', 0)
       .where('lastPullState', '<>', PULL_STATE.refused)
@@ -256,8 +256,7 @@ export class ThirdPuller {
       .select(['id', 'code', 'projectId'])
       .where('id', 'in', bindings.map((b) => b.deviceId))
       .where('tenantId', '=', tenantId)
-      .where('isDeleted', '=', 0)
-      .where('status', '=', 1)
+      .$call(inUse)
       .execute();
     const byId = new Map(devices.map((d) => [d.id, d]));
     return bindings.flatMap((b): Target[] => {

@@ -3,10 +3,11 @@ import { useLingui } from '@lingui/react/macro';
 import { useRef, useState } from 'react';
 import type { Resource } from '../../resources/define';
 import type { DownloadProgress } from '../api/http';
+import { saveFile } from '../ui/saveFile';
 import { humanSize } from '../ui/size';
 import { toastSuccess } from '../ui/toast';
 import type { Params } from './api';
-import { downloadList, saveFile } from './exportList';
+import { downloadList } from './exportList';
 import type { CrudView } from './types';
 
 export interface ExportButtonProps<R extends Resource> {

@@ -65,16 +65,3 @@ export async function downloadList<R extends Resource>(view: CrudView<R>, params
   const searchParams = { ...params, columns: columnsParam(columns), labels, exportName: name };
   return http.download(`${resourceBase(view.resource)}/export`, { ...options, searchParams });
 }
-
-/** Hands a downloaded file to the browser under its name. */
-export function saveFile(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // After the click the browser holds the file; the URL can go once it has started.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}

@@ -9,6 +9,7 @@ import type { DebugKind } from '../../../resources/wire/debug';
 import { type DebugTarget, readMessages, resolveTarget, websocketInfo } from '../../realtime/debug';
 import { formatDateTime, parseDateTime } from '../../time';
 import { eq } from './common';
+import { parseObject } from './devicelog/shared';
 import { timeArg } from './history';
 import { needs } from '../../auth/rights';
 
@@ -182,14 +183,4 @@ function intArg(args: Record<string, unknown>, name: string): number | undefined
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw paramType(name);
   return Number(value);
-}
-
-function parseObject(value: unknown): Record<string, unknown> {
-  if (typeof value !== 'string' || value === '') return {};
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }

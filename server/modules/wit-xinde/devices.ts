@@ -16,21 +16,12 @@ import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { attach, forest } from '../../http/trees';
 import { argsOf, assertCodeUnbound, assertNoCycle, countOf, distinct, eq, idArg, namedRows, nodeOf, truthy, WHOLE_TENANT, within } from './common';
+import { parseObject } from './devicelog/shared';
 import { registerPointSheet } from './point-sheet';
 import { needs } from '../../auth/rights';
 
 /** Fields `setting` may change on many devices at once. */
 const SETTABLE = ['projectId', 'gatewayId', 'groupId', 'modelId', 'deviceTypeId', 'samplingInterval', 'status'] as const;
-
-const parseJson = (value: unknown): Record<string, unknown> => {
-  if (typeof value !== 'string' || value === '') return {};
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-};
 
 class Devices {
   readonly repo;
@@ -205,8 +196,8 @@ class Devices {
   async pointsOf(ctx: CallContext, deviceId: string) {
     const [row] = await this.repo.all(ctx, {}, [eq('id', deviceId)], 1);
     if (!row) throw badRequest('设备不存在');
-    const last = parseJson(row.lastValues);
-    const initial = parseJson(row.initialValues);
+    const last = parseObject(row.lastValues);
+    const initial = parseObject(row.initialValues);
     const points = await this.platform.repo(devicePoint).all(ctx, {}, [eq('deviceId', deviceId)]);
     const named = await withReferenceNames(this.platform, devicePoint, points, ['factorsItemId']);
     return named.map((pt) => ({ ...pt, value: last[String(pt.pointKey)] ?? null, initialValue: initial[String(pt.pointKey)] ?? null, lastSeen: row.lastSeen ?? null }));

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { alarm, deviceThreshold } from '../../../resources/iot/alarm';
 import { device, deviceGroup, devicePoint, gateway } from '../../../resources/iot/device';
 import { monitorPoint } from '../../../resources/iot/monitoring';
-import { project } from '../../../resources/iot/project';
+import { type ProjectBelongings, project } from '../../../resources/iot/project';
 import type { Resource } from '../../../resources/define';
 import { needs } from '../../auth/rights';
 import type { CallContext } from '../../db/repository';
@@ -11,19 +11,6 @@ import { contextOf, idsOf, paramsOf } from '../../http/context';
 import { badRequest, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { within } from './common';
-
-/** What removing projects takes out of sight with them (docs/data-model.md "Recycle bin"), counted as the caller sees it. */
-export interface Belongings {
-  projects: number;
-  devices: number;
-  onlineDevices: number;
-  gateways: number;
-  devicePoints: number;
-  monitorPoints: number;
-  thresholds: number;
-  alarms: number;
-  groups: number;
-}
 
 /** Rows of `resource` the caller may read that pass the conditions. */
 async function countOf(platform: Platform, ctx: CallContext, resource: Resource, conditions: Condition[]): Promise<number> {
@@ -34,7 +21,7 @@ async function countOf(platform: Platform, ctx: CallContext, resource: Resource,
 }
 
 /** The counts behind the delete confirmation of the project list: through the scoped repositories, nothing raw. */
-export async function belongingsOf(platform: Platform, ctx: CallContext, ids: string[]): Promise<Belongings> {
+export async function belongingsOf(platform: Platform, ctx: CallContext, ids: string[]): Promise<ProjectBelongings> {
   const projects = await countOf(platform, ctx, project, [within('wit_project.id', ids)]);
   if (projects !== new Set(ids).size) throw badRequest('数据不存在或无权操作');
   const inProjects = (table: string) => within(`${table}.projectId`, ids);

@@ -51,9 +51,7 @@ export function registerStrategies(app: FastifyInstance, platform: Platform, com
   const scheduler = new Scheduler(platform, commands);
   app.addHook('onReady', () => scheduler.sync());
   app.addHook('onClose', () => scheduler.stop());
-  platform.events.on('changed', (table) => {
-    if (table === 'wit_collect_strategy' || table === 'wit_project') void scheduler.sync();
-  });
+  platform.events.whenChanged(['wit_collect_strategy', 'wit_project'], () => void scheduler.sync());
 
   const decorate = (rows: Row[]) =>
     rows.map((r) => ({

@@ -1,5 +1,6 @@
 import { Cron } from 'croner';
 import type { Row } from '../../db/database';
+import { inUse } from '../../db/in-use';
 import type { Platform } from '../../platform';
 import { nextId } from '../../ids';
 import { formatDateTime, parseDateTime } from '../../time';
@@ -155,8 +156,7 @@ export class Scheduler {
     const rows = await db
       .selectFrom('wit_collect_strategy')
       .selectAll()
-      .where('isDeleted', '=', 0)
-      .where('status', '=', 1)
+      .$call(inUse)
       .where('enabled', '=', 1)
       .where('projectId', 'in', db.selectFrom('wit_project').select('id').where('isDeleted', '=', 0))
       .execute();
@@ -227,7 +227,7 @@ export class Scheduler {
     }
     const deviceIds = idsOf(row.deviceIds);
     if (deviceIds.length) {
-      const devices = await db.selectFrom('wit_device').select(['id', 'code', 'projectId']).where('id', 'in', deviceIds).where('tenantId', '=', tenantId).where('isDeleted', '=', 0).where('status', '=', 1).execute();
+      const devices = await db.selectFrom('wit_device').select(['id', 'code', 'projectId']).where('id', 'in', deviceIds).where('tenantId', '=', tenantId).$call(inUse).execute();
       for (const d of devices) targets.push({ kind: 'device', id: d.id, code: d.code, tenantId, projectId: (d.projectId as string | null) ?? null });
     }
     const { command, params } = parseCommand(row.command);

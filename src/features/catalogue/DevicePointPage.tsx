@@ -1,4 +1,4 @@
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FileInput, HTMLTable, ProgressBar } from '@blueprintjs/core';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FileInput, ProgressBar } from '@blueprintjs/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { useMemo, useState } from 'react';
@@ -6,6 +6,7 @@ import { type Envelope, http } from '../../api/client';
 import { RequestError } from '../../api/http';
 import { CrudPage } from '../../crud/CrudPage';
 import type { CrudView } from '../../crud/types';
+import { RowTable } from '../../ui/RowTable';
 import { toastSuccess, toastWarning } from '../../ui/toast';
 import { devicePointView } from './catalogueViews';
 
@@ -107,22 +108,15 @@ function UploadDialog({ onClose, onImported }: { onClose(): void; onImported(): 
         {outcome?.kind === 'refused' && outcome.errors.length > 0 && (
           <div className="vg-upload-errors" style={{ marginTop: 12 }}>
             <Callout intent="danger">{t`点位表有 ${outcome.errors.length} 行错误,未导入任何数据。`}</Callout>
-            <HTMLTable compact striped style={{ width: '100%', marginTop: 8 }}>
-              <thead>
-                <tr>
-                  <th style={{ width: 80 }}>{t`行号`}</th>
-                  <th>{t`错误信息`}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {outcome.errors.map((e) => (
-                  <tr key={`${e.row}-${e.message}`}>
-                    <td>{e.row}</td>
-                    <td>{e.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
+            <RowTable
+              style={{ marginTop: 8 }}
+              rows={outcome.errors}
+              rowKey={(e) => `${e.row}-${e.message}`}
+              columns={[
+                { title: t`行号`, cell: (e) => e.row, headStyle: { width: 80 } },
+                { title: t`错误信息`, cell: (e) => e.message },
+              ]}
+            />
           </div>
         )}
       </DialogBody>

@@ -82,19 +82,6 @@ export function exportName(chart: HistoryChartData, extension: string): string {
   return `${chart.code ?? 'history'}_${stamp(chart.start)}_${stamp(chart.end)}.${extension}`;
 }
 
-/** Saves a blob under a name through a temporary link (the browser's download). */
-export function saveFile(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked after the click has handed the blob to the download.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 /** The part of a chart inside the displayed window (a bucket counts while any of it is inside). */
 export function windowOf(chart: HistoryChartData, window: { start: number; end: number }): HistoryChartData {
   return {

@@ -1,4 +1,4 @@
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLTable, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Button, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, NonIdealState, Spinner } from '@blueprintjs/core';
 import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -10,6 +10,7 @@ import { CrudPage, type ToolbarContext } from '../../crud/CrudPage';
 import type { TreeOption } from '../../crud/types';
 import { TreeSelect } from '../../crud/widgets';
 import { confirm } from '../../ui/confirm';
+import { RowTable } from '../../ui/RowTable';
 import { toastSuccess, toastWarning } from '../../ui/toast';
 import { projectView, rowsAsOptions, X } from './projectViews';
 import { projectRemoveNotice } from './RemoveNotice';
@@ -76,25 +77,26 @@ function RecycleDialog({ onClose, onRestored }: { onClose(): void; onRestored():
         ) : rows.length === 0 ? (
           <NonIdealState icon="trash" description={t`回收站中没有项目`} />
         ) : (
-          <HTMLTable compact striped style={{ width: '100%' }}>
-            <thead>
-              <tr><th>{t`项目名称`}</th><th>{t`项目编号`}</th><th>{t`设备数`}</th><th>{t`删除时间`}</th><th>{t`操作`}</th></tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.id} className={`vg-recycle-row vg-recycle-${String(row.code)}`}>
-                  <td>{String(row.name)}</td>
-                  <td>{String(row.code)}</td>
-                  <td>{String(row.deviceCount ?? 0)}</td>
-                  <td>{String(row.updateTime ?? '')}</td>
-                  <td>
+          <RowTable
+            rows={rows}
+            rowKey={(row) => row.id}
+            rowClassName={(row) => `vg-recycle-row vg-recycle-${String(row.code)}`}
+            columns={[
+              { title: t`项目名称`, cell: (row) => String(row.name) },
+              { title: t`项目编号`, cell: (row) => String(row.code) },
+              { title: t`设备数`, cell: (row) => String(row.deviceCount ?? 0) },
+              { title: t`删除时间`, cell: (row) => String(row.updateTime ?? '') },
+              {
+                title: t`操作`,
+                cell: (row) => (
+                  <>
                     <Button size="small" variant="minimal" icon="undo" text={t`恢复`} className="vg-recycle-restore" onClick={() => void restore(row)} />
                     <Button size="small" variant="minimal" intent="danger" icon="trash" text={t`彻底删除`} className="vg-recycle-purge" onClick={() => setPurging(row)} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </HTMLTable>
+                  </>
+                ),
+              },
+            ]}
+          />
         )}
       </DialogBody>
       <DialogFooter actions={<Button text={t`关闭`} onClick={onClose} />} />

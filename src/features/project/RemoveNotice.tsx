@@ -1,23 +1,11 @@
 import { Callout } from '@blueprintjs/core';
 import { useLingui } from '@lingui/react/macro';
+import type { ProjectBelongings } from '../../../resources/iot/project';
 import { type Envelope, http } from '../../api/client';
 import { X } from './projectViews';
 
-/** GET project/belongings: what the projects take out of sight with them (server/modules/wit-xinde/project-belongings.ts). */
-export interface Belongings {
-  projects: number;
-  devices: number;
-  onlineDevices: number;
-  gateways: number;
-  devicePoints: number;
-  monitorPoints: number;
-  thresholds: number;
-  alarms: number;
-  groups: number;
-}
-
 /** The counts of the selected projects' rows, and where they come back from. */
-function RemoveNotice({ counts }: { counts: Belongings }) {
+function RemoveNotice({ counts }: { counts: ProjectBelongings }) {
   const { t } = useLingui();
   const lines = [
     counts.devices ? t`设备 ${counts.devices} 台(其中在线 ${counts.onlineDevices} 台)` : '',
@@ -39,6 +27,6 @@ function RemoveNotice({ counts }: { counts: Belongings }) {
 
 /** The notice under the delete confirmation of the project list (CrudView.removeNotice). */
 export async function projectRemoveNotice(ids: readonly string[]) {
-  const { data } = await http.get<Envelope<Belongings>>(`${X}/project/belongings`, { searchParams: { ids: ids.join(',') } });
+  const { data } = await http.get<Envelope<ProjectBelongings>>(`${X}/project/belongings`, { searchParams: { ids: ids.join(',') } });
   return <RemoveNotice counts={data} />;
 }

@@ -1,8 +1,9 @@
-import { Button, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState } from '@blueprintjs/core';
+import { Button, Dialog, DialogBody, DialogFooter, NonIdealState } from '@blueprintjs/core';
 import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import { errorLogActor } from '../../app/shell';
 import { confirm } from '../../ui/confirm';
+import { RowTable } from '../../ui/RowTable';
 import { toastSuccess } from '../../ui/toast';
 
 /** The local error log (fullscreen): type, address, message, expandable stack, time; upload and clear. */
@@ -30,35 +31,27 @@ export function ErrorLogDialog({ isOpen, onClose }: { isOpen: boolean; onClose: 
         {logs.length === 0 ? (
           <NonIdealState icon="tick-circle" title={t`暂无数据`} />
         ) : (
-          <HTMLTable striped compact style={{ width: '100%' }}>
-            <thead>
-              <tr>
-                <th>{t`类型`}</th>
-                <th>{t`地址`}</th>
-                <th>{t`内容`}</th>
-                <th>{t`错误堆栈`}</th>
-                <th>{t`时间`}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {logs.map((log, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: entries have no id and the rows hold no state
-                <tr key={`${log.time}-${index}`}>
-                  <td>{log.type}</td>
-                  <td style={{ wordBreak: 'break-all' }}>{log.url}</td>
-                  <td>{log.message}</td>
-                  <td>
-                    <details>
-                      <summary>{t`展开`}</summary>
-                      <pre>{log.stack}</pre>
-                      {log.info && <pre>{log.info}</pre>}
-                    </details>
-                  </td>
-                  <td style={{ whiteSpace: 'nowrap' }}>{log.time}</td>
-                </tr>
-              ))}
-            </tbody>
-          </HTMLTable>
+          <RowTable
+            rows={logs}
+            // entries have no id and the rows hold no state
+            rowKey={(log, index) => `${log.time}-${index}`}
+            columns={[
+              { title: t`类型`, cell: (log) => log.type },
+              { title: t`地址`, cell: (log) => log.url, style: { wordBreak: 'break-all' } },
+              { title: t`内容`, cell: (log) => log.message },
+              {
+                title: t`错误堆栈`,
+                cell: (log) => (
+                  <details>
+                    <summary>{t`展开`}</summary>
+                    <pre>{log.stack}</pre>
+                    {log.info && <pre>{log.info}</pre>}
+                  </details>
+                ),
+              },
+              { title: t`时间`, cell: (log) => log.time, style: { whiteSpace: 'nowrap' } },
+            ]}
+          />
         )}
       </DialogBody>
       <DialogFooter

@@ -1,7 +1,8 @@
-import { Button, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Button, Dialog, DialogBody, DialogFooter, HTMLSelect, NonIdealState, Spinner } from '@blueprintjs/core';
 import { useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
 import type { Row } from '../../crud/api';
+import { RowTable } from '../../ui/RowTable';
 import { toastSuccess } from '../../ui/toast';
 import { type RemoteDevice, thirdApi } from './api';
 
@@ -54,28 +55,20 @@ export function BindDeviceDialog({ row, onClose, onSaved }: { row: Row; onClose(
         ) : remotes.length === 0 ? (
           <NonIdealState icon="inbox" title={t`第三方项目没有设备`} />
         ) : (
-          <HTMLTable compact striped className="vg-third-device-table" style={{ width: '100%' }}>
-            <thead>
-              <tr>
-                <th>{t`第三方设备编号`}</th>
-                <th>{t`名称`}</th>
-                <th>{t`安装位置`}</th>
-                <th>{t`本地设备`}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {remotes.map((d) => (
-                <tr key={d.id}>
-                  <td>{d.code}</td>
-                  <td>{d.name}</td>
-                  <td>{d.installPosition ?? ''}</td>
-                  <td>
-                    <HTMLSelect aria-label={d.code} value={choices[d.id] ?? ''} onChange={(e) => setChoices({ ...choices, [d.id]: e.target.value })} options={options} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </HTMLTable>
+          <RowTable
+            className="vg-third-device-table"
+            rows={remotes}
+            rowKey={(d) => d.id}
+            columns={[
+              { title: t`第三方设备编号`, cell: (d) => d.code },
+              { title: t`名称`, cell: (d) => d.name },
+              { title: t`安装位置`, cell: (d) => d.installPosition ?? '' },
+              {
+                title: t`本地设备`,
+                cell: (d) => <HTMLSelect aria-label={d.code} value={choices[d.id] ?? ''} onChange={(e) => setChoices({ ...choices, [d.id]: e.target.value })} options={options} />,
+              },
+            ]}
+          />
         )}
       </DialogBody>
       <DialogFooter
