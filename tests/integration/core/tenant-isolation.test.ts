@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { Resource } from '../../../resources/define';
 import { onEveryStore } from '../../support/suite';
+import { expectEvery } from '../../support/lists';
 
 /**
  * Walks every resource with generic routes: a second tenant's administrator can neither list, read, change nor
@@ -68,7 +69,7 @@ onEveryStore('tenant isolation', { signIn: ['admin', 'demo'] }, (ctx) => {
         expect(read.body.data, `${resource.key} detail`).toBeNull();
       }
       const theirs = await ctx.demo.get<{ records: Array<{ tenantId: string }> }>(`${base(resource)}/list`, { size: 200 });
-      expect(theirs.body.data.records.every((r) => r.tenantId === '100001'), resource.key).toBe(true);
+      expectEvery(theirs.body.data.records, (r) => r.tenantId === '100001', resource.key);
     }
   });
 

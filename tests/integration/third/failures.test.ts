@@ -5,6 +5,7 @@ import { storeKinds } from '../../support/databases';
 import { expectOk, expectRefused, type PageData, type Row } from '../../support/envelope';
 import { X } from '../monitoring/support';
 import { connection, fetchOk, type Pair, postOk, REMOTE_ACCOUNT, REMOTE_BRIDGE, REMOTE_CLIENT_SECRET, REMOTE_PASSWORD, remoteDevice, SHORT_CLIENT, startPair } from './support';
+import { expectEvery } from '../../support/lists';
 
 /** What goes wrong with a remote platform, bad input, other tenants, and the secrets of a connection. */
 describe.each(await storeKinds())('third-party failures and isolation on %s', (store) => {
@@ -191,7 +192,7 @@ describe.each(await storeKinds())('third-party failures and isolation on %s', (s
     expect((await fetchOk<PageData>(demo, 'thirdmonitorparam/list', { size: 100 })).records.map((r) => r.id)).not.toContain(p0.id);
     expect((await fetchOk<Row[]>(demo, 'thirdmonitorparam/treeList', { tenantId: '000000' })).map((n) => n.id)).not.toContain(p0.id);
     for (const path of ['thirdmonitorproject', 'devicecustomer', 'pointcustomer']) {
-      expect((await fetchOk<PageData>(demo, `${path}/list`, { size: 100 })).records.every((r) => r.tenantId === '100001'), path).toBe(true);
+      expectEvery((await fetchOk<PageData>(demo, `${path}/list`, { size: 100 })).records, (r) => r.tenantId === '100001', path);
     }
     expect(await fetchOk(demo, 'devicecustomer/detail', { id: String(deviceBinding.id) })).toBeNull();
     const mine = expectOk(await demo.post<Row>(`${X}/project/submit`, { name: '租户项目', code: 'TENANT-P' }));
