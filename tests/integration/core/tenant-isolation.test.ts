@@ -1,7 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { Resource } from '../../../resources/define';
 import { onEveryStore } from '../../support/suite';
-import { expectEvery } from '../../support/lists';
 
 /**
  * Walks every resource with generic routes: a second tenant's administrator can neither list, read, change nor
@@ -62,6 +61,8 @@ onEveryStore('tenant isolation', { signIn: ['admin', 'demo'] }, (ctx) => {
 
   it('keeps read-only tenant rows (logs) in their tenant', async () => {
     await ctx.server.app.platform.logs.flush();
+    // Lists the tenant has no rows in prove nothing: those that have some are counted.
+    let walked = 0;
     for (const resource of resources.filter((r) => r.tenancy === 'tenant' && r.readOnly)) {
       const mine = await ctx.admin.get<{ records: Array<{ id: string; tenantId: string }> }>(`${base(resource)}/list`, { tenantId_equal: '000000', size: 5 });
       for (const row of mine.body.data.records) {
@@ -69,8 +70,11 @@ onEveryStore('tenant isolation', { signIn: ['admin', 'demo'] }, (ctx) => {
         expect(read.body.data, `${resource.key} detail`).toBeNull();
       }
       const theirs = await ctx.demo.get<{ records: Array<{ tenantId: string }> }>(`${base(resource)}/list`, { size: 200 });
-      expectEvery(theirs.body.data.records, (r) => r.tenantId === '100001', resource.key);
+      const records = theirs.body.data.records;
+      if (records.length > 0) walked += 1;
+      expect(records.filter((r) => r.tenantId !== '100001'), resource.key).toEqual([]);
     }
+    expect(walked).toBeGreaterThan(0);
   });
 
   it('lets only the platform administrator write shared rows', async () => {

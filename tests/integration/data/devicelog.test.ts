@@ -145,6 +145,8 @@ onEveryStore('device log', { signIn: ['demo', 'admin'] }, (ctx) => {
     expect(view.records[0]).toMatchObject({ deviceName: '跨中底板裂缝计', projectName: '钱塘江大桥健康监测' });
     const detail = expectOk(await ctx.demo.get<Row>(`${X}/collectdata/detail`, { id: failed.records[0].id }));
     expect(String(detail.error)).toContain('不是合法的');
-    expectEvery(expectOk(await ctx.admin.get<PageData>(`${X}/collectdata/list`, { tenantId_equal: '000000' })).records, (r) => r.tenantId === '000000');
+    // The platform administrator filters by tenant: the demo tenant's messages, and none of the platform's own.
+    expectEvery(expectOk(await ctx.admin.get<PageData>(`${X}/collectdata/list`, { tenantId_equal: '100001' })).records, (r) => r.tenantId === '100001');
+    expect(expectOk(await ctx.admin.get<PageData>(`${X}/collectdata/list`, { tenantId_equal: '000000' })).records).toEqual([]);
   });
 });
