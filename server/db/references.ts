@@ -29,11 +29,14 @@ export function referencesOf(resource: Resource): FieldReference[] {
 /** Values that name no row: absent, empty, or the `0` of "none" (a tree's root). */
 const names = (value: unknown): boolean => !(value === undefined || value === null || value === '' || value === '0');
 
-/** The tenant a saved row belongs to: its own when it exists, else the one Repository.insert gives it. */
+/**
+ * The tenant a saved row belongs to once saved: the one the platform administrator names (Repository.insert and
+ * update let it move rows), else the row's own when it exists, else the caller's.
+ */
 export function tenantOfRow(ctx: CallContext, values: Row, existing: Row | undefined): string {
-  if (existing) return String(existing.tenantId);
   const p = ctx.principal;
-  return isPlatformAdmin(p) && typeof values.tenantId === 'string' ? values.tenantId : p.tenantId;
+  if (isPlatformAdmin(p) && typeof values.tenantId === 'string') return values.tenantId;
+  return existing ? String(existing.tenantId) : p.tenantId;
 }
 
 /**
@@ -42,12 +45,15 @@ export function tenantOfRow(ctx: CallContext, values: Row, existing: Row | undef
  */
 export async function referencedRows(platform: Platformish, ctx: CallContext, resource: Resource, values: Row, existing?: Row): Promise<Map<string, Row>> {
   const found = new Map<string, Row>();
-  const refs = referencesOf(resource).filter((ref) => names(values[ref.field]));
-  if (refs.length === 0) return found;
   const tenantId = resource.tenancy === 'tenant' ? tenantOfRow(ctx, values, existing) : undefined;
+  // A row moved to another tenant must not keep naming its old tenant's rows: its kept references are checked too.
+  const moved = existing !== undefined && tenantId !== undefined && tenantId !== String(existing.tenantId);
+  const saved = moved ? { ...existing, ...values } : values;
+  const refs = referencesOf(resource).filter((ref) => names(saved[ref.field]));
+  if (refs.length === 0) return found;
   for (const ref of refs) {
     const target = ref.to();
-    const conditions: Condition[] = [(eb) => eb('id', '=', String(values[ref.field]))];
+    const conditions: Condition[] = [(eb) => eb('id', '=', String(saved[ref.field]))];
     if (tenantId !== undefined && target.tenancy === 'tenant') conditions.push((eb) => eb('tenantId', '=', tenantId));
     const [row] = await platform.repo(target).all(ctx, {}, conditions, 1);
     if (!row) throw badRequest(ref.missing);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { signedIn } from '../support/client';
 import { consoleSuite, openMenu } from './support/console';
 import { blurField, confirmYes, dialog, rowAction, rowIndexOf, selectRow } from './support/crud';
+import { expectEvery } from '../support/lists';
 
 interface Page<T> {
   records: T[];
@@ -196,7 +197,7 @@ describe('user, dept and post screens', () => {
     const demo = await signedIn(c.server.url, 'admin', 'admin', '100001');
     await demo.post('/api/blade-user/submit', { account: 'demo_only', password: 'Demo@123', name: '租户用户', realName: '租户用户' });
     const own = (await demo.get<Page<UserRow>>('/api/blade-user/page', { size: 100 })).body.data.records;
-    expect(own.every((u) => u.tenantId === '100001')).toBe(true);
+    expectEvery(own, (u) => u.tenantId === '100001');
 
     await loginAs('admin', 'admin', '100001');
     await openMenu(c.page, '用户管理', '/system/user');

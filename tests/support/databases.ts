@@ -1,8 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** PostgreSQL is used when reachable (it runs on this project's machines); tests skip it with a message otherwise. */
+/**
+ * PostgreSQL is used when reachable (it runs on this project's machines); tests skip it with a message otherwise —
+ * except where it must be there: .ci/run exports VIGIL_REQUIRE_POSTGRES=1 (CI=true asks the same), and then an
+ * unreachable PostgreSQL fails the run instead of passing it on SQLite alone.
+ */
 export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** Whether an unreachable PostgreSQL fails the run; VIGIL_REQUIRE_POSTGRES=0 lets a CI machine without it skip. */
+export function postgresRequired(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.VIGIL_REQUIRE_POSTGRES !== undefined) return env.VIGIL_REQUIRE_POSTGRES === '1';
+  return env.CI === 'true' || env.CI === '1';
+}
 
 let reachable: Promise<boolean> | undefined;
 
@@ -13,7 +23,9 @@ export function postgresReachable(): Promise<boolean> {
       await client.connect();
       await client.query('select 1');
       return true;
-    } catch {
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (postgresRequired()) throw new Error(`PostgreSQL is required here (VIGIL_REQUIRE_POSTGRES / CI) but not reachable at ${PG_ADMIN_URL}: ${reason}`);
       console.warn(`PostgreSQL is not reachable at ${PG_ADMIN_URL}: its runs of the suites are skipped.`);
       return false;
     } finally {

@@ -3,13 +3,14 @@ import { nextId } from '../../../server/ids';
 import { expectOk, refused } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { adminRoleId, DEMO, flatten, menuId, PLATFORM, type Tree } from './support';
+import { expectEvery } from '../../support/lists';
 
 onEveryStore('menus', { signIn: ['admin', 'demo'] }, (ctx) => {
   it('routes: the platform administrator gets every menu as a sorted tree, without buttons', async () => {
     const routes = expectOk(await ctx.admin.get<Tree[]>('/api/blade-system/menu/routes'));
     expect(routes[0].code).toBe('desk');
     const all = flatten(routes);
-    expect(all.every((m) => m.category === 1)).toBe(true);
+    expectEvery(all, (m) => m.category === 1);
     const system = routes.find((m) => m.code === 'system') as Tree;
     expect(system.hasChildren).toBe(true);
     expect(system.children?.map((c) => c.code).slice(0, 3)).toEqual(['user', 'dept', 'post']);
@@ -87,18 +88,18 @@ onEveryStore('menus', { signIn: ['admin', 'demo'] }, (ctx) => {
     type Row = { id: string; code: string; category: number; hasChildren: boolean };
     const roots = expectOk(await ctx.admin.get<Row[]>('/api/blade-system/menu/lazy-list', { parentId: 0 }));
     expect(roots.map((r) => r.code)[0]).toBe('desk');
-    expect(roots.every((r) => r.hasChildren)).toBe(true);
+    expectEvery(roots, (r) => r.hasChildren);
     const userLevel = expectOk(await ctx.admin.get<Row[]>('/api/blade-system/menu/lazy-list', { parentId: menuId('user') }));
     expect(userLevel.map((r) => r.code)).toContain('user_add');
     const systemMenus = expectOk(await ctx.admin.get<Row[]>('/api/blade-system/menu/lazy-menu-list', { parentId: menuId('system') }));
-    expect(systemMenus.every((r) => r.category === 1 && r.hasChildren === false)).toBe(true);
+    expectEvery(systemMenus, (r) => r.category === 1 && r.hasChildren === false);
     expect(systemMenus.map((r) => r.code)).toContain('user');
     const found = expectOk(await ctx.admin.get<Row[]>('/api/blade-system/menu/lazy-list', { name: '用户管理' }));
     expect(found.map((r) => r.code)).toEqual(['user']);
     expect(found[0].hasChildren).toBe(true);
 
     const list = expectOk(await ctx.admin.get<Tree[]>('/api/blade-system/menu/menu-list'));
-    expect(flatten(list).every((m) => m.category === 1)).toBe(true);
+    expectEvery(flatten(list), (m) => m.category === 1);
     expect(list.find((m) => m.code === 'system')?.children?.length).toBeGreaterThan(5);
   });
 

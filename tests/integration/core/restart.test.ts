@@ -12,6 +12,7 @@ import { nextId } from '../../../server/ids';
 import { type ApiClient, type Envelope, type Reply, signedIn } from '../../support/client';
 import { storeKinds } from '../../support/databases';
 import { startServer, type TestServer, type TestStore } from '../../support/server';
+import { expectEvery } from '../../support/lists';
 
 /**
  * A deployment restarted on its data: what administrators wrote through every kind of admin screen survives, the
@@ -167,7 +168,7 @@ describe.each(await storeKinds())('restarting on the same store (%s)', (kind) =>
     const recorded = await again.app.platform.db.selectFrom('vigil_seed_step').select('name').orderBy('name').execute();
     // the legacy steps are recorded without running; the later ones run, by natural key, and find their rows there
     expect(recorded.map((r) => r.name)).toEqual(SEED_STEPS.map((step) => step.name).sort());
-    expect(LEGACY_SEED_STEPS.every((name) => recorded.some((r) => r.name === name))).toBe(true);
+    expectEvery(LEGACY_SEED_STEPS, (name) => recorded.some((r) => r.name === name));
   });
 
   it('never brings back a purged tenant', async () => {

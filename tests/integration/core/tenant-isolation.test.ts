@@ -61,6 +61,8 @@ onEveryStore('tenant isolation', { signIn: ['admin', 'demo'] }, (ctx) => {
 
   it('keeps read-only tenant rows (logs) in their tenant', async () => {
     await ctx.server.app.platform.logs.flush();
+    // Lists the tenant has no rows in prove nothing: those that have some are counted.
+    let walked = 0;
     for (const resource of resources.filter((r) => r.tenancy === 'tenant' && r.readOnly)) {
       const mine = await ctx.admin.get<{ records: Array<{ id: string; tenantId: string }> }>(`${base(resource)}/list`, { tenantId_equal: '000000', size: 5 });
       for (const row of mine.body.data.records) {
@@ -68,8 +70,11 @@ onEveryStore('tenant isolation', { signIn: ['admin', 'demo'] }, (ctx) => {
         expect(read.body.data, `${resource.key} detail`).toBeNull();
       }
       const theirs = await ctx.demo.get<{ records: Array<{ tenantId: string }> }>(`${base(resource)}/list`, { size: 200 });
-      expect(theirs.body.data.records.every((r) => r.tenantId === '100001'), resource.key).toBe(true);
+      const records = theirs.body.data.records;
+      if (records.length > 0) walked += 1;
+      expect(records.filter((r) => r.tenantId !== '100001'), resource.key).toEqual([]);
     }
+    expect(walked).toBeGreaterThan(0);
   });
 
   it('lets only the platform administrator write shared rows', async () => {

@@ -5,6 +5,7 @@ import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
 import { submit, X } from '../monitoring/support';
 import { answering, BRIDGE, connectAs, deviceOf, type FakeDevice, GATEWAY } from './support';
+import { expectEvery } from '../../support/lists';
 
 interface Result {
   pushLogId: string;
@@ -131,7 +132,7 @@ onEveryStore('commands', { signIn: ['demo', 'admin'] }, (ctx) => {
   it('lists the push log within the tenant', async () => {
     const mine = expectOk(await ctx.demo.get<PageData>(`${X}/devicepushlog/list`, { deviceId: CRACK1, size: 100 }));
     expect(mine.total).toBeGreaterThanOrEqual(5);
-    expect(mine.records.every((r) => r.tenantId === '100001' && r.code === 'QJ-CRACK-01')).toBe(true);
+    expectEvery(mine.records, (r) => r.tenantId === '100001' && r.code === 'QJ-CRACK-01');
     expect(expectOk(await ctx.demo.get<PageData>(`${X}/devicepushlog/list`, { state: 3 })).records.map((r) => r.commandName)).toEqual(['calibrate']);
     expect(expectOk(await ctx.admin.get<PageData>(`${X}/devicepushlog/list`, { tenantId_equal: '000000' })).total).toBe(0);
   });

@@ -5,6 +5,7 @@ import { expectOk, expectRefused, type PageData, postParams, type Row } from '..
 import { onEveryStore } from '../../support/suite';
 import { staffUser, submit, X } from '../monitoring/support';
 import { at, BRIDGE, connectAs, deviceOf, type FakeDevice } from './support';
+import { expectEvery } from '../../support/lists';
 
 /** The time series over HTTP: lists, corrections and their audit, removal, raw messages, and the scope around them. */
 onEveryStore('device log', { signIn: ['demo', 'admin'] }, (ctx) => {
@@ -137,7 +138,7 @@ onEveryStore('device log', { signIn: ['demo', 'admin'] }, (ctx) => {
     await crack.publish('not json');
     const all = expectOk(await ctx.demo.get<PageData>(`${X}/collectdata/list`, { deviceId: CRACK }));
     expect(all.total).toBe(2);
-    expect(all.records.every((r) => r.projectId === BRIDGE)).toBe(true);
+    expectEvery(all.records, (r) => r.projectId === BRIDGE);
     const failed = expectOk(await ctx.demo.get<PageData>(`${X}/collectdata/list`, { deviceId: CRACK, hasError: 1 }));
     expect(failed.records.map((r) => r.payload)).toEqual(['not json']);
     expect(expectOk(await ctx.demo.get<PageData>(`${X}/collectdata/list`, { deviceId: CRACK, hasError: 0 })).records[0].readings).toBe(10);
@@ -146,6 +147,8 @@ onEveryStore('device log', { signIn: ['demo', 'admin'] }, (ctx) => {
     expect(view.records[0]).toMatchObject({ deviceName: '跨中底板裂缝计', projectName: '钱塘江大桥健康监测' });
     const detail = expectOk(await ctx.demo.get<Row>(`${X}/collectdata/detail`, { id: failed.records[0].id }));
     expect(String(detail.error)).toContain('不是合法的');
-    expect(expectOk(await ctx.admin.get<PageData>(`${X}/collectdata/list`, { tenantId_equal: '000000' })).records.every((r) => r.tenantId === '000000')).toBe(true);
+    // The platform administrator filters by tenant: the demo tenant's messages, and none of the platform's own.
+    expectEvery(expectOk(await ctx.admin.get<PageData>(`${X}/collectdata/list`, { tenantId_equal: '100001' })).records, (r) => r.tenantId === '100001');
+    expect(expectOk(await ctx.admin.get<PageData>(`${X}/collectdata/list`, { tenantId_equal: '000000' })).records).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../support/server';
+import { expectEvery } from '../../support/lists';
 
 /**
  * MQTT_URL: the platform reads device data from an external broker (Mosquitto runs on this project's machines; the
@@ -57,10 +58,10 @@ describe.skipIf(!reachable)('an external broker (MQTT_URL)', () => {
     }
     // Two values per message; every message went to exactly one of the two processes, and both took some.
     expect(counts[0] + counts[1]).toBe(messages * 2);
-    expect(counts.every((n) => n > 0)).toBe(true);
+    expectEvery(counts, (n) => n > 0);
     const [server] = servers.filter((_, i) => counts[i] > 0);
     const raw = await server.app.platform.db.selectFrom('wit_collect_data').select(['topic', 'readings']).where('topic', '=', 'vigil/100001/device/QJ-TH-01/data').execute();
     expect(raw.length).toBeGreaterThan(0);
-    expect(raw.every((r) => Number(r.readings) === 2)).toBe(true);
+    expectEvery(raw, (r) => Number(r.readings) === 2);
   });
 });

@@ -12,6 +12,7 @@ import { BRIDGE } from '../data/support';
 import { startReceiver, type Receiver } from '../push/support';
 import { connection, type Pair, REMOTE_BRIDGE, remoteDevice, startPair } from '../third/support';
 import { DEMO, staffUser, submit, X } from './support';
+import { expectEvery } from '../../support/lists';
 
 /**
  * project/adjustTenant end to end (docs/data-model.md "Projects"): a project pushed to the old tenant's HTTP target
@@ -166,7 +167,7 @@ describe.each(await storeKinds())('moving a project to another tenant on %s', (s
     for (const [resource, count] of seen) {
       const { records, total: found } = expectOk(await moved.get<PageData>(`${X}/${resource}/list`, { size: 200 }));
       expect(found, resource).toBe(count);
-      expect(records.every((r) => r.tenantId === newTenant), resource).toBe(true);
+      expectEvery(records, (r) => r.tenantId === newTenant, resource);
     }
     // Nothing of the old tenant: no push target, binding, mapping, log, connection or assignment.
     for (const resource of ['mqttparam', 'tenantproject', 'subtable', 'apisendlog', 'thirdmonitorparam', 'thirdmonitorproject', 'devicecustomer', 'pointcustomer', 'userproject']) {

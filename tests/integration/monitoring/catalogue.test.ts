@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import { expectOk, expectRefused, postParams, type Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { demoId, submit, X } from './support';
+import { expectEvery } from '../../support/lists';
 
 type Node = Row & { title: string; nodeType: string; children?: Node[] };
 
@@ -35,7 +36,7 @@ onEveryStore('device catalogue and protocols', { signIn: ['demo', 'admin'] }, (c
 
   it('builds model trees: all types with models, gateway models, collector models, by project', async () => {
     const types = expectOk(await ctx.demo.get<Node[]>(`${X}/devicemodel/getTreeList`));
-    expect(types.every((t) => t.nodeType === 'type' && !t.children)).toBe(true);
+    expectEvery(types, (t) => t.nodeType === 'type' && !t.children);
     const tree = expectOk(await ctx.demo.get<Node[]>(`${X}/devicemodel/getTreeList`, { isLoadModel: 1 }));
     expect(tree.find((t) => t.code === 'inclinometer')?.children?.map((m) => m.code)).toEqual(['VG-TILT-2']);
     const gateways = expectOk(await ctx.demo.get<Node[]>(`${X}/devicemodel/getGatewayModelTree`, { isLoadModel: 1 }));

@@ -3,6 +3,7 @@ import { REFERENCE_IDS } from '../../../resources/iot/examples';
 import { expectOk, expectRefused, type PageData, postParams, type Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { DEMO, demoId, submit, X } from './support';
+import { expectEvery } from '../../support/lists';
 
 type Node = Row & { title: string; nodeType: string; hasChildren: boolean; parentId: string; children?: Node[] };
 
@@ -50,7 +51,7 @@ onEveryStore('gateways and devices', { signIn: ['demo', 'admin'] }, (ctx) => {
     const main = expectOk(await ctx.demo.get<Node[]>(`${X}/device/lazy-list`, { parentId: demoId('group:main'), isLoadDev: 1 }));
     expect(main.map((n) => n.title)).toEqual(['1#塔', '2#塔', '跨中']);
     const midspan = expectOk(await ctx.demo.get<Node[]>(`${X}/device/lazy-list`, { parentId: demoId('group:midspan'), isLoadDev: 1 }));
-    expect(midspan.every((n) => n.nodeType === 'device')).toBe(true);
+    expectEvery(midspan, (n) => n.nodeType === 'device');
     expect(midspan.map((n) => n.code).sort()).toEqual(['QJ-CRACK-01', 'QJ-CRACK-02', 'QJ-GNSS-01', 'QJ-HLS-01', 'QJ-TH-01']);
     // level 1 stops the groups at the first level; without isLoadDev no devices come.
     const shallow = expectOk(await ctx.demo.get<Node[]>(`${X}/device/lazy-list`, { projectId: bridge, level: 1 }));
@@ -163,7 +164,7 @@ onEveryStore('gateways and devices', { signIn: ['demo', 'admin'] }, (ctx) => {
     const view = expectOk(await ctx.demo.get<PageData>(`${X}/viewdevice/page`, { projectId: bridge, code: 'QJ-TILT-01' }));
     expect(view.records).toEqual([expect.objectContaining({ projectName: '钱塘江大桥健康监测', modelName: '双轴倾角计', deviceTypeName: '倾角计', gatewayName: 'GNSS基准站网关', groupName: '1#塔' })]);
     expect((await ctx.demo.post(`${X}/viewdevice/submit`, { code: 'V', name: 'v' })).status).toBe(404);
-    expect(expectOk(await ctx.admin.get<PageData>(`${X}/viewdevice/page`, { tenantId_equal: '000000' })).records.every((r) => r.tenantId === '000000')).toBe(true);
+    expectEvery(expectOk(await ctx.admin.get<PageData>(`${X}/viewdevice/page`, { tenantId_equal: '000000' })).records, (r) => r.tenantId === '000000');
   });
 
   it('moves group subtrees with their levels and refuses cycles', async () => {

@@ -7,6 +7,7 @@ import { expectOk, type PageData, refused } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { grantScope } from '../settings/support';
 import { DEMO, demoId, staffUser, submit, X } from './support';
+import { expectEvery } from '../../support/lists';
 
 /** An export call's answer: the workbook when it is one, the envelope of a refusal otherwise. */
 interface Exported {
@@ -54,7 +55,7 @@ onEveryStore('list export', { signIn: ['demo', 'admin'], config: { exports: { ma
     // Empty cells come back as holes: compare value by value.
     const expected = list.records.map((r) => [r.code, r.name, r.projectName ?? undefined, label(r.online), r.lastSeen ?? undefined]);
     expect(rows.map((row) => [0, 1, 2, 3, 4].map((i) => row[i] ?? undefined))).toEqual(expected);
-    expect(rows.every((row) => row[2] === '钱塘江大桥健康监测')).toBe(true);
+    expectEvery(rows, (row) => row[2] === '钱塘江大桥健康监测');
   });
 
   it("gives only the caller's tenant's rows; the platform administrator sees every tenant's", async () => {

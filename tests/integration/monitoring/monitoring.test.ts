@@ -4,6 +4,7 @@ import { DEMO_DEVICE_PASSWORD, DEMO_GATEWAY_PASSWORD } from '../../../server/db/
 import { expectOk, expectRefused, type PageData, postParams, type Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { demoId, submit, X } from './support';
+import { expectEvery } from '../../support/lists';
 
 type Node = Row & { title: string; children?: Node[] };
 
@@ -80,7 +81,7 @@ onEveryStore('monitor types, factors, points and bindings', { signIn: ['demo'] }
     expect(identities.records.map((r) => r.clientId).sort()).toEqual(
       ['QJ-CRACK-01', 'QJ-CRACK-02', 'QJ-GNSS-01', 'QJ-HLS-01', 'QJ-HLS-02', 'QJ-RAIN-01', 'QJ-TH-01', 'QJ-TILT-01', 'QJ-TILT-02'],
     );
-    expect(identities.records.every((r) => !('password' in r))).toBe(true);
+    expectEvery(identities.records, (r) => !('password' in r));
   });
 
   it('seeds idempotently: a second seed run adds nothing', async () => {

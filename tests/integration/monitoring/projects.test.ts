@@ -6,6 +6,7 @@ import { expectOk, expectRefused, type PageData, postParams, type Row } from '..
 import { seedId } from '../../../server/db/seed/ids';
 import { onEveryStore } from '../../support/suite';
 import { DEMO, demoId, staffUser, submit, X } from './support';
+import { expectEvery } from '../../support/lists';
 
 onEveryStore('projects, customers, categories and user projects', { signIn: ['admin', 'demo'] }, (ctx) => {
   const bridge = demoId('project:bridge');
@@ -78,11 +79,11 @@ onEveryStore('projects, customers, categories and user projects', { signIn: ['ad
     expect(projects.records.map((p) => p.id)).toEqual([bridge]);
     const devices = expectOk(await staff.client.get<PageData>(`${X}/device/list`, { size: 100 }));
     expect(devices.total).toBe(9);
-    expect(devices.records.every((d) => d.projectId === bridge)).toBe(true);
+    expectEvery(devices.records, (d) => d.projectId === bridge);
     expect(expectOk(await staff.client.get(`${X}/device/detail`, { id: slopeDevice.id }))).toBeNull();
     const points = expectOk(await staff.client.get<PageData>(`${X}/devicepoint/list`, { size: 100 }));
     expect(points.total).toBe(16);
-    expect(expectOk(await staff.client.get<PageData>(`${X}/monitorpoint/list`, { size: 100 })).records.every((p) => p.projectId === bridge)).toBe(true);
+    expectEvery(expectOk(await staff.client.get<PageData>(`${X}/monitorpoint/list`, { size: 100 })).records, (p) => p.projectId === bridge);
     expect(expectOk(await staff.client.get<PageData>(`${X}/gateway/list`)).total).toBe(1);
     // Nor can the user write into the other project, or widen the own assignment.
     expectRefused(await staff.client.post(`${X}/device/submit`, { code: 'SNEAK-01', name: '越权设备', projectId: other.id }), '项目不存在或无权操作');

@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { expectOk, expectRefused, expectRefusedExactly, type PageData, postParams, type Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
+import { expectEvery } from '../../support/lists';
 
 const DEPT = '/api/blade-system/dept';
 const POST = '/api/blade-system/post';
@@ -75,18 +76,18 @@ onEveryStore('departments and posts', { signIn: ['admin'] }, (ctx) => {
   it('lists one level lazily, searches the whole tree, and answers lazy trees', async () => {
     const top = expectOk(await ctx.admin.get<Row[]>(`${DEPT}/lazy-list`));
     expect(top.map((r) => r.id)).toContain(rootId);
-    expect(top.every((r) => r.parentId === '0')).toBe(true);
+    expectEvery(top, (r) => r.parentId === '0');
     expect(top.find((r) => r.id === rootId)?.hasChildren).toBe(true);
     const level = expectOk(await ctx.admin.get<Row[]>(`${DEPT}/lazy-list`, { parentId: rootId }));
     expect(level.map((r) => r.deptName)).toEqual(expect.arrayContaining(['A部', '移动A', '移动B2']));
-    expect(level.every((r) => r.parentId === rootId)).toBe(true);
+    expectEvery(level, (r) => r.parentId === rootId);
     const found = expectOk(await ctx.admin.get<Row[]>(`${DEPT}/lazy-list`, { deptName: 'C班' }));
     expect(found.map((r) => r.deptName)).toEqual(['C班']);
 
     const lazy = expectOk(await ctx.admin.get<Node[]>(`${DEPT}/lazy-tree`, { parentId: rootId }));
     expect(lazy.map((n) => n.title)).toEqual(expect.arrayContaining(['A部', '移动A']));
     expect(lazy.find((n) => n.title === 'A部')).toMatchObject({ parentId: rootId, hasChildren: true });
-    expect(lazy.every((n) => n.children === undefined)).toBe(true);
+    expectEvery(lazy, (n) => n.children === undefined);
     expect(expectOk(await ctx.admin.get<Node[]>(`${DEPT}/lazy-tree`)).map((n) => n.id)).toEqual([rootId]);
     expect((await ctx.admin.get(`${DEPT}/lazy-tree`, { parentId: 'x' })).body.msg).toBe('请求参数类型错误: parentId');
   });
@@ -110,7 +111,7 @@ onEveryStore('departments and posts', { signIn: ['admin'] }, (ctx) => {
     expect(mine.map((r) => r.id)).toEqual([rootId]);
     const all = expectOk(await ctx.admin.get<Row[]>(`${DEPT}/select`));
     expect(all.length).toBeGreaterThan(5);
-    expect(all.every((r) => r.tenantId === '000000')).toBe(true);
+    expectEvery(all, (r) => r.tenantId === '000000');
     expectRefusedExactly(await ctx.admin.get(`${DEPT}/select`, { userId: '42' }), '数据不存在或无权操作');
   });
 

@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { expectOk, expectRefusedExactly, type PageData, postParams, type Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { type Node, treeIds } from './support';
+import { expectEvery } from '../../support/lists';
 
 const USER = '/api/blade-user';
 const DEPT = '/api/blade-system/dept';
@@ -23,7 +24,7 @@ onEveryStore('people isolation', { signIn: ['admin', 'demo'] }, (ctx) => {
   it('shows a tenant only its own users', async () => {
     const page = expectOk(await ctx.demo.get<PageData>(`${USER}/page`, { size: 100 }));
     expect(page.total).toBeGreaterThan(0);
-    expect(page.records.every((r) => r.tenantId === '100001')).toBe(true);
+    expectEvery(page.records, (r) => r.tenantId === '100001');
     expect(expectOk(await ctx.demo.get<PageData>(`${USER}/list`, { id_equal: owner.id })).total).toBe(0);
     expect((await ctx.demo.get(`${USER}/detail`, { id: owner.id })).body.data).toBeNull();
     expectRefusedExactly(await ctx.demo.get(`${USER}/platform-detail`, { userId: String(owner.id) }), DENIED);
@@ -64,11 +65,11 @@ onEveryStore('people isolation', { signIn: ['admin', 'demo'] }, (ctx) => {
     for (const path of ['lazy-list', 'select']) {
       const rows = expectOk(await ctx.demo.get<Row[]>(`${DEPT}/${path}`, { tenantId: '000000' }));
       expect(rows.length, path).toBeGreaterThan(0);
-      expect(rows.every((r) => r.tenantId === '100001'), path).toBe(true);
+      expectEvery(rows, (r) => r.tenantId === '100001', path);
     }
     expect(expectOk(await ctx.demo.get<Node[]>(`${DEPT}/lazy-tree`, { parentId: String(owner.deptId) }))).toEqual([]);
     expect((await ctx.demo.get(`${DEPT}/detail`, { id: ownerDept.id })).body.data).toBeNull();
-    expect(expectOk(await ctx.demo.get<PageData>(`${DEPT}/list`, { size: 100 })).records.every((r) => r.tenantId === '100001')).toBe(true);
+    expectEvery(expectOk(await ctx.demo.get<PageData>(`${DEPT}/list`, { size: 100 })).records, (r) => r.tenantId === '100001');
     expectRefusedExactly(await ctx.demo.get(`${DEPT}/select`, { userId: String(owner.id) }), DENIED);
     expectRefusedExactly(await ctx.demo.post(`${DEPT}/submit`, { parentId: ownerDept.id, deptName: '寄生' }), '上级机构不存在');
     expectRefusedExactly(await ctx.demo.post(`${DEPT}/submit`, { id: ownerDept.id, deptName: '篡改' }), DENIED);

@@ -9,6 +9,7 @@ import { until } from '../../support/wait';
 import { BRIDGE, connectAs, deviceOf, type FakeDevice } from '../data/support';
 import { DEMO, X } from '../monitoring/support';
 import { deadPort, type OwnerBroker, type Receiver, signatureOf, startOwnerBroker, startReceiver } from './support';
+import { expectEvery } from '../../support/lists';
 
 /**
  * Onward data end to end (docs/push.md): targets and bindings over the API, a device publishing over real MQTT to our
@@ -187,7 +188,7 @@ onEveryStore('onward data push', { signIn: ['demo', 'admin'] }, (ctx) => {
       const rows = await logs({ tenantProjectId: String(deadBinding.id) });
       return rows.some((r) => String(r.error).includes('放弃')) && rows;
     }, 8000, 'the dead target given up');
-    expect(failures.every((r) => r.state === 2 && String(r.error).includes('ECONNREFUSED'))).toBe(true);
+    expectEvery(failures, (r) => r.state === 2 && String(r.error).includes('ECONNREFUSED'));
     expect(failures.map((r) => r.trigger)).toContain('retry');
     expect(Math.max(...failures.map((r) => Number(r.attempt)))).toBe(3);
     const brokerFailures = await until(async () => {
@@ -195,7 +196,7 @@ onEveryStore('onward data push', { signIn: ['demo', 'admin'] }, (ctx) => {
       const rows = await logs({ tenantProjectId: String(deadBrokerBinding.id) });
       return rows.some((r) => String(r.error).includes('放弃')) && rows;
     }, 8000, 'the dead broker given up');
-    expect(brokerFailures.every((r) => r.state === 2 && String(r.error).includes('无法连接 MQTT 服务器'))).toBe(true);
+    expectEvery(brokerFailures, (r) => r.state === 2 && String(r.error).includes('无法连接 MQTT 服务器'));
     const binding = expectOk(await get<Row>(ctx.demo, `${X}/tenantproject/detail`, { id: String(deadBinding.id) }));
     expect(binding).toMatchObject({ lastState: 2 });
     expect(String(binding.lastError)).toContain('ECONNREFUSED');
@@ -265,7 +266,7 @@ onEveryStore('onward data push', { signIn: ['demo', 'admin'] }, (ctx) => {
     await ctx.server.app.push.idle();
     const manual = await logs({ tenantProjectId: String(binding.id), trigger: 'manual' });
     expect(manual.length).toBe(4);
-    expect(manual.every((r) => r.state === 1 && r.target === 'replay/QJ-HLS-01')).toBe(true);
+    expectEvery(manual, (r) => r.state === 1 && r.target === 'replay/QJ-HLS-01');
     expectOk(await post(ctx.demo, `${X}/tenantproject/update`, { id: String(binding.id), enabled: 0 }));
     expectRefused(await post(ctx.demo, `${X}/tenantproject/pushMqttData`, { id: binding.id, ...range }), '该项目的推送已停用');
   });
@@ -300,7 +301,7 @@ onEveryStore('onward data push', { signIn: ['demo', 'admin'] }, (ctx) => {
     const node = tree.find((n) => n.id === t.id) as Row & { children: Row[] };
     expect(node).toMatchObject({ nodeType: 'param', title: '树形目标', hasChildren: true });
     expect(node.children).toEqual([expect.objectContaining({ id: binding.id, nodeType: 'project', projectId: BRIDGE, title: '钱塘江大桥健康监测' })]);
-    expect(tree.every((n) => n.id !== REFERENCE_IDS.pushTarget)).toBe(true);
+    expectEvery(tree, (n) => n.id !== REFERENCE_IDS.pushTarget);
 
     const selected = expectOk(await get<Row>(ctx.demo, `${X}/tenantproject/selectTenantProject`, { mqttParamId: String(t.id) }));
     expect(selected).toMatchObject({ projectIds: [BRIDGE], projects: [expect.objectContaining({ code: 'QJ-BRIDGE' })] });
@@ -341,14 +342,14 @@ onEveryStore('onward data push', { signIn: ['demo', 'admin'] }, (ctx) => {
     await ctx.server.app.push.idle();
     const theirs = await logs({});
     expect(theirs.length).toBeGreaterThan(0);
-    expect(theirs.every((r) => r.tenantId === DEMO)).toBe(true);
+    expectEvery(theirs, (r) => r.tenantId === DEMO);
     const platformLogs = expectOk(await get<PageData>(ctx.admin, `${X}/apisendlog/list`, { mqttParamId: foreign }));
-    expect(platformLogs.records.every((r) => r.tenantId === '000000')).toBe(true);
+    expectEvery(platformLogs.records, (r) => r.tenantId === '000000');
     expect(platformLogs.total).toBeGreaterThan(0);
     const bindings = expectOk(await get<Row[]>(ctx.demo, `${X}/tenantproject/nopage`));
-    expect(bindings.every((r) => r.tenantId === DEMO)).toBe(true);
+    expectEvery(bindings, (r) => r.tenantId === DEMO);
     const tree = expectOk(await get<Row[]>(ctx.demo, `${X}/tenantproject/mqttTreeList`));
-    expect(tree.every((n) => n.tenantId === DEMO)).toBe(true);
+    expectEvery(tree, (n) => n.tenantId === DEMO);
   });
 
   it('never returns a secret', async () => {

@@ -68,6 +68,8 @@ export interface Receiver {
   posted: Posted[];
   /** The status answered from now on (200 by default). */
   answer: number;
+  /** While set, answers wait for it: a batch stays in flight until the test lets it go. */
+  hold?: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -80,7 +82,9 @@ export async function startReceiver(): Promise<Receiver> {
     request.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
       receiver.posted.push({ path: request.url ?? '', headers: request.headers, raw, body: JSON.parse(raw) as PushBody });
-      response.writeHead(receiver.answer, { 'content-type': 'application/json' }).end(receiver.answer < 300 ? '{"ok":true}' : '{"error":"refused"}');
+      void Promise.resolve(receiver.hold).then(() =>
+        response.writeHead(receiver.answer, { 'content-type': 'application/json' }).end(receiver.answer < 300 ? '{"ok":true}' : '{"error":"refused"}'),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import type { ApiClient } from '../../support/client';
 import { expectOk, type PageData } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
+import { expectEvery } from '../../support/lists';
 
 type Entry = Record<string, unknown> & { id: string; code: string; dictKey: string; dictValue: string; sort: number };
 type Node = Entry & { title: string; children: Node[]; hasChildren: boolean };
@@ -47,7 +48,7 @@ onEveryStore('dictionaries', { signIn: ['admin', 'demo'] }, (ctx) => {
     const byName = expectOk(await ctx.admin.get<PageData<Entry>>('/api/blade-system/dict/parent-list', { dictValue: '通知类型' }));
     expect(byName.records.map((r) => r.code)).toEqual(['notice']);
     const allParents = expectOk(await ctx.admin.get<PageData<Entry>>('/api/blade-system/dict/parent-list', { size: 200 }));
-    expect(allParents.records.every((r) => r.parentId === '0')).toBe(true);
+    expectEvery(allParents.records, (r) => r.parentId === '0');
 
     const children = expectOk(await ctx.admin.get<PageData<Entry>>('/api/blade-system/dict/child-list', { parentId: parent.id, size: 1 }));
     expect(children.total).toBe(2);
@@ -122,7 +123,7 @@ onEveryStore('dictionaries', { signIn: ['admin', 'demo'] }, (ctx) => {
     const platformEntries = expectOk(await ctx.admin.get<Entry[]>('/api/blade-system/dict-biz/dictionary', { code: 'crew' }));
     expect(platformEntries.map((e) => e.dictKey)).toEqual(['day']);
     const tenantParents = expectOk(await ctx.demo.get<PageData<Entry>>('/api/blade-system/dict-biz/parent-list', { size: 100 }));
-    expect(tenantParents.records.every((r) => r.tenantId === '100001')).toBe(true);
+    expectEvery(tenantParents.records, (r) => r.tenantId === '100001');
     expect(expectOk(await ctx.demo.get('/api/blade-system/dict-biz/detail', { id: platformOwn.id }))).toBeNull();
     const foreignChild = await submit(ctx.demo, { parentId: platformOwn.id, dictKey: 'x', dictValue: 'X', sort: 1, isSealed: 0 }, 'dict-biz');
     expect(foreignChild.body.msg).toBe('上级字典不存在');

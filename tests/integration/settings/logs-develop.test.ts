@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { expectOk, type PageData } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
+import { expectEvery } from '../../support/lists';
 
 type LogRow = Record<string, unknown> & { id: string; tenantId: string };
 
@@ -13,7 +14,7 @@ onEveryStore('logs and data sources', { signIn: ['admin', 'demo'] }, (ctx) => {
     await flush();
     const tenantView = expectOk(await ctx.demo.get<PageData<LogRow>>('/api/blade-log/api/list', { requestUri: '/blade-system/param/list', size: 100 })).records;
     expect(tenantView.length).toBeGreaterThan(0);
-    expect(tenantView.every((r) => r.tenantId === '100001')).toBe(true);
+    expectEvery(tenantView, (r) => r.tenantId === '100001');
     expect(tenantView.some((r) => String(r.params).includes('tenant-probe'))).toBe(true);
     expect(tenantView.some((r) => String(r.params).includes('platform-probe'))).toBe(false);
     const platformView = expectOk(await ctx.admin.get<PageData<LogRow>>('/api/blade-log/api/list', { requestUri: '/blade-system/param/list', size: 100 })).records;
@@ -52,7 +53,7 @@ onEveryStore('logs and data sources', { signIn: ['admin', 'demo'] }, (ctx) => {
 
     expectOk(await ctx.admin.post('/api/blade-log/error/upload', [{ message: '平台错误' }]));
     expect(expectOk(await ctx.demo.get<PageData<LogRow>>('/api/blade-log/error/list', { serviceId: 'console' })).total).toBe(2);
-    expect(expectOk(await ctx.demo.get<PageData<LogRow>>('/api/blade-log/usual/list')).records.every((r) => r.tenantId === '100001')).toBe(true);
+    expectEvery(expectOk(await ctx.demo.get<PageData<LogRow>>('/api/blade-log/usual/list')).records, (r) => r.tenantId === '100001');
   });
 
   it('keeps data sources to the platform administrator and never returns passwords', async () => {

@@ -7,6 +7,7 @@ import { until } from '../../support/wait';
 import { deviceOf, type FakeDevice, connectAs } from '../data/support';
 import { staffUser, X } from '../monitoring/support';
 import { connection, expectNoSecrets, fetchOk, type Pair, postOk, REMOTE_BRIDGE, remoteDevice, startPair } from './support';
+import { expectEvery } from '../../support/lists';
 
 /**
  * A remote platform bound end to end over real HTTP: its projects listed live, a local project created and bound,
@@ -56,7 +57,7 @@ describe.each(await storeKinds())('third-party platform on %s', (store) => {
     const projects = await fetchOk<Row[]>(pair.demo, 'thirdmonitorparam/getThirdProject', { thirdParamId: String(param.id) });
     expect(projects.find((p) => p.id === REMOTE_BRIDGE)).toMatchObject({ name: '钱塘江大桥健康监测', code: 'QJ-BRIDGE', structureType: expect.any(Number), bound: 0, projectId: null });
     // Only what the remote sign-in sees: the remote's tenant 100001.
-    expect(projects.every((p) => p.code !== 'BENCH')).toBe(true);
+    expectEvery(projects, (p) => p.code !== 'BENCH');
   });
 
   it('creates a local project for a remote one and binds it (syncProject); refuses a second binding', async () => {
@@ -114,7 +115,7 @@ describe.each(await storeKinds())('third-party platform on %s', (store) => {
 
     const remoteDevices = await fetchOk<Row[]>(pair.demo, 'thirdmonitorproject/getThirdDevice', { projectId: String(project.id) });
     expect(remoteDevices).toHaveLength(9);
-    expect(remoteDevices.every((d) => d.bound === 1 && String(d.deviceCode) === `R-${String(d.code)}`)).toBe(true);
+    expectEvery(remoteDevices, (d) => d.bound === 1 && String(d.deviceCode) === `R-${String(d.code)}`);
     expect(remoteDevices.find((d) => d.code === 'QJ-TILT-01')).toMatchObject({ deviceTypeCode: 'inclinometer', modelCode: 'VG-TILT-2', installPosition: '1#主塔塔顶' });
     const tree = await fetchOk<Array<Row & { children: Row[] }>>(pair.demo, 'thirdmonitorparam/deviceTreeList', { projectId: String(project.id) });
     expect(tree[0]).toMatchObject({ id: project.id, nodeType: 'project', thirdProjectId: REMOTE_BRIDGE });
@@ -136,8 +137,8 @@ describe.each(await storeKinds())('third-party platform on %s', (store) => {
     const withDevices = points.filter((p) => (p.deviceIds as string[]).length > 0);
     expect(withDevices.length).toBe(14);
     const ours = new Set((await localDevices()).map((d) => d.id));
-    expect(withDevices.every((p) => (p.deviceIds as string[]).every((id) => ours.has(id)))).toBe(true);
-    expect(points.every((p) => p.factorsId)).toBe(true);
+    expectEvery(withDevices, (p) => (p.deviceIds as string[]).every((id) => ours.has(id)));
+    expectEvery(points, (p) => p.factorsId);
     expect((await fetchOk<PageData>(pair.demo, 'pointcustomer/list', { projectId: String(project.id) })).total).toBe(14);
     expect((await fetchOk<PageData>(pair.demo, 'thirdmonitorproject/list')).records[0]).toMatchObject({ deviceCount: 9, pointCount: 14 });
   });

@@ -1,0 +1,94 @@
+import { afterEach, expect, it } from 'vitest';
+import type { Row } from '../../support/envelope';
+import { createStaff, type Staff } from '../../support/staff';
+import { onEveryStore } from '../../support/suite';
+import { until } from '../../support/wait';
+import { DEMO, demoId, submit, X } from '../monitoring/support';
+import { emit, reading } from './support';
+
+/**
+ * Who is told about an alarm, and when (server/alarms/notifier.ts `plan`): a person named several ways — by two
+ * strategies, or as a recipient tied to a user and as that user — gets one message per channel and round; a strategy's
+ * silence window holds its messages until the window ends, except for the levels it lists in silenceExceptLevels,
+ * and a person named by a held and an excepted strategy is told at once.
+ */
+
+const MINUTE = 60_000;
+/** `HH:mm` of a time, as strategies keep their silence windows (server time zone, the test process's). */
+const clock = (ms: number) => {
+  const d = new Date(ms);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+};
+
+onEveryStore('who is told about an alarm, and when', { signIn: ['demo'] }, (ctx) => {
+  const strategies: string[] = [];
+  let t = Date.now() - 3_600_000;
+  const tick = () => (t += 1000);
+
+  const db = () => ctx.server.app.platform.db;
+  const strategy = async (body: Record<string, unknown>) => {
+    const row = await submit(ctx.demo, 'alarmnoticestrategy', { channels: 'notice', ...body });
+    strategies.push(row.id);
+    return row;
+  };
+  const staff = (account: string): Promise<Staff> => createStaff(ctx.server, DEMO, account);
+  /** Raises a level-4 alarm on a demo channel and returns it. */
+  const raise = async (code: string, pointKey: string) => {
+    await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId(`device:${code}`), pointKey, level1Upper: 1000, level4Upper: 10 });
+    await emit(ctx.server, [reading(code, pointKey, 50, tick())]);
+    const alarm = await db().selectFrom('wit_alarm').selectAll().where('deviceId', '=', demoId(`device:${code}`)).where('pointKey', '=', pointKey).executeTakeFirstOrThrow();
+    expect(alarm.alarmLevel).toBe(4);
+    return alarm as Row;
+  };
+  const deliveries = (alarmId: string) => db().selectFrom('wit_alarm_delivery').selectAll().where('alarmId', '=', alarmId).orderBy('personKey').execute();
+  const sentTo = async (alarmId: string) =>
+    (await db().selectFrom('wit_alarm_send_log').select(['userId', 'channel', 'success']).where('alarmId', '=', alarmId).execute()).map((s) => `${s.userId}|${s.channel}|${s.success}`).sort();
+
+  afterEach(async () => {
+    // Each test's strategies stop, so the next test's alarms reach only the people it names.
+    for (const id of strategies.splice(0)) await ctx.demo.request('POST', `${X}/alarmnoticestrategy/remove`, { query: { ids: id } });
+  });
+
+  it('tells a person named by two strategies, and as a recipient and as its user, once per channel', async () => {
+    const [duty, other] = [await staff('notify_duty'), await staff('notify_other')];
+    const recipient = await submit(ctx.demo, 'alarmrecipient', { name: '值班', userId: duty.userId, channels: 'notice' });
+    await strategy({ name: '接收人', recipientIds: recipient.id });
+    await strategy({ name: '用户', userIds: `${duty.userId},${other.userId}` });
+    await strategy({ name: '两者', recipientIds: recipient.id, userIds: duty.userId });
+
+    const alarm = await raise('QJ-TH-01', 'temperature');
+    const sent = await until(async () => {
+      const logs = await sentTo(alarm.id);
+      return logs.length >= 2 && logs;
+    }, 10_000, 'the messages sent');
+    await ctx.server.app.alarms.notifier.idle();
+    expect(await sentTo(alarm.id)).toEqual([`${duty.userId}|notice|1`, `${other.userId}|notice|1`].sort());
+    expect(sent).toHaveLength(2);
+    expect((await deliveries(alarm.id)).map((d) => [d.personKey, d.channel, d.round])).toEqual(
+      [[`u:${duty.userId}`, 'notice', 0], [`u:${other.userId}`, 'notice', 0]].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+  });
+
+  it('holds a silenced strategy’s messages until the window ends, and sends excepted levels at once', async () => {
+    const [held, excepted, both] = [await staff('notify_held'), await staff('notify_excepted'), await staff('notify_both')];
+    const now = Date.now();
+    const window = { silenceStart: clock(now - 60 * MINUTE), silenceEnd: clock(now + 60 * MINUTE) };
+    // The window ends at the minute its end clock names: an hour from now, to the minute.
+    const end = Math.floor((now + 60 * MINUTE) / MINUTE) * MINUTE;
+    await strategy({ name: '静默(红色例外)', userIds: `${held.userId},${both.userId}`, ...window, silenceExceptLevels: '1' });
+    await strategy({ name: '静默(蓝色例外)', userIds: `${excepted.userId},${both.userId}`, ...window, silenceExceptLevels: '3,4' });
+
+    const alarm = await raise('QJ-HLS-02', 'settlement');
+    // The excepted messages are the barrier: once they are sent, the sender has looked at every delivery due now.
+    await until(async () => (await sentTo(alarm.id)).length === 2, 10_000, 'the excepted messages');
+    await ctx.server.app.alarms.notifier.idle();
+    expect(await sentTo(alarm.id)).toEqual([`${both.userId}|notice|1`, `${excepted.userId}|notice|1`].sort());
+    const pending = (await deliveries(alarm.id)).filter((d) => d.personKey === `u:${held.userId}`);
+    expect(pending.map((d) => [Number(d.state), Number(d.dueAt)])).toEqual([[0, end]]);
+
+    // When the window has ended (its due time moved to now), the held message goes out.
+    await db().updateTable('wit_alarm_delivery').set({ dueAt: Date.now() - 1 }).where('id', '=', String(pending[0].id)).execute();
+    ctx.server.app.alarms.notifier.kick();
+    await until(async () => (await sentTo(alarm.id)).includes(`${held.userId}|notice|1`), 10_000, 'the held message');
+  });
+});
