@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { languageOf, translate } from '../i18n/translate';
+import { languageOf, translate } from '../../resources/messages';
 
 /** The field that carries text for people: the envelope's `msg`, a refused sign-in's `error_description`. */
 function textField(body: Record<string, unknown>): 'msg' | 'error_description' | undefined {

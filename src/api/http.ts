@@ -6,7 +6,7 @@ export const UNAUTHORIZED = '请求未授权';
 export const NETWORK_ERROR = '网络异常';
 export const TIMEOUT_ERROR = '请求超时';
 export const REQUEST_TIMEOUT_MS = 100_000;
-/** Messages that raise no toast of their own: 未知错误, and 请求未授权 in both languages (server/i18n/en.ts). */
+/** Messages that raise no toast of their own: 未知错误, and 请求未授权 in both languages (resources/messages-en.ts). */
 export const QUIET_MESSAGES: readonly string[] = [UNKNOWN_ERROR, UNAUTHORIZED, 'Not signed in'];
 export const isQuiet = (message: string) => QUIET_MESSAGES.includes(message);
 

@@ -6,9 +6,19 @@ const catalogs: Record<Language, () => Promise<{ messages: Messages }>> = {
   en: () => import('../../locales/en.po'),
 };
 
+const same = (message: string) => message;
+let inLanguage = same;
+
+/**
+ * A message of the resources' own rules (zod messages the form checks before sending) in the console's language:
+ * the server's catalogue of them (resources/messages-en.ts), loaded with English only.
+ */
+export const ruleMessage = (message: string): string => inLanguage(message);
+
 /** Loads and activates a compiled catalog (the lingui vite plugin compiles the .po file at build). */
 export async function activate(language: Language): Promise<void> {
-  const { messages } = await catalogs[language]();
+  const [{ messages }, rules] = await Promise.all([catalogs[language](), language === 'en' ? import('../../resources/messages') : undefined]);
+  inLanguage = rules ? (message) => rules.translate(message, 'en') : same;
   i18n.loadAndActivate({ locale: language, messages });
   document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
 }

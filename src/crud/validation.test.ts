@@ -3,6 +3,7 @@ import { msg } from '@lingui/core/macro';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { param } from '../../resources/system/param';
 import { dict } from '../../resources/system/dict';
+import { translate } from '../../resources/messages';
 import { activate } from '../app/i18n';
 import { fieldProblem, formProblems, isRequired, refusalProblems, wireValue } from './validation';
 import { mqttUser } from '../../resources/iot/mqtt';
@@ -38,6 +39,9 @@ describe('form validation', () => {
   it('follows the language', async () => {
     await activate('en');
     expect(fieldProblem(param, paramView.fields[0], '', i18n)).toBe('Please enter the parameter name');
+    // The resource's own rule, in the server's English for it.
+    expect(fieldProblem(param, { name: 'paramName', label: msg`参数名称` }, 'x'.repeat(256), i18n)).toBe(translate('长度不能超过255个字符', 'en'));
+    expect(fieldProblem(param, { name: 'paramName', label: msg`参数名称` }, 'x'.repeat(256), i18n)).not.toMatch(/[\u4e00-\u9fff]/);
     await activate('zh');
   });
 });

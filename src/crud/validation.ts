@@ -1,6 +1,7 @@
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { z } from 'zod';
+import { ruleMessage } from '../app/i18n';
 import type { Resource } from '../../resources/define';
 import { isEmpty } from './query';
 import type { FieldView } from './types';
@@ -40,7 +41,8 @@ export function fieldProblem(resource: Resource, field: FieldView, value: unknow
   const result = schema.safeParse(empty ? undefined : wireValue(field, value));
   if (result.success) return undefined;
   // An empty optional-looking value that the schema rejects (a required field without a view message).
-  return result.error.issues[0]?.message;
+  const message = result.error.issues[0]?.message;
+  return message === undefined ? undefined : ruleMessage(message);
 }
 
 /** Every field's problem, for the check before a submit. */

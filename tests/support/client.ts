@@ -18,7 +18,7 @@ export type Params = Record<string, string | number | boolean | undefined>;
 
 export class ApiClient {
   token?: string;
-  /** Sent as Accept-Language when set, as the console sends its language (server/i18n). */
+  /** Sent as Accept-Language when set, as the console sends its language (resources/messages). */
   language?: string;
 
   constructor(

@@ -4,7 +4,7 @@ import { parseSync } from 'vite';
 
 /**
  * Finds the Chinese messages the server may write in an envelope, by reading its source (the completeness test of
- * server/i18n/en.ts). A message is a Chinese literal in a place that makes it one:
+ * resources/messages-en.ts). A message is a Chinese literal in a place that makes it one:
  * - an argument of a refusal, an error or a zod check (MESSAGE_CALLS);
  * - the value of a message-like key (MESSAGE_KEYS) or of any key of a `…MESSAGES`/`ESCALATION` constant;
  * - what a `…Problem`/`…Error`/`…Message` function returns (validators answer with their message);

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { EN } from '../../server/i18n/en';
-import { languageOf, translate } from '../../server/i18n/translate';
+import { EN } from '../../resources/messages-en';
+import { languageOf, translate } from '../../resources/messages';
 import { QUIET_MESSAGES } from '../../src/api/http';
 import { serverMessages } from '../support/messages';
 
@@ -9,7 +9,7 @@ const HAN = /[\u4e00-\u9fff]/;
 const root = new URL('../..', import.meta.url).pathname;
 
 describe('server messages in English', () => {
-  it('every message of server/ and resources/ has English (server/i18n/en.ts)', () => {
+  it('every message of server/ and resources/ has English (resources/messages-en.ts)', () => {
     const found = serverMessages(root);
     expect(found.length).toBeGreaterThan(500);
     // A value stands in for each `${…}`: what is left of the Chinese must translate whole.

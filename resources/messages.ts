@@ -1,6 +1,6 @@
-import { EN } from './en';
+import { EN } from './messages-en';
 
-/** The languages of the server's messages: Chinese is the source, English is translated (server/i18n/en.ts). */
+/** The languages of the server's messages: Chinese is the source, English is translated (resources/messages-en.ts). */
 export type Language = 'zh' | 'en';
 
 /** The request's language from Accept-Language: its first tag, `en…` for English, anything else Chinese. */
