@@ -691,4 +691,7 @@ export const EN: Readonly<Record<string, string>> = {
   '同时调试的设备不能超过{max}个': 'At most {max} devices can be debugged at once',
   无权调试: 'You may not debug',
   '订阅失败,请稍后重试': 'Could not subscribe: try again later',
+  // Said by the console's debug stream itself (streams/debug.ts) when the subscription gets no answer.
+  订阅超时: 'The subscription timed out',
+  订阅失败: 'Could not subscribe',
 };

@@ -10,10 +10,11 @@ const same = (message: string) => message;
 let inLanguage = same;
 
 /**
- * A message of the resources' own rules (zod messages the form checks before sending) in the console's language:
- * the server's catalogue of them (resources/messages-en.ts), loaded with English only.
+ * A message of the server or of the resources' own rules (zod messages the form checks before sending, a refusal
+ * that comes over the live socket) in the console's language: their catalogue (resources/messages-en.ts), loaded
+ * with English only.
  */
-export const ruleMessage = (message: string): string => inLanguage(message);
+export const inUserLanguage = (message: string): string => inLanguage(message);
 
 /** Loads and activates a compiled catalog (the lingui vite plugin compiles the .po file at build). */
 export async function activate(language: Language): Promise<void> {

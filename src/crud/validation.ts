@@ -1,7 +1,7 @@
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { z } from 'zod';
-import { ruleMessage } from '../app/i18n';
+import { inUserLanguage } from '../app/i18n';
 import type { Resource } from '../../resources/define';
 import { isEmpty } from './query';
 import type { FieldView } from './types';
@@ -42,7 +42,7 @@ export function fieldProblem(resource: Resource, field: FieldView, value: unknow
   if (result.success) return undefined;
   // An empty optional-looking value that the schema rejects (a required field without a view message).
   const message = result.error.issues[0]?.message;
-  return message === undefined ? undefined : ruleMessage(message);
+  return message === undefined ? undefined : inUserLanguage(message);
 }
 
 /** Every field's problem, for the check before a submit. */

@@ -6,6 +6,7 @@ import { useSearch } from 'wouter';
 import { formatDateTime } from '../../../resources/datetime';
 import { formatReading, formatValue } from '../../../resources/readings';
 import { type DebugKind, type DebugMessage, type DebugState, debugEvents, initialDebugState, reduceDebug, socketTransport } from '../../../streams/debug';
+import { inUserLanguage } from '../../app/i18n';
 import { navigate } from '../../app/navigation';
 import { tokenCookies } from '../../app/storage';
 import { type DebugSnapshot, type DeviceState, debugSnapshot, type PointState } from './api';
@@ -78,7 +79,7 @@ function DebugView({ kind, id }: { kind: DebugKind; id: string }) {
           {state.connected ? t`实时连接已建立` : t`正在连接…`}
         </Tag>
         {state.replayed > 0 && <Tag minimal>{t`断线期间补发 ${state.replayed} 条`}</Tag>}
-        {state.refused && <Tag intent="danger">{state.refused}</Tag>}
+        {state.refused && <Tag intent="danger">{inUserLanguage(state.refused)}</Tag>}
         {kind === 'device' && (
           <Button icon="timeline-line-chart" variant="minimal" onClick={() => navigate(`${HISTORY_PATH}?id=${id}`)}>
             {t`历史曲线`}
