@@ -3,6 +3,7 @@ import type { RawRow } from '../../../server/ingest/store';
 import { nextId } from '../../../server/ids';
 import { startServer, type TestServer } from '../../support/server';
 import { onEveryStore } from '../../support/suite';
+import { until } from '../../support/wait';
 
 /** The series writer's durability against the rest of the server's use of the same database. */
 onEveryStore('series writer', (ctx) => {
@@ -85,14 +86,22 @@ onEveryStore('series writer', (ctx) => {
  * SQLite's writers in one process — Kysely's connection and the series writer's thread — take turns on one lock
  * (server/db/sqlite-driver.ts); reads never wait for it.
  */
+const lockOf = (server: TestServer) => {
+  const { native } = server.app.platform;
+  if (native.dialect !== 'sqlite') throw new Error('a SQLite server');
+  return native.writeLock;
+};
+
 describe('SQLite writers taking turns', () => {
   let server: TestServer;
-  const settled = async (promise: Promise<unknown>, ms = 150) => {
-    let done = false;
-    void promise.then(() => (done = true), () => (done = true));
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    return done;
+  /** Whether a promise has settled, read at any moment. */
+  const tracked = (promise: Promise<unknown>) => {
+    const state = { done: false };
+    void promise.then(() => (state.done = true), () => (state.done = true));
+    return state;
   };
+  /** Barrier: `n` writers queue for the lock (held by the test, so none of them can have written). */
+  const queued = (n: number) => until(() => lockOf(server).waiting === n, 10_000, `${n} writers waiting for the lock`);
 
   beforeAll(async () => {
     server = await startServer('sqlite');
@@ -110,8 +119,9 @@ describe('SQLite writers taking turns', () => {
       expect(await db.selectFrom('wit_device').select('code').where('id', '=', device.id).executeTakeFirstOrThrow()).toEqual({ code: 'QJ-TH-01' });
       update = db.updateTable('wit_device').set({ remark: 'after its turn' }).where('id', '=', device.id).execute();
       written = server.app.ingest.writer.write([{ tenantId: String(device.tenantId), deviceId: String(device.id), pointKey: 'humidity', ts, value: 55, raw: 55 }]);
-      expect(await settled(update)).toBe(false);
-      expect(await settled(written)).toBe(false);
+      const [updated, committed] = [tracked(update), tracked(written)];
+      await queued(2);
+      expect([updated.done, committed.done]).toEqual([false, false]);
     } finally {
       native.writeLock.release();
     }
@@ -129,7 +139,8 @@ describe('SQLite writers taking turns', () => {
     await db.transaction().execute(async (trx) => {
       const { remark } = await trx.selectFrom('wit_device').select('remark').where('id', '=', device.id).executeTakeFirstOrThrow();
       written = server.app.ingest.writer.write([{ tenantId: String(device.tenantId), deviceId: String(device.id), pointKey: 'humidity', ts, value: 56, raw: 56 }]).then(() => void order.push('series'));
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The series commit queues behind the transaction's turn.
+      await queued(1);
       // Had the series writer committed meanwhile, this write would fail with SQLITE_BUSY_SNAPSHOT.
       await trx.updateTable('wit_device').set({ remark: `${String(remark)} and again` }).where('id', '=', device.id).execute();
       order.push('transaction');
@@ -148,10 +159,10 @@ describe('SQLite writers taking turns', () => {
     const updates = Array.from({ length: 20 }, (_, i) =>
       db.updateTable('wit_device').set({ lastSeen: `2026-06-07 00:00:${String(i).padStart(2, '0')}` }).where('id', '=', device.id).execute().then(() => void order.push('update')),
     );
-    // Asked for after the first update's turn: it would come between the first two updates, were turns per statement.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Asked for after the updates' turn: it would come between the first two updates, were turns per statement.
+    await queued(1);
     const written = server.app.ingest.writer.write([{ tenantId: String(device.tenantId), deviceId: String(device.id), pointKey: 'humidity', ts: Date.UTC(2026, 5, 7), value: 57, raw: 57 }]).then(() => void order.push('series'));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await queued(2);
     native.writeLock.release();
     await Promise.all([...updates, written]);
     expect(order).toEqual([...updates.map(() => 'update'), 'series']);
@@ -165,7 +176,10 @@ describe('SQLite writers taking turns', () => {
       await trx.updateTable('wit_device').set({ remark: 'rolled back' }).where('code', '=', 'QJ-TH-01').execute();
       throw new Error('undo');
     })).rejects.toThrow('undo');
-    expect(await settled(native.writeLock.acquire(), 50)).toBe(true);
+    // Free again: nobody queued, and the next turn is granted at once.
+    expect(native.writeLock.waiting).toBe(0);
+    const acquired = tracked(native.writeLock.acquire());
+    await until(() => acquired.done, 1000, 'the lock to be granted');
     native.writeLock.release();
     expect((await db.selectFrom('wit_device').select('remark').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).remark).toBe('after its turn and again');
   });
