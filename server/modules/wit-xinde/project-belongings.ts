@@ -10,24 +10,16 @@ import type { Condition } from '../../http/conditions';
 import { contextOf, idsOf, paramsOf } from '../../http/context';
 import { badRequest, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
-import { within } from './common';
-
-/** Rows of `resource` the caller may read that pass the conditions. */
-async function countOf(platform: Platform, ctx: CallContext, resource: Resource, conditions: Condition[]): Promise<number> {
-  let qb = await platform.repo(resource).select(ctx);
-  for (const condition of conditions) qb = qb.where(condition);
-  const row = (await qb.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst()) as { n: number } | undefined;
-  return Number(row?.n ?? 0);
-}
+import { countOf, within } from './common';
 
 /** The counts behind the delete confirmation of the project list: through the scoped repositories, nothing raw. */
 export async function belongingsOf(platform: Platform, ctx: CallContext, ids: string[]): Promise<ProjectBelongings> {
-  const projects = await countOf(platform, ctx, project, [within('wit_project.id', ids)]);
+  const count = (resource: Resource, ...conditions: Condition[]) => countOf(platform.repo(resource), ctx, conditions);
+  const projects = await count(project, within('wit_project.id', ids));
   if (projects !== new Set(ids).size) throw badRequest('数据不存在或无权操作');
   const inProjects = (table: string) => within(`${table}.projectId`, ids);
   const devices = await platform.repo(device).select(ctx);
   const deviceIds = devices.where(inProjects('wit_device')).select('wit_device.id');
-  const count = (resource: Resource, ...conditions: Condition[]) => countOf(platform, ctx, resource, conditions);
   const [all, online, gateways, devicePoints, monitorPoints, thresholds, alarms, groups] = await Promise.all([
     count(device, inProjects('wit_device')),
     count(device, inProjects('wit_device'), (eb) => eb('wit_device.online', '=', 1)),

@@ -29,6 +29,7 @@ onEveryStore('projects, customers, categories and user projects', { signIn: ['ad
     expect(counts).toMatchObject({ projects: 1, devices: 9 });
     for (const kind of ['devicePoints', 'monitorPoints', 'gateways']) expect(Number(counts[kind]), kind).toBeGreaterThan(0);
     expectRefused(await ctx.demo.get(`${X}/project/belongings`, { ids: demoId('nothing') }), '数据不存在或无权操作');
+    expectRefused(await ctx.demo.get(`${X}/project/belongings`), '缺少必要的请求参数: ids');
   });
 
   it('validates projects: required name, coordinates, dates, references of the own tenant', async () => {
