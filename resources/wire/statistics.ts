@@ -4,6 +4,18 @@
  * Alarm levels follow dictionary `alarm_level`: 1 red, 2 orange, 3 yellow, 4 blue.
  */
 
+/**
+ * The socket event (to the tenant's room) that tells a home or data board its figures changed: alarms, presence or
+ * stored readings. At most one per tenant every two seconds; the console refetches within its own scope.
+ */
+export const STATS_EVENT = 'stats.changed';
+
+export interface StatsChanged {
+  tenantId: string;
+  what: Array<'alarms' | 'presence' | 'readings'>;
+  at: number;
+}
+
 /** Devices or gateways by presence; `never` were never heard of (no lastSeen), and are also counted offline. */
 export interface PresenceCounts {
   total: number;
