@@ -73,7 +73,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   const database = openDatabase(config);
   await migrateToLatest(database.db);
-  await seed(database.db);
+  await seed(database.db, { demo: config.demo });
 
   const events = new EventBus();
   const scopes = new ScopeService(database.db, events);

@@ -33,6 +33,8 @@ export interface Config {
   consoleDir: string;
   /** Largest upload accepted by put-file, in bytes. */
   uploadLimit: number;
+  /** DEMO=1 (what `npm start` sets): seed the demo's life too — a week of history, thresholds, alarms (server/db/seed.ts). */
+  demo: boolean;
   /** List exports: most rows one writes, rows read per query (EXPORT_LIMITS); not from the environment, tests lower them. */
   exports: ExportLimits;
   /** Third-party logins (SOCIAL_PROVIDERS, a JSON list of OAuth 2 providers). */
@@ -124,6 +126,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel,
     consoleDir: resolve(env.CONSOLE_DIR ?? 'dist'),
     uploadLimit: Number(env.UPLOAD_LIMIT ?? 20 * 1024 * 1024),
+    demo: flagFrom(env.DEMO, 'DEMO'),
     exports: EXPORT_LIMITS,
     socialProviders: env.SOCIAL_PROVIDERS ? (JSON.parse(env.SOCIAL_PROVIDERS) as OAuth2ProviderConfig[]) : [],
     outbound: outboundFrom(env),

@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { OPERATOR_ACCOUNT, OPERATOR_PASSWORD } from './db/seed/operator';
@@ -5,8 +6,15 @@ import { OPERATOR_ACCOUNT, OPERATOR_PASSWORD } from './db/seed/operator';
 /** The whole shutdown's bound: past it the process exits anyway, so a restart never finds its ports still taken. */
 const SHUTDOWN_LIMIT_MS = 10_000;
 
+/** Where a started server listens. */
+export interface Started {
+  url: string;
+  /** The embedded broker's port; undefined with an external broker (MQTT_URL). */
+  mqttPort?: number;
+}
+
 /** Composition root: config -> database -> HTTP (more parts join as they are built). */
-async function main(): Promise<void> {
+export async function main(): Promise<Started> {
   const config = loadConfig();
   const { app, broker, close } = await buildApp(config);
   await app.listen({ port: config.port, host: config.host });
@@ -40,9 +48,13 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  return { url: `http://${shown}:${port}/`, mqttPort: broker?.port };
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+/** `node server/main.ts` runs the server; tools/start.ts imports it and calls main() itself. */
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,10 +1,10 @@
-import { ALARM_ACTION, ALARM_SOURCE, ALARM_STATE, ALARM_TYPE, type AlarmLevel, LEVEL_NAMES } from '../../resources/iot/alarm';
+import { ALARM_ACTION, ALARM_SOURCE, ALARM_STATE, ALARM_TYPE, type AlarmLevel } from '../../resources/iot/alarm';
 import type { Db, Row } from '../db/database';
 import { nextId } from '../ids';
 import type { StoredReading } from '../ingest/types';
 import type { Platform } from '../platform';
 import { formatDateTime } from '../time';
-import { hasRate, judge, type LimitKind, rateOf, type Sample, transition, type Transition } from './evaluate';
+import { alarmWords, hasRate, judge, type LimitKind, rateOf, type Sample, transition, type Transition } from './evaluate';
 import { logAlarmError, type Notifier } from './notifier';
 import type { RuleBook, SeriesRule } from './rules';
 
@@ -31,7 +31,6 @@ const isUniqueViolation = (error: unknown) => {
   return e?.code === '23505' || /UNIQUE constraint failed/i.test(e?.message ?? '');
 };
 
-const round = (value: number) => Number(value.toPrecision(10));
 const seriesKey = (reading: StoredReading) => `${reading.deviceId}|${reading.pointKey}`;
 
 export class AlarmEngine {
@@ -258,12 +257,8 @@ export class AlarmEngine {
       .where('pointKey', '=', reading.pointKey)
       .where('isDeleted', '=', 0)
       .executeTakeFirst();
-    const unit = (point?.unit as string | null | undefined) ?? '';
-    const what = `${device?.name ?? reading.deviceCode}(${reading.deviceCode}) ${point?.name ?? reading.pointKey}`;
-    const measured =
-      kind === 'rate'
-        ? `变化速率 ${round(rate ?? 0)} 超过 ${LEVEL_NAMES[level]}阈值 ${limit}`
-        : `测值 ${round(reading.value)}${unit} ${kind === 'upper' ? '超过上限' : '低于下限'} ${limit}${unit}`;
-    return { title: `${what} ${LEVEL_NAMES[level]}告警`, content: `${what}: ${measured}`, unit: unit || null };
+    const channel = { device: device?.name ?? reading.deviceCode, code: reading.deviceCode, point: point?.name ?? reading.pointKey, unit: (point?.unit as string | null | undefined) ?? '' };
+    return alarmWords(channel, level, kind, limit, reading.value, rate);
   }
 }
+

@@ -1,4 +1,4 @@
-import { ALARM_LEVELS, type AlarmLevel, RATE_PERIOD } from '../../resources/iot/alarm';
+import { ALARM_LEVELS, type AlarmLevel, LEVEL_NAMES, RATE_PERIOD } from '../../resources/iot/alarm';
 
 /**
  * Threshold evaluation as pure functions (docs/alarms.md "Rules"): which level a value (and its rate of change)
@@ -113,4 +113,25 @@ export function transition(held: Held, verdict: Verdict): Transition {
   const change = { level: verdict.level, kind: verdict.kind ?? 'upper', limit: verdict.limit ?? 0 };
   if (held === 0) return { action: 'raise', ...change };
   return { action: verdict.level < held ? 'escalate' : 'deescalate', ...change };
+}
+
+const roundAlarmNumber = (value: number) => Number(value.toPrecision(10));
+
+/** A device channel as an alarm names it. */
+export interface AlarmChannel {
+  device: string | null;
+  code: string | null;
+  point: string;
+  unit: string;
+}
+
+/** Title, content and unit of an alarm at a level, in the words of the console. */
+export function alarmWords(channel: AlarmChannel, level: AlarmLevel, kind: LimitKind, limit: number, value: number, rate: number | undefined): { title: string; content: string; unit: string | null } {
+  const { unit } = channel;
+  const what = `${channel.device ?? channel.code}(${channel.code}) ${channel.point}`;
+  const measured =
+    kind === 'rate'
+      ? `变化速率 ${roundAlarmNumber(rate ?? 0)} 超过 ${LEVEL_NAMES[level]}阈值 ${limit}`
+      : `测值 ${roundAlarmNumber(value)}${unit} ${kind === 'upper' ? '超过上限' : '低于下限'} ${limit}${unit}`;
+  return { title: `${what} ${LEVEL_NAMES[level]}告警`, content: `${what}: ${measured}`, unit: unit || null };
 }

@@ -1,4 +1,5 @@
 import type { Db } from './database';
+import { seedDemoLife } from './seed/demo-life';
 import { seedMenuIcons } from './seed/menus';
 import { seedMonitoring } from './seed/monitoring';
 import { seedOperator } from './seed/operator';
@@ -26,7 +27,13 @@ export const SEED_STEPS: readonly SeedStep[] = [
 /** What stores seeded before steps were recorded hold already: recorded as run on them, never run. */
 export const LEGACY_SEED_STEPS: readonly string[] = ['0001_system', '0002_monitoring', '0003_push_reference'];
 
-/** Runs the seed steps this store has not run yet; returns their names. */
-export function seed(db: Db): Promise<string[]> {
-  return runSeedSteps(db, SEED_STEPS, LEGACY_SEED_STEPS);
+/**
+ * The demo's steps, run after the others only when the server runs as the demo (DEMO=1, `npm start`): a week of the
+ * demo bridge's history, its thresholds and alarms. Named apart from SEED_STEPS so their numbers never collide.
+ */
+export const DEMO_SEED_STEPS: readonly SeedStep[] = [{ name: 'demo_0001_life', run: (db) => seedDemoLife(db) }];
+
+/** Runs the seed steps this store has not run yet (with the demo's when `demo`); returns their names. */
+export function seed(db: Db, { demo = false } = {}): Promise<string[]> {
+  return runSeedSteps(db, demo ? [...SEED_STEPS, ...DEMO_SEED_STEPS] : SEED_STEPS, LEGACY_SEED_STEPS);
 }

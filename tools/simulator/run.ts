@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import mqtt, { type MqttClient } from 'mqtt';
+import { type Model, modelOf, type Values, Weather, ageDays, chance, withSpikes } from '../../server/db/seed/physics';
 import { DEMO_DEVICE_CODES, DEMO_DEVICE_PASSWORD, DEMO_GATEWAY_CODE, DEMO_GATEWAY_PASSWORD } from '../../server/db/seed/monitoring';
 
 /**
@@ -44,120 +45,18 @@ const DEVICE_COUNT = Math.min(positive('devices', options.devices, 0), DEMO_DEVI
 const GATEWAY_COUNT = Math.min(positive('gateways', options.gateways, 0), 1); // the demo project has one gateway
 const DURATION_MS = options.duration === undefined ? undefined : positive('duration', options.duration, 0) * 1000;
 
-/** Repeatable randomness (mulberry32) and normal noise (Box–Muller). */
-let state = options.seed === undefined ? (Date.now() ^ process.pid) >>> 0 : positive('seed', options.seed) >>> 0;
-function random(): number {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const gauss = (sigma: number) => sigma * Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+const dice = chance(options.seed === undefined ? (Date.now() ^ process.pid) >>> 0 : positive('seed', options.seed) >>> 0);
+const { random } = dice;
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 const startedAt = Date.now();
-/** Physics time: runs `SPEED` times faster than the clock from now on. */
+/**
+ * Physics time: the daily and weather cycles run `SPEED` times faster than the clock from now on. The structure
+ * ages with the clock, so a fast demo does not drift past its thresholds within a day.
+ */
 const simulatedNow = () => startedAt + (Date.now() - startedAt) * SPEED;
-/** Days since the structure was instrumented (the demo project starts on 2026-01-01). */
-const ageDays = (t: number) => Math.max(0, (t - Date.UTC(2026, 0, 1)) / DAY);
-const hourOfDay = (t: number) => new Date(t).getHours() + new Date(t).getMinutes() / 60;
-
-/** The weather over the bridge: a daily air temperature cycle (warmest at 15:00) and rain events. */
-class Weather {
-  private rainUntil = 0;
-  private intensity = 0; // mm/h
-  private last = simulatedNow();
-
-  air(t: number): number {
-    const seasonal = 16 - 10 * Math.cos((2 * Math.PI * (new Date(t).getMonth() + 0.5)) / 12); // ~6 °C in January, ~26 °C in July
-    return seasonal + 6 * Math.sin((2 * Math.PI * (hourOfDay(t) - 9)) / 24);
-  }
-
-  /** The structure lags the air and swings less. */
-  structure(t: number): number {
-    return this.air(t - 2 * HOUR) * 0.8 + 4;
-  }
-
-  /** Rain (mm) fallen since the last call: events start at random, last 0.5–6 h, and come in bursts. */
-  rain(t: number): number {
-    const hours = Math.max(0, (t - this.last) / HOUR);
-    this.last = t;
-    if (t > this.rainUntil && random() < 1 - Math.exp(-0.04 * hours)) {
-      this.rainUntil = t + (0.5 + random() * 5.5) * HOUR;
-      this.intensity = 1 + random() * 19;
-    }
-    if (t > this.rainUntil) return 0;
-    const burst = random() < 0.2 ? 3 : 1;
-    return Math.max(0, this.intensity * burst * hours * (0.6 + random() * 0.8));
-  }
-
-  raining(t: number): boolean {
-    return t <= this.rainUntil;
-  }
-}
-
-type Values = Record<string, number>;
-type Model = (t: number, weather: Weather) => Values;
-
-const round = (n: number, digits: number) => Number(n.toFixed(digits));
-/** A per-device constant in [-1, 1) derived from its code (FNV-1a), so two devices of a kind differ. */
-const trait = (code: string) => ([...code].reduce((h, ch) => Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0, 2166136261) % 2000) / 1000 - 1;
-
-/** Readings by kind of sensor; what each device of the demo bridge measures (docs/data-model.md). */
-function modelOf(code: string): Model {
-  const k = trait(code);
-  if (code.includes('TILT')) {
-    // Tower tilt: a slow lean plus a thermal swing (the sunny face expands).
-    return (t, w) => {
-      const thermal = 0.0009 * (w.structure(t) - 20);
-      return { tilt_x: round(0.012 * k + 0.00004 * ageDays(t) + thermal + gauss(0.0002), 5), tilt_y: round(-0.006 * k + 0.4 * thermal + gauss(0.0002), 5) };
-    };
-  }
-  if (code.includes('CRACK')) {
-    // The crack opens when the concrete cools; the gauge itself reads 0.0125 mm/°C low, which the model's
-    // temperature coefficient corrects on the platform.
-    return (t, w) => {
-      const T = w.structure(t);
-      const width = 0.2 + 0.03 * k + 0.0004 * ageDays(t) - 0.004 * (T - 20);
-      return { crack: round(width - 0.0125 * (T - 20) + gauss(0.002), 4), temperature: round(T + gauss(0.1), 2) };
-    };
-  }
-  if (code.includes('HLS')) {
-    // Consolidation settlement of the pier (mm, positive down) plus what every sensor of the liquid circuit shares
-    // with the temperature (the reference point removes it in device/computeSettlement).
-    return (t, w) => {
-      const final = 6 + 3 * k;
-      return { settlement: round(final * (1 - Math.exp(-ageDays(t) / 180)) + 0.05 * (w.structure(t) - 20) + gauss(0.02), 3) };
-    };
-  }
-  if (code.includes('GNSS')) {
-    return (t, w) => {
-      const T = w.structure(t);
-      return { dx: round(0.8 * (T - 20) + gauss(1.5), 1), dy: round(gauss(1.5), 1), dz: round(-0.15 * (T - 20) - 0.01 * ageDays(t) + gauss(3), 1) };
-    };
-  }
-  if (code.includes('RAIN')) return (t, w) => ({ rainfall: round(w.rain(t), 1) });
-  if (code.includes('TH')) {
-    return (t, w) => {
-      const T = w.structure(t) - 2 + gauss(0.1);
-      const humidity = Math.min(100, Math.max(20, 70 - 1.5 * (T - 18) + (w.raining(t) ? 15 : 0) + gauss(1)));
-      return { temperature: round(T, 1), humidity: round(humidity, 1) };
-    };
-  }
-  return (t, w) => ({ temperature: round(w.structure(t), 1) });
-}
 
 /** Devices that the demo project wires through its gateway (docs/data-model.md). */
 const BEHIND_GATEWAY = /TILT|HLS|GNSS/;
-
-/** Now and then a value is an outlier (a spike) — the sort alarms and corrections exist for. */
-function withSpikes(values: Values): Values {
-  const out: Values = {};
-  for (const [key, value] of Object.entries(values)) out[key] = random() < 0.005 ? round(value + (random() < 0.5 ? -1 : 1) * (1 + Math.abs(value)) * (1 + random()), 4) : value;
-  return out;
-}
 
 interface Counters {
   messages: number;
@@ -176,7 +75,7 @@ class VirtualDevice {
   readonly model: Model;
 
   constructor(readonly code: string) {
-    this.model = modelOf(code);
+    this.model = modelOf(code, dice);
   }
 
   /** The reading of this tick, or undefined while silent. */
@@ -191,7 +90,7 @@ class VirtualDevice {
       log(`${this.code} drops out for ${this.silentTicks} readings`);
       return undefined;
     }
-    this.last = withSpikes(this.model(simulatedNow(), weather));
+    this.last = withSpikes(this.model(simulatedNow(), ageDays(Date.now()), weather), dice);
     return this.last;
   }
 
@@ -328,7 +227,7 @@ class Endpoint {
 }
 
 async function main(): Promise<void> {
-  const weather = new Weather();
+  const weather = new Weather(dice, simulatedNow());
   const devices = DEMO_DEVICE_CODES.slice(0, DEVICE_COUNT).map((code) => new VirtualDevice(code));
   const behind = GATEWAY_COUNT > 0 ? devices.filter((d) => BEHIND_GATEWAY.test(d.code)) : [];
   const endpoints = [
