@@ -121,6 +121,10 @@ onEveryStore('the display link manager', { signIn: ['demo', 'admin'] }, (ctx) =>
     expectRefused(await ctx.demo.post(`${X}/displaylink/submit`, { name: '大屏', projectIds: s.projectA, trends: { [s.projectA]: [`${s.devices.B1.id}:settlement`] } }), `趋势通道 ${s.devices.B1.id}:settlement 不属于项目`);
     expectRefused(await ctx.demo.post(`${X}/displaylink/submit`, { name: '大屏', projectIds: s.projectA, trends: { [s.projectB]: [`${s.devices.B1.id}:settlement`] } }), '不在所选项目中');
     expectRefused(await ctx.demo.post(`${X}/displaylink/submit`, { name: '大屏', projectIds: s.projectA, trends: { [s.projectA]: [`${s.devices.A1.id}:nope`] } }), '不属于项目');
+    // Taking a project off the link takes its charted channels with it.
+    const charted = await createLink(ctx.demo, { projectIds: [s.projectA, s.projectB], trends: { [s.projectA]: [`${s.devices.A1.id}:tilt_y`], [s.projectB]: [`${s.devices.B1.id}:settlement`] } });
+    expectOk(await ctx.demo.post(`${X}/displaylink/update`, { id: charted.id, projectIds: s.projectA }));
+    expect(JSON.parse(String((await detail(ctx.demo, charted.id))?.trends))).toEqual({ [s.projectA]: [`${s.devices.A1.id}:tilt_y`] });
     // A removed project is no project.
     const binned = await buildStructure(ctx.demo, 'MB');
     expectOk(await postParams(ctx.demo, `${X}/project/remove`, { ids: binned.projectA }));
