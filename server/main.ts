@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { demoWallLink } from './db/seed/demo-wall';
 import { OPERATOR_ACCOUNT, OPERATOR_PASSWORD } from './db/seed/operator';
 
 /** The whole shutdown's bound: past it the process exits anyway, so a restart never finds its ports still taken. */
@@ -16,7 +17,7 @@ export interface Started {
 /** Composition root: config -> database -> HTTP (more parts join as they are built). */
 export async function main(): Promise<Started> {
   const config = loadConfig();
-  const { app, broker, close } = await buildApp(config);
+  const { app, broker, close, platform } = await buildApp(config);
   await app.listen({ port: config.port, host: config.host });
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const address = app.server.address();
@@ -25,7 +26,9 @@ export async function main(): Promise<Started> {
   console.log(`\nVigil is running: http://${shown}:${port}/  (store: ${store})`);
   console.log(broker ? `MQTT broker on port ${broker.port}` : `MQTT: external broker ${config.mqttUrl}`);
   console.log('Sign in with tenant 000000, account admin, password admin');
-  console.log(`Demo tenant 100001: admin / admin, or the duty operator ${OPERATOR_ACCOUNT} / ${OPERATOR_PASSWORD}\n`);
+  console.log(`Demo tenant 100001: admin / admin, or the duty operator ${OPERATOR_ACCOUNT} / ${OPERATOR_PASSWORD}`);
+  if (config.demo) console.log(await demoWallLink(platform, `http://${shown}:${port}/`));
+  console.log('');
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {

@@ -1,7 +1,7 @@
 import type { Db } from './database';
 import { seedDemoLife } from './seed/demo-life';
 import { seedMenuIcons } from './seed/menus';
-import { seedMonitoring } from './seed/monitoring';
+import { seedDemoPointPrecision, seedMonitoring } from './seed/monitoring';
 import { seedOperator } from './seed/operator';
 import { seedPush } from './seed/push';
 import { seedScreenButtons } from './seed/screen';
@@ -24,6 +24,7 @@ export const SEED_STEPS: readonly SeedStep[] = [
   { name: '0004_demo_operator', run: seedOperator },
   { name: '0005_menu_icons', run: seedMenuIcons },
   { name: '0006_screen_buttons', run: seedScreenButtons },
+  { name: '0007_demo_point_precision', run: seedDemoPointPrecision },
 ];
 
 /** What stores seeded before steps were recorded hold already: recorded as run on them, never run. */

@@ -237,3 +237,23 @@ export async function seedMonitoring(db: Db): Promise<void> {
   await seedReference(db);
   await seedDemoBridge(db, await seedDemoCatalogue(db));
 }
+
+/**
+ * Seed step 0007_demo_point_precision: the demo bridge's device points were seeded with 2 decimals, which shows a tower's
+ * tilt of 0.0004° as 0.00. Each takes its factor item's precision (tilt 4), unless an administrator changed it since.
+ */
+export async function seedDemoPointPrecision(db: Db): Promise<void> {
+  const points = await db
+    .selectFrom('wit_device_point')
+    .innerJoin('wit_monitor_factors_item', 'wit_monitor_factors_item.id', 'wit_device_point.factorsItemId')
+    .select(['wit_device_point.id', 'wit_monitor_factors_item.precision'])
+    .where('wit_device_point.tenantId', '=', DEMO)
+    .where('wit_device_point.precision', '=', 2)
+    .execute();
+  const seeded = new Set(DEMO_DEVICES.flatMap((d) => d.points.map(([key]) => seedId(`monitoring:${DEMO}:point:${d.code}:${key}`))));
+  for (const point of points) {
+    if (seeded.has(point.id) && point.precision !== null && point.precision !== 2) {
+      await db.updateTable('wit_device_point').set({ precision: point.precision }).where('id', '=', point.id).execute();
+    }
+  }
+}

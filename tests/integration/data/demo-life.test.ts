@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, expect, it } from 'vitest';
-import { expectOk } from '../../support/envelope';
+import { expectOk, postParams } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
 import { X } from '../monitoring/support';
+import { demoWallLink } from '../../../server/db/seed/demo-wall';
+import type { ScreenData } from '../../../resources/wire/screen';
+import { displayCall } from '../screen/support';
 
 const WEEK_MS = 7 * 24 * 3_600_000;
 
@@ -75,6 +78,24 @@ onEveryStore('demo life', { signIn: ['demo'], config: { demo: true } }, (ctx) =>
     }
     const open = alarms.filter((a) => a.alarmState === 1).map((a) => `${a.deviceId}|${a.pointKey}`);
     expect(new Set(open).size).toBe(open.length);
+  });
+
+  it('prints a wall-screen link of the bridge that opens its screen, the same at every start, until revoked', async () => {
+    const { platform } = ctx.server.app;
+    const origin = 'http://demo.test/';
+    const first = await demoWallLink(platform, origin);
+    const secret = first.match(/wall#(\S+)$/)?.[1] ?? '';
+    expect(first).toBe(`Demo wall screen: ${origin}wall#${secret}`);
+    expect(await demoWallLink(platform, origin)).toBe(first);
+    const screen = expectOk(await displayCall<ScreenData>(ctx.server, secret, `${X}/screen/data`));
+    expect(screen.projects.map((p) => p.name)).toEqual(['钱塘江大桥健康监测']);
+    // Seed step 0007: a tilt channel shows its four decimals.
+    const tilt = screen.projects[0].points.flatMap((p) => p.channels).find((c) => c.pointKey === 'tilt_x');
+    expect(tilt?.precision).toBe(4);
+    const links = expectOk(await ctx.demo.get<{ records: Array<{ id: string }> }>(`${X}/displaylink/list`, { current: 1, size: 10 })).records;
+    expect(links.length).toBe(1);
+    expectOk(await postParams(ctx.demo, `${X}/displaylink/revoke`, { ids: links[0].id }));
+    expect(await demoWallLink(platform, origin)).toBe('Demo wall screen: 大屏链接已撤销 (make a new link on 监测大屏)');
   });
 
   it('the simulator’s cycles raise alarms of several levels through the engine, and clear them', async () => {
