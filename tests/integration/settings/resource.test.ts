@@ -94,7 +94,7 @@ onEveryStore('OSS, SMS and attachments', { signIn: ['admin', 'demo'], config: { 
   }
 
   /**
-   * No read of a config answers its secret key: the list (also when asked to filter by the key), the detail, an
+   * No read of a config answers its secret key: the list (also when asked to filter or sort by the key), the detail, an
    * export of every column it may name (one naming the key is refused). The resources have no select variant.
    */
   async function expectKeyNeverAnswered(client: ApiClient, resource: typeof oss | typeof sms, id: string, accessKey: string, secrets: readonly string[]): Promise<void> {
@@ -108,6 +108,9 @@ onEveryStore('OSS, SMS and attachments', { signIn: ['admin', 'demo'], config: { 
     }
     const filtered = expectOk(await client.get<PageData>(`${base}/list`, { secretKey: 'not-the-key', size: 100 }));
     expect(filtered.total).toBe(list.total);
+    // Nor is a list sorted by it: rows saved with chosen keys would find a stored one by bisection.
+    const order = (page: PageData) => page.records.map((r) => r.id);
+    for (const sort of ['ascs', 'descs']) expect(order(expectOk(await client.get<PageData>(`${base}/list`, { [sort]: 'secretKey', size: 100 })))).toEqual(order(list));
     expectRefused(await client.get(`${base}/export`, { columns: 'secretKey:secretKey' }), '字段 secretKey 不能导出');
     const columns = resource.columns.filter((c) => c !== 'secretKey');
     const sheet = await exportedRows(client, `${base}/export`, columns);
@@ -318,6 +321,8 @@ onEveryStore('OSS, SMS and attachments', { signIn: ['admin', 'demo'], config: { 
     );
     expect(saved).toMatchObject({ ossCode: 'vault', accessKey: 'vault-ak' });
     expect(saved).not.toHaveProperty('secretKey');
+    // A config without a key beside it: a list sorted by the key would order the two.
+    const local = expectOk(await ctx.demo.post<Row>('/api/blade-resource/oss/submit', { category: 1, ossCode: 'vault-local', accessKey: 'local-ak' }));
     await expectKeyNeverAnswered(ctx.demo, oss, saved.id, 'vault-ak', keys);
     await expectKeyNeverAnswered(ctx.admin, oss, saved.id, 'vault-ak', keys);
     expectOk(await ctx.demo.post('/api/blade-resource/oss/enable', undefined, { id: saved.id }));
@@ -364,7 +369,6 @@ onEveryStore('OSS, SMS and attachments', { signIn: ['admin', 'demo'], config: { 
     await expectKeyNeverAnswered(ctx.demo, oss, saved.id, 'vault-ak-2', keys);
 
     // A local config made S3 has no stored key to keep.
-    const local = expectOk(await ctx.demo.post<Row>('/api/blade-resource/oss/submit', { category: 1, ossCode: 'vault-local' }));
     expectRefused(
       await ctx.demo.post('/api/blade-resource/oss/submit', { id: local.id, category: 2, endpoint: s3.origin, accessKey: 'vault-ak', secretKey: '', bucketName: 'vault' }),
       '请输入secretKey',
@@ -381,6 +385,9 @@ onEveryStore('OSS, SMS and attachments', { signIn: ['admin', 'demo'], config: { 
     );
     expect(saved).toMatchObject({ smsCode: 'signed', accessKey: 'sms-ak' });
     expect(saved).not.toHaveProperty('secretKey');
+    // A new config sent with a blank key has none (and orders against the other, were a list sorted by the key).
+    const blank = expectOk(await ctx.admin.post<Row>('/api/blade-resource/sms/submit', { category: 1, smsCode: 'unsigned', templateId: 'T3', secretKey: '', endpoint: `${gateway.origin}/sms/unsigned` }));
+    expect(await ctx.server.app.platform.db.selectFrom('blade_sms').select('secretKey').where('id', '=', blank.id).executeTakeFirst()).toEqual({ secretKey: null });
     await expectKeyNeverAnswered(ctx.admin, sms, saved.id, 'sms-ak', keys);
 
     /** Sends through the config; the gateway must get the body signed with `secretKey`, or unsigned without one. */
@@ -407,9 +414,6 @@ onEveryStore('OSS, SMS and attachments', { signIn: ['admin', 'demo'], config: { 
     await expectKeyNeverAnswered(ctx.admin, sms, saved.id, 'sms-ak', keys);
     expectOk(await ctx.admin.post('/api/blade-resource/sms/submit', { id: saved.id, secretKey: null }));
     await sentSignedWith(undefined);
-    // A new config sent with a blank key has none.
-    const blank = expectOk(await ctx.admin.post<Row>('/api/blade-resource/sms/submit', { category: 1, smsCode: 'unsigned', templateId: 'T3', secretKey: '', endpoint: `${gateway.origin}/sms/unsigned` }));
-    expect(await ctx.server.app.platform.db.selectFrom('blade_sms').select('secretKey').where('id', '=', blank.id).executeTakeFirst()).toEqual({ secretKey: null });
 
     await expectKeyMaskedInLog(ctx.admin, '/blade-resource/sms/', 'sms-ak', keys);
     const usual = JSON.stringify(expectOk(await ctx.admin.get<PageData>('/api/blade-log/usual/list', { logId: 'sms', size: 100 })).records);
