@@ -2,7 +2,7 @@ import { NEVER, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ScreenData, ScreenReading } from '../resources/wire/screen';
-import { AFTER_MIDNIGHT_MS, nextResyncAt, RESYNC_MS, type ScreenStreamEvent, type ScreenTransport, type SnapshotAnswer, screenEvents, SNAPSHOT_RETRY_MS } from './screen';
+import { AFTER_MIDNIGHT_MS, lifecycleEvents, nextResyncAt, RESYNC_MS, type ScreenStreamEvent, type ScreenTransport, type SnapshotAnswer, screenEvents, SNAPSHOT_RETRY_MS } from './screen';
 
 const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
@@ -101,5 +101,30 @@ describe('nextResyncAt', () => {
     expect(nextResyncAt(morning)).toBe(morning + RESYNC_MS);
     const late = new Date(2026, 0, 10, 23, 58, 0).getTime();
     expect(nextResyncAt(late)).toBe(new Date(2026, 0, 11, 0, 0, 0).getTime() + AFTER_MIDNIGHT_MS);
+  });
+});
+
+describe('lifecycleEvents', () => {
+  it('tells the machine of connections, syncs and refusals, and once per batch that the link is alive', () => {
+    const reading: ScreenReading = { projectId: 'p', deviceId: 'd', ts: 5, values: { crack: 0.3 } };
+    expect(
+      lifecycleEvents(
+        [
+          { type: 'connection', connected: true, at: 1 },
+          { type: 'syncing' },
+          { type: 'snapshot', data: data(2), reason: 'connect' },
+          { type: 'readings', readings: [reading] },
+          { type: 'heartbeat', at: 3 },
+        ],
+        9,
+      ),
+    ).toEqual([{ type: 'socket.up', at: 1 }, { type: 'data.synced', at: 9 }, { type: 'socket.activity', at: 9 }]);
+    expect(lifecycleEvents([{ type: 'connection', connected: false, at: 4 }, { type: 'refused', reason: 'expired' }, { type: 'handshakeRefused' }, { type: 'revoked' }], 9)).toEqual([
+      { type: 'socket.down', at: 4 },
+      { type: 'data.refused', reason: 'expired' },
+      { type: 'socket.refused' },
+      { type: 'link.revoked' },
+    ]);
+    expect(lifecycleEvents([{ type: 'syncing' }], 9)).toEqual([]);
   });
 });

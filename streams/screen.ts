@@ -14,7 +14,7 @@ import {
   switchMap,
   timer,
 } from 'rxjs';
-import type { Refusal } from '../machines/screen';
+import type { Refusal, ScreenEvent } from '../machines/screen';
 import { SCREEN_EVENTS, type ScreenAlarm, type ScreenData, type ScreenPresence, type ScreenReading } from '../resources/wire/screen';
 import { batchFrames } from './debug';
 import { fromSocketEvent, type SocketEvents } from './socket';
@@ -142,7 +142,7 @@ export interface ScreenSocket extends SocketEvents {
   /** False after the server refused the handshake. */
   active: boolean;
   /** The socket's Manager: it emits the server's heartbeats (`ping`). */
-  io: Pick<SocketEvents, 'on' | 'off'>;
+  io: { on(event: 'ping', listener: () => void): unknown; off(event: 'ping', listener: () => void): unknown };
 }
 
 /** A socket.io-client socket as a ScreenTransport (events of resources/wire/screen.ts). */
@@ -174,4 +174,23 @@ export function screenTransport(socket: ScreenSocket): ScreenTransport {
     revoked$: fromSocketEvent<unknown>(socket, SCREEN_EVENTS.revoked).pipe(map(() => undefined)),
     changed$: fromSocketEvent<unknown>(socket, SCREEN_EVENTS.changed).pipe(map(() => undefined)),
   };
+}
+
+/**
+ * What a batch of the stream's events tells the lifecycle machine (machines/screen.ts): the connection's changes,
+ * syncs, refusals, and — once per batch — that the link is alive.
+ */
+export function lifecycleEvents(batch: readonly ScreenStreamEvent[], now: number): ScreenEvent[] {
+  const out: ScreenEvent[] = [];
+  let alive = false;
+  for (const event of batch) {
+    if (event.type === 'connection') out.push({ type: event.connected ? 'socket.up' : 'socket.down', at: event.at });
+    else if (event.type === 'snapshot') out.push({ type: 'data.synced', at: now });
+    else if (event.type === 'refused') out.push({ type: 'data.refused', reason: event.reason });
+    else if (event.type === 'handshakeRefused') out.push({ type: 'socket.refused' });
+    else if (event.type === 'revoked') out.push({ type: 'link.revoked' });
+    else if (event.type !== 'syncing') alive = true;
+  }
+  if (alive) out.push({ type: 'socket.activity', at: now });
+  return out;
 }
