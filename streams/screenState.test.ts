@@ -103,6 +103,17 @@ describe('reduceScreen', () => {
     expect(pointLevel(p1(state).points[0])).toBe(2);
   });
 
+  it('counts an alarm cleared that the list did not show (the server lists the worst only), and not one it never counted', () => {
+    // Project p1 counts one orange open alarm, and the list shows it (a0): a stranger cleared changes nothing.
+    let state = loaded();
+    state = fold(state, { type: 'alarm', alarm: alarm('stranger', 2, 6_000, { alarmState: 2 }) });
+    expect(p1(state).openAlarms['2']).toBe(1);
+    // The list shows none of the project's open alarms: one cleared leaves the counts.
+    state = loaded(snapshot(5_000, []));
+    state = fold(state, { type: 'alarm', alarm: alarm('unlisted', 2, 6_000, { alarmState: 2 }) });
+    expect(p1(state).openAlarms['2']).toBe(0);
+  });
+
   it('bounds the alarm list', () => {
     let state = loaded(snapshot(5_000, []));
     for (let i = 0; i < MAX_ALARMS + 20; i += 1) state = fold(state, { type: 'alarm', alarm: alarm(`x${String(i).padStart(4, '0')}`, 4, 6_000 + i) });

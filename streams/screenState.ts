@@ -143,6 +143,8 @@ function withAlarm(state: ScreenState, alarm: ScreenAlarm): ScreenState {
   const next = mapProject({ ...data, alarms }, alarm.projectId, (project) => {
     let counts = project.openAlarms;
     if (before) counts = adjust(counts, before.alarmLevel, -1);
+    // The server lists the worst open alarms only: one cleared that was not listed still left the counts.
+    else if (!open && openTotal(counts) > data.alarms.filter((a) => a.projectId === project.id).length) counts = adjust(counts, alarm.alarmLevel, -1);
     if (open) counts = adjust(counts, alarm.alarmLevel, 1);
     const level = open ? alarm.alarmLevel : null;
     const withLevel = mapPoints(project, (point) => withChannelLevel(point, alarm, level));
