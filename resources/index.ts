@@ -10,6 +10,7 @@ import { monitorFactors, monitorFactorsItem, monitorItem, monitorPoint, monitorT
 import { mqttAcl, mqttUser } from './iot/mqtt';
 import { project, projectCategory, projectCustomer, userProject } from './iot/project';
 import { apiSendLog, mqttParam, subTable, tenantProject } from './iot/push';
+import { displayLink } from './iot/screen';
 import { deviceCustomer, pointCustomer, thirdMonitorParam, thirdMonitorProject } from './iot/third';
 import { apiLog } from './log/api';
 import { errorLog } from './log/error';
@@ -115,4 +116,6 @@ export const RESOURCES = [
   thirdMonitorProject,
   deviceCustomer,
   pointCustomer,
+  // wit-xinde: the wall screen
+  displayLink,
 ] as const satisfies readonly Resource[];

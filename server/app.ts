@@ -7,6 +7,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type Alarms, startAlarms } from './alarms';
+import { DisplayLinks } from './auth/display';
 import { RevocationList } from './auth/revocations';
 import { RightsService } from './auth/rights';
 import { SignInGuard } from './auth/sign-in-guard';
@@ -89,6 +90,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     rights: new RightsService(database.db, events),
     tokens: new TokenService(config.jwtSecret),
     revocations,
+    displays: new DisplayLinks(database.db, events),
     logs,
     store,
     signIn: new SignInGuard(database.db, config.signIn),

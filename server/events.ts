@@ -11,6 +11,16 @@ export interface ServerEvents {
   message: [message: DeviceMessage];
   /** A device or gateway came online or went offline. */
   presence: [change: PresenceChange];
+  /** Alarms were raised, moved, cleared, handled, recorded or removed (after the commit); the wall screens listen. */
+  alarms: [change: AlarmsChanged];
+}
+
+export interface AlarmsChanged {
+  tenantId: string;
+  /** The alarms' ids (wit_alarm). */
+  ids: readonly string[];
+  /** Epoch ms of the change. */
+  at: number;
 }
 
 export class EventBus extends EventEmitter<ServerEvents> {

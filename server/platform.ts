@@ -1,4 +1,5 @@
 import type { Resource } from '../resources/define';
+import type { DisplayLinks } from './auth/display';
 import type { RightsService } from './auth/rights';
 import type { ScopeService } from './auth/scopes';
 import type { RevocationList } from './auth/revocations';
@@ -25,6 +26,8 @@ export interface Platform {
   rights: RightsService;
   tokens: TokenService;
   revocations: RevocationList;
+  /** Wall screens' display links: their credentials, looked up by hash (docs/wall-screen.md). */
+  displays: DisplayLinks;
   logs: LogWriter;
   store: KeyValueStore;
   /** Failed passwords, captcha demands and per-address locks of sign-in (docs/sign-in.md). */

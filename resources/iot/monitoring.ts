@@ -5,6 +5,9 @@ import { device } from './device';
 import { REFERENCE_IDS } from './examples';
 import { code, coordinatesWithElevation, pointKey, project } from './project';
 
+/** A position on the wall-screen image: a fraction of its width or height. */
+export const screenFraction = () => decimal().refine((v) => v >= 0 && v <= 1, '位置应在 0 到 1 之间');
+
 /** How a factor item derives from the raw value: the ingestion pipeline computes each kind. */
 export const ITEM_KIND = { raw: 1, cumulative: 2, single: 3, rate: 4 } as const;
 
@@ -94,6 +97,9 @@ export const monitorPoint = defineResource({
     initialTime: datetime().nullish(),
     sort: int().nullish(),
     remark: text().nullish(),
+    /** Where the point sits on its project's wall-screen image, as fractions of its width and height. */
+    screenX: screenFraction().nullish(),
+    screenY: screenFraction().nullish(),
   }),
   variants: ['select'],
   projectField: 'projectId',

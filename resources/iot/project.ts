@@ -103,6 +103,8 @@ export const project = defineResource({
     endDate: datetime().nullish(),
     ptProjectId: text(64).nullish(),
     remark: text(1000).nullish(),
+    /** The wall screen's structure image: the link of an image attachment of the tenant (docs/wall-screen.md). */
+    screenImage: text(2000).nullish(),
   }),
   projectField: 'id',
   variants: ['page', 'nopageList', 'select'],

@@ -111,6 +111,9 @@ export class AlarmEngine {
     const { alarm, planned } = await this.platform.db.transaction().execute((trx) => this.apply(trx, reading, rule, open, change, rate));
     this.platform.events.emit('changed', 'wit_alarm');
     this.platform.events.emit('changed', 'wit_alarm_log');
+    // The alarm raised or moved, or the open one cleared; none when there was nothing to move.
+    const changed = alarm ?? open;
+    if (changed) this.platform.events.emit('alarms', { tenantId: reading.tenantId, ids: [String(changed.id)], at: Date.now() });
     if (planned) this.notifier.kick();
     return alarm;
   }

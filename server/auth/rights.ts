@@ -14,9 +14,11 @@ import { SCOPE_API, SCOPE_DATA } from './scopes';
  * - lookup: a signed-in user holding at least one menu: the pickers (select lists and trees of names) that the
  *   forms of many screens share; rows stay limited by tenant, data scope and projects;
  * - menu: one of the menu or button codes of the menu tree (`user`, `user_reset`), granted to one of the caller's
- *   roles.
+ *   roles;
+ * - display: only a wall screen's display link (the `Vigil-Display` header, server/auth/display.ts), never a user's
+ *   token; a display link is no credential on any other route (docs/wall-screen.md).
  */
-export type Right = { kind: 'public' | 'session' | 'guest' | 'self' | 'lookup' } | { kind: 'menu'; codes: readonly string[] };
+export type Right = { kind: 'public' | 'session' | 'guest' | 'self' | 'lookup' | 'display' } | { kind: 'menu'; codes: readonly string[] };
 
 /** A menu right: any of these menu or button codes. */
 export const menuRight = (...codes: string[]): Right => ({ kind: 'menu', codes });
@@ -26,6 +28,7 @@ const SESSION: Right = { kind: 'session' };
 const GUEST: Right = { kind: 'guest' };
 const SELF: Right = { kind: 'self' };
 const LOOKUP: Right = { kind: 'lookup' };
+const DISPLAY: Right = { kind: 'display' };
 
 /** Route options declaring a right: `app.get(path, needs('user_reset'), handler)`. */
 export function needs(...codes: string[]): { config: { right: Right } } {
@@ -37,6 +40,7 @@ needs.session = { config: { right: SESSION } };
 needs.guest = { config: { right: GUEST } };
 needs.self = { config: { right: SELF } };
 needs.lookup = { config: { right: LOOKUP } };
+needs.display = { config: { right: DISPLAY } };
 
 /** What a set of roles of one tenant may do: menu and button codes (within the tenant's package), API scopes. */
 export interface Holdings {
@@ -125,7 +129,7 @@ export class RightsService {
 
   /** Whether the signed-in principal (roles already narrowed to its current ones) has the right. */
   async allows(principal: Principal, right: Right): Promise<boolean> {
-    if (right.kind === 'guest') return false; // only a guest's token, never a signed-in user's
+    if (right.kind === 'guest' || right.kind === 'display') return false; // a guest's token, a display link: never a signed-in user's
     if (right.kind === 'public' || right.kind === 'session' || right.kind === 'self') return true;
     const held = await this.ofPrincipal(principal);
     if (held.platform) return true;

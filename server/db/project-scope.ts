@@ -15,10 +15,11 @@ export function assignedProjects(p: Principal): RawBuilder<unknown> | undefined 
   return sql`select project_id from wit_user_project where user_id = ${p.userId} and is_deleted = 0`;
 }
 
-/** Live projects the caller may see; with `binned`, projects in the recycle bin too. */
-function visibleProjects(p: Principal, binned: boolean): RawBuilder<unknown> {
-  const assigned = assignedProjects(p);
+/** Live projects the caller may see; with `binned`, projects in the recycle bin too; with `only`, of those ids. */
+function visibleProjects(p: Principal, binned: boolean, only?: readonly string[]): RawBuilder<unknown> {
   const live = binned ? sql`1 = 1` : sql`is_deleted = 0`;
+  if (only) return only.length ? sql`select id from wit_project where ${live} and id in (${sql.join(only)})` : sql`select id from wit_project where 1 = 0`;
+  const assigned = assignedProjects(p);
   if (!assigned) return sql`select id from wit_project where ${live}`;
   return sql`select id from wit_project where ${live} and (id in (${assigned}) or not exists (${assigned}))`;
 }
@@ -28,11 +29,12 @@ const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
 /**
  * `field` (or the chain of live rows of `table.column` hops from it) leads to a visible project; rows of no project
  * only for the unlimited. A point of a removed device thus goes with it. With `binned` (rows of the recycle bin) the
- * chain and the project may be removed too: only the caller's assignments limit it.
+ * chain and the project may be removed too: only the caller's assignments limit it. `only` limits to those projects
+ * instead of the caller's assignments (a display link's, server/auth/display.ts).
  */
-export function projectScope(p: Principal, field: string, through: readonly string[] = [], binned = false): Condition {
-  const limited = assignedProjects(p) !== undefined;
-  const visible = visibleProjects(p, binned);
+export function projectScope(p: Principal, field: string, through: readonly string[] = [], binned = false, only?: readonly string[]): Condition {
+  const limited = only !== undefined || assignedProjects(p) !== undefined;
+  const visible = visibleProjects(p, binned, only);
   const live = binned ? sql`1 = 1` : sql`is_deleted = 0`;
   const last = (column: RawBuilder<unknown>) =>
     limited ? sql<SqlBool>`${column} in (${visible})` : sql<SqlBool>`(${column} is null or ${column} in (${visible}))`;

@@ -94,6 +94,16 @@ export async function transact<T>(deps: Pick<RepositoryDeps, 'db' | 'events' | '
 
 export interface CallContext {
   principal: Principal;
+  /**
+   * A wall screen's display link (server/auth/display.ts): it reads only tenant rows, only live ones, only of the
+   * link's projects (rows of no project not at all), whatever the options ask, and writes nothing.
+   */
+  display?: DisplayScope;
+}
+
+export interface DisplayScope {
+  linkId: string;
+  projectIds: readonly string[];
 }
 
 export interface RepositoryDeps {
@@ -167,6 +177,7 @@ export class Repository<R extends Resource = Resource> {
    * scope and project scope. Columns are named by table, so the conditions hold in joins.
    */
   private async scope(ctx: CallContext, options: ScopeOptions = {}): Promise<Condition[]> {
+    if (ctx.display) return this.displayScope(ctx.principal, ctx.display);
     const { resource, table } = this;
     const p = ctx.principal;
     if (resource.tenancy === 'platform' && !isPlatformAdmin(p)) throw forbidden();
@@ -177,6 +188,15 @@ export class Repository<R extends Resource = Resource> {
     const codes = [resource.key, resource.name, table];
     const dataScope = await this.deps.scopes.dataFilter(p, codes, resource.columns, { db: this.db, table });
     if (dataScope) out.push(dataScope);
+    return out;
+  }
+
+  /** What a display link reads: its tenant's live rows of its projects; shared and platform rows not at all. */
+  private displayScope(p: Principal, display: DisplayScope): Condition[] {
+    const { resource, table } = this;
+    if (resource.tenancy !== 'tenant') throw forbidden();
+    const out: Condition[] = [(eb) => eb(`${table}.isDeleted`, '=', 0), (eb) => eb(`${table}.tenantId`, '=', p.tenantId)];
+    if (resource.projectField) out.push(projectScope(p, `${table}.${resource.projectField}`, resource.projectThrough, false, display.projectIds));
     return out;
   }
 
@@ -197,6 +217,7 @@ export class Repository<R extends Resource = Resource> {
   }
 
   private async scopedUpdate(ctx: CallContext, changes: Row, options?: ScopeOptions): Promise<LooseUpdate> {
+    if (ctx.display) throw forbidden();
     let qb = this.loose.updateTable(this.table).set(changes);
     for (const condition of await this.scope(ctx, options)) qb = qb.where(condition);
     return qb;
@@ -222,6 +243,7 @@ export class Repository<R extends Resource = Resource> {
 
   /** Shared and platform rows are the platform administrator's to write; `readOnly` guards only the generic routes. */
   private assertTenantWritable(ctx: CallContext): void {
+    if (ctx.display) throw forbidden(); // a display link reads, never writes
     if (this.resource.tenancy !== 'tenant' && !isPlatformAdmin(ctx.principal)) throw forbidden();
   }
 

@@ -3,6 +3,7 @@ import { seedMenuIcons } from './seed/menus';
 import { seedMonitoring } from './seed/monitoring';
 import { seedOperator } from './seed/operator';
 import { seedPush } from './seed/push';
+import { seedScreenButtons } from './seed/screen';
 import { runSeedSteps } from './seed/runner';
 import { seedSystem } from './seed/system';
 import type { SeedStep } from './seed/write';
@@ -21,6 +22,7 @@ export const SEED_STEPS: readonly SeedStep[] = [
   { name: '0003_push_reference', run: seedPush },
   { name: '0004_demo_operator', run: seedOperator },
   { name: '0005_menu_icons', run: seedMenuIcons },
+  { name: '0006_screen_buttons', run: seedScreenButtons },
 ];
 
 /** What stores seeded before steps were recorded hold already: recorded as run on them, never run. */

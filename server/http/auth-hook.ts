@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DISPLAY_HEADER } from '../../resources/wire/screen';
+import type { DisplayLink } from '../auth/display';
 import { isGuest, type Principal } from '../auth/principal';
 import { menuRight, PUBLIC, type Right } from '../auth/rights';
 import { principalOf } from '../auth/tokens';
@@ -42,9 +44,21 @@ export interface DeclaredRoute {
 }
 
 /**
+ * A display route's credential (docs/wall-screen.md): the link of the `Vigil-Display` header, or a 401 saying why
+ * not. A user's token does not count here, and the header counts nowhere else. The link's last use is recorded.
+ */
+async function displayOf(platform: Platform, request: FastifyRequest): Promise<DisplayLink> {
+  const header = request.headers[DISPLAY_HEADER];
+  const check = await platform.displays.verify(Array.isArray(header) ? header[0] : header);
+  if ('refused' in check) throw unauthorized(check.refused);
+  await platform.displays.touch(check.link, request.ip, request.headers['user-agent']);
+  return check.link;
+}
+
+/**
  * The authentication and authorisation gate of every API call, before its body is read: verifies the access token,
  * refuses revoked ones and accounts no longer enabled, narrows the token's roles to those the user still holds,
- * checks the route's declared right, then BladeX's API scopes.
+ * checks the route's declared right, then BladeX's API scopes. Display routes take a display link instead.
  */
 export function installAuth(app: FastifyInstance, platform: Platform): void {
   app.addHook('onRequest', async (request) => {
@@ -52,6 +66,10 @@ export function installAuth(app: FastifyInstance, platform: Platform): void {
     if (!route) return; // unknown route: the not-found handler answers
     const right: Right | undefined = request.routeOptions.config.right ?? (API_PATH.test(route) ? undefined : PUBLIC);
     if (!right) throw forbidden(); // unreachable: requireDeclaredRights refuses such routes
+    if (right.kind === 'display') {
+      request.display = await displayOf(platform, request);
+      return;
+    }
     const open = right.kind === 'public';
     const token = tokenOf(request);
     if (!token) {
@@ -86,7 +104,8 @@ export async function assertRight(platform: Platform, principal: Principal, ...c
   if (!(await platform.rights.allows(principal, menuRight(...codes)))) throw forbidden();
 }
 
-const SECRET_FIELDS = /pass(word)?|secret|token|captcha/i;
+// A display secret travels in a header, which the log never records; a client that put it in a field is masked too.
+const SECRET_FIELDS = /pass(word)?|secret|token|captcha|^(vigil-)?display$/i;
 
 function masked(value: unknown): unknown {
   if (!value || typeof value !== 'object') return value;
@@ -102,10 +121,12 @@ export function installApiLog(app: FastifyInstance, platform: Platform): void {
     if (!route || !API_PATH.test(route) || request.method === 'OPTIONS') return;
     const body = request.body && typeof request.body === 'object' ? masked(request.body) : undefined;
     const params = JSON.stringify({ ...(masked(request.query) as object), ...(body ? { body } : {}) }).slice(0, 4000);
+    const display = request.display;
     platform.logs.write('blade_log_api', {
-      tenantId: request.principal?.tenantId ?? '000000',
+      tenantId: request.principal?.tenantId ?? display?.tenantId ?? '000000',
       createUser: request.principal?.userId,
-      createBy: request.principal?.account,
+      // A wall screen is named by its link, never by its secret.
+      createBy: request.principal?.account ?? (display ? `display:${display.id}` : undefined),
       type: String(reply.statusCode),
       title: route,
       method: request.method,

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { type DisplayLink, displayContext } from '../auth/display';
 import { isGuest, type Principal } from '../auth/principal';
 import type { Right } from '../auth/rights';
 import type { CallContext } from '../db/repository';
@@ -7,6 +8,8 @@ import { invalidParam, missingParam, unauthorized } from './envelope';
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
+    /** The display link of a display route (server/http/auth-hook.ts); never set with a principal. */
+    display?: DisplayLink;
   }
   interface FastifyContextConfig {
     /** The right the route needs (server/auth/rights.ts); required on every API route. */
@@ -18,6 +21,13 @@ export function contextOf(request: FastifyRequest): CallContext {
   const principal = request.principal;
   if (!principal || isGuest(principal)) throw unauthorized();
   return { principal };
+}
+
+/** The caller of a display route: its display link, limited to the link's projects (server/auth/display.ts). */
+export function displayContextOf(request: FastifyRequest): { link: DisplayLink; ctx: CallContext } {
+  const link = request.display;
+  if (!link) throw unauthorized();
+  return { link, ctx: displayContext(link) };
 }
 
 /** Query and form parameters of a request, merged (form fields win), as BladeX reads @RequestParam. */

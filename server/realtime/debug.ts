@@ -8,6 +8,7 @@ import { parseDevicePayload, parseGatewayPayload, type Reading } from '../ingest
 import type { DeviceMessage } from '../ingest/types';
 import type { Platform } from '../platform';
 import { formatDateTime } from '../time';
+import { isDisplaySocket } from './screen';
 
 /**
  * The live debug stream (docs/live-and-history.md): a console subscribes to a device or a gateway over socket.io,
@@ -228,6 +229,8 @@ export function attachDebug(io: Server, platform: Platform, principalOf: (socket
   platform.events.on('changed', forgetDevices);
 
   io.on('connection', (socket) => {
+    // A wall screen's socket has no user: it gets no debug stream (server/realtime/screen.ts).
+    if (isDisplaySocket(socket)) return;
     const ctx: CallContext = { principal: principalOf(socket) };
 
     socket.on(DEBUG_EVENTS.subscribe, async (request: UncheckedRequest, ack?: (answer: SubscribeAnswer) => void) => {

@@ -6,11 +6,13 @@ import type { Principal } from '../auth/principal';
 import { principalOf } from '../auth/tokens';
 import type { Platform } from '../platform';
 import { attachDebug } from './debug';
+import { attachScreen, authenticateDisplay, isDisplaySocket } from './screen';
 
 /**
  * Live push to browsers over socket.io on the HTTP server. A socket authenticates with the user's access token
- * (`auth: {token}`) and joins the rooms of its user and tenant; with REDIS_URL the Redis adapter carries events
- * between server processes.
+ * (`auth: {token}`) and joins the rooms of its user and tenant, or with a wall screen's display link
+ * (`auth: {display}`, server/realtime/screen.ts) and joins only its screen's rooms; with REDIS_URL the Redis adapter
+ * carries events between server processes.
  */
 export interface Realtime {
   io: Server;
@@ -41,6 +43,14 @@ export async function startRealtime(app: FastifyInstance, platform: Platform): P
   }
 
   io.use((socket, next) => {
+    // A wall screen (docs/wall-screen.md): its display link decides, a token beside it counts for nothing.
+    const display: unknown = socket.handshake.auth?.display;
+    if (display !== undefined) {
+      authenticateDisplay(platform, socket, display)
+        .then((refusal) => next(refusal ? new Error(refusal) : undefined))
+        .catch(() => next(new Error('请求未授权')));
+      return;
+    }
     const raw = socket.handshake.auth?.token ?? socket.handshake.headers['blade-auth'];
     const token = typeof raw === 'string' ? raw.replace(/^bearer\s+/i, '') : '';
     platform.tokens
@@ -56,10 +66,12 @@ export async function startRealtime(app: FastifyInstance, platform: Platform): P
   });
 
   io.on('connection', (socket) => {
+    if (isDisplaySocket(socket)) return;
     const principal = principalOfSocket(socket);
     void socket.join([userRoom(principal.userId), tenantRoom(principal.tenantId)]);
   });
   const detachDebug = attachDebug(io, platform, principalOfSocket, redis.length > 0);
+  const detachScreen = attachScreen(io, platform, redis.length > 0);
 
   return {
     io,
@@ -68,6 +80,7 @@ export async function startRealtime(app: FastifyInstance, platform: Platform): P
     disconnectAll: () => io.engine.close(),
     close: async () => {
       detachDebug();
+      detachScreen();
       await io.close();
       await Promise.all(redis.map((client) => client.quit().catch(() => undefined)));
     },

@@ -43,6 +43,9 @@ export const LEAF_ICONS: Readonly<Record<string, string>> = {
   oss: 'cloud', sms: 'chat', attach: 'paperclip', code: 'code', datasource: 'database',
 };
 
+/** The buttons of 监测大屏 beyond the standard four (seed step 0006 adds all five to stores seeded before). */
+export const SCREEN_BUTTONS: ReadonlyArray<readonly [string, string]> = [['layout', '布局']];
+
 const leaf = (code: string, name: string, path: string, extra: Partial<MenuSeed> = {}): MenuSeed => ({ code, name, path, source: LEAF_ICONS[code], ...extra });
 
 export const MENUS: readonly MenuSeed[] = [
@@ -147,7 +150,8 @@ export const MENUS: readonly MenuSeed[] = [
   },
   {
     code: 'statistics', name: '数据大屏', path: '/statistics', source: 'dashboard',
-    children: [leaf('screen', '监测大屏', '/xinde/screen', { readOnly: true })],
+    // The wall screen's link manager (docs/wall-screen.md); 布局 places a project's monitor points on its image.
+    children: [leaf('screen', '监测大屏', '/xinde/screen', { buttons: SCREEN_BUTTONS })],
   },
   {
     code: 'work', name: '我的事务', path: '/work', source: 'inbox',

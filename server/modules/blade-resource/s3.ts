@@ -3,7 +3,7 @@ import type { OutboundGuard } from '../../net/outbound';
 
 /**
  * S3-compatible object storage (AWS S3, MinIO, Ceph RGW …) over plain HTTP with Signature Version 4, path-style
- * addressing (`<endpoint>/<bucket>/<key>`), so no SDK is needed for the two calls uploads use: PUT and DELETE. The
+ * addressing (`<endpoint>/<bucket>/<key>`), so no SDK is needed for the three calls files use: PUT, DELETE and GET. The
  * endpoint is a tenant's: every request goes through the outbound guard (docs/push.md "Outbound addresses").
  */
 
@@ -72,7 +72,8 @@ export class S3Storage {
     return `${this.domain}/${name.split('/').map(encodeURIComponent).join('/')}`;
   }
 
-  private async send(method: 'PUT' | 'DELETE', name: string, body?: Buffer, contentType?: string): Promise<void> {
+  /** A signed request for one object, through the outbound guard. */
+  private async request(method: 'PUT' | 'DELETE' | 'GET', name: string, body?: Buffer, contentType?: string) {
     const url = new URL(this.urlOf(name));
     const payloadHash = sha256(body ?? '');
     const { amzDate, day } = amzDates(new Date());
@@ -91,11 +92,23 @@ export class S3Storage {
     const headers: Record<string, string> = { ...signed, authorization: auth };
     if (contentType) headers['content-type'] = contentType;
     const payload = body ? new Uint8Array(body) : undefined;
-    const response = await this.guard.fetch(url, { method, headers, body: payload, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    return this.guard.fetch(url, { method, headers, body: payload, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  }
+
+  private async send(method: 'PUT' | 'DELETE', name: string, body?: Buffer, contentType?: string): Promise<void> {
+    const response = await this.request(method, name, body, contentType);
     const answer = await response.text();
     if (!response.ok && !(method === 'DELETE' && response.status === 404)) {
       throw new Error(`对象存储返回 ${response.status}: ${answer.slice(0, 200)}`);
     }
+  }
+
+  /** An object's bytes (the wall screen's image, read on the screen's behalf: its bucket need not be public). */
+  async get(name: string): Promise<Buffer> {
+    const response = await this.request('GET', name);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    if (!response.ok) throw new Error(`对象存储返回 ${response.status}: ${bytes.toString('utf8', 0, 200)}`);
+    return bytes;
   }
 
   put(name: string, body: Buffer, contentType: string): Promise<void> {

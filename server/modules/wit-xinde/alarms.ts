@@ -180,7 +180,13 @@ async function handleAlarms(platform: Platform, ctx: CallContext, args: Row): Pr
     await platform.repo(alarm).within(trx).updateWhere(ctx, handling, [within('id', rows.map((r) => r.id))]);
     await platform.repo(alarmLog).within(trx).insertMany(ctx, logs, stamp);
   });
+  announceAlarms(platform, ctx, rows.map((r) => r.id));
   return rows.length;
+}
+
+/** Tells the wall screens (the `alarms` event) which alarms a call changed. */
+function announceAlarms(platform: Platform, ctx: CallContext, ids: readonly string[]): void {
+  if (ids.length) platform.events.emit('alarms', { tenantId: ctx.principal.tenantId, ids, at: Date.now() });
 }
 
 /** Counts by level (open alarms), by state and handling, and the alarms raised on each of the last 7 days by level. */
@@ -298,6 +304,8 @@ export function registerAlarms(app: FastifyInstance, platform: Platform): void {
 
   registerCrud(app, platform, alarm, {
     beforeSave: (ctx, values, existing, referenced) => prepareAlarm(platform, ctx, values, existing, referenced),
+    afterSave: (ctx, row) => announceAlarms(platform, ctx, [String(row.id)]),
+    afterRemove: (ctx, ids) => announceAlarms(platform, ctx, ids),
     decorate: (_ctx, rows) => decorateAlarms(rows),
   });
   app.post('/wit-xinde/alarm/batchHandle', needs('alarm_list_handle'), async (request) => {

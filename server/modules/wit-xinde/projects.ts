@@ -7,7 +7,7 @@ import { user } from '../../../resources/system/user';
 import { isPlatformAdmin } from '../../auth/principal';
 import type { Db, Row } from '../../db/database';
 import { assignedProjects } from '../../db/project-scope';
-import { withReferenceNames } from '../../db/references';
+import { tenantOfRow, withReferenceNames } from '../../db/references';
 import { type CallContext, type ScopeOptions, transact } from '../../db/repository';
 import { type Condition, pagingOf } from '../../http/conditions';
 import { contextOf, idsOf, paramsOf, requiredText } from '../../http/context';
@@ -22,6 +22,7 @@ import { argsOf, assertNoCycle, distinct, eq, idArg, namedRows, nodeOf, WHOLE_TE
 import { assertNoScopeWidened } from './project-move';
 import { type Detached, deleteOwned, movedTables, moveOwned, ownedIds, purgeHistory } from './project-rows';
 import { needs } from '../../auth/rights';
+import { assertScreenImage } from './screen/image';
 
 /** What a move did: projects moved and bindings removed with them. */
 export interface MoveSummary {
@@ -220,10 +221,12 @@ export function registerProjects(app: FastifyInstance, platform: Platform): void
   const repo = platform.repo(project);
 
   registerCrud(app, platform, project, {
-    beforeSave: (_ctx, values, existing) => {
+    beforeSave: async (ctx, values, existing) => {
       const start = (values.startDate ?? existing?.startDate) as string | null | undefined;
       const end = (values.endDate ?? existing?.endDate) as string | null | undefined;
       if (start && end && start > end) throw badRequest('结束日期不能早于开始日期');
+      // The wall screen reads the image on the screen's behalf: only an image the tenant uploaded (docs/wall-screen.md).
+      if (typeof values.screenImage === 'string' && values.screenImage !== '') await assertScreenImage(platform, ctx, tenantOfRow(ctx, values, existing), values.screenImage);
       return values;
     },
     decorate: (ctx, rows) => projects.counted(ctx, rows),
