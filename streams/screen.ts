@@ -68,6 +68,8 @@ export type ScreenStreamEvent =
 export const RESYNC_MS = 300_000;
 /** Seconds after local midnight at which today's counts are fetched again (the server's day has turned too). */
 export const AFTER_MIDNIGHT_MS = 5_000;
+/** How long events wait for an animation frame before they are handed on anyway. */
+export const HIDDEN_FLUSH_MS = 250;
 /** The first retry of a failed snapshot; it doubles up to SNAPSHOT_RETRY_MAX_MS. */
 export const SNAPSHOT_RETRY_MS = 2_000;
 export const SNAPSHOT_RETRY_MAX_MS = 60_000;
@@ -126,7 +128,8 @@ export function screenEvents(transport: ScreenTransport, load: () => Observable<
     transport.revoked$.pipe(map((): ScreenStreamEvent => ({ type: 'revoked' }))),
     transport.refused$.pipe(map((): ScreenStreamEvent => ({ type: 'handshakeRefused' }))),
   );
-  return merge(sessions, live).pipe(batchFrames(scheduler));
+  // Per animation frame, or every HIDDEN_FLUSH_MS when the window gets no frames (hidden, covered, minimised).
+  return merge(sessions, live).pipe(batchFrames(scheduler, { ms: HIDDEN_FLUSH_MS, scheduler: clock }));
 }
 
 /** The snapshots of a screen's events, with why each was fetched (the trend charts follow them). */
