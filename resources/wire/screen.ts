@@ -30,7 +30,7 @@ export interface ScreenChannel {
   deviceId: string;
   deviceName: string;
   pointKey: string;
-  /** The factor item's name, or the key. */
+  /** The factor item's name, else the device point's, else the key. */
   name: string;
   unit: string | null;
   precision: number | null;
@@ -56,7 +56,10 @@ export interface ScreenPoint {
 export interface ScreenProject {
   id: string;
   name: string;
-  /** The structure image or diagram (an attachment URL), or null: the screen draws a plain grid. */
+  /**
+   * The structure image or diagram: the URL of `GET screen/image` for the project (an image attachment the server
+   * streams; fetch it with the display header and show a blob URL), or null: the screen draws a plain grid.
+   */
   image: string | null;
   points: ScreenPoint[];
   devices: PresenceCounts;

@@ -13,7 +13,7 @@ import { DEMO, flatten, insertUser, PLATFORM, type Tree } from './support';
  * The authorisation table walked route by route (docs/authorisation.md): every API route the server registered is
  * called by users of each kind, and answers exactly as the console's menus and buttons for that user say — refused
  * with 403 where the user holds none of the route's codes, never 401/403 where it does, never a 500 for the empty
- * call.
+ * call. The display routes refuse every user's token with 401: only a display link opens them.
  */
 
 /** Logout ends the walking session; it is tested on its own (core/oauth.test.ts). */
@@ -29,8 +29,12 @@ async function consoleCodes(client: ApiClient): Promise<Set<string>> {
 function expectedAllowed(right: Right, codes: ReadonlySet<string>): boolean {
   if (right.kind === 'menu') return right.codes.some((code) => codes.has(code));
   if (right.kind === 'lookup') return codes.size > 0;
-  return right.kind !== 'guest'; // register-guest is a registering guest's only
+  // register-guest is a registering guest's only; the wall screen's calls a display link's only (screen/display.test.ts).
+  return right.kind !== 'guest' && right.kind !== 'display';
 }
+
+/** A user refused a display route has no credential there (401); refused anything else, no right (403). */
+const refusal = (right: Right) => (right.kind === 'display' ? 401 : 403);
 
 interface Outcome {
   route: string;
@@ -50,7 +54,7 @@ async function walk(server: TestServer, client: ApiClient, codes: ReadonlySet<st
     const allowed = expectedAllowed(right, codes);
     counted[allowed ? 'allowed' : 'refused'] += 1;
     const outcome = { route: `${method} ${url} (${right.kind === 'menu' ? right.codes.join('|') : right.kind})`, status: reply.status, msg: reply.body?.msg };
-    if (allowed ? reply.status === 401 || reply.status === 403 : reply.status !== 403) wrong.push(outcome);
+    if (allowed ? reply.status === 401 || reply.status === 403 : reply.status !== refusal(right)) wrong.push(outcome);
     if (reply.status >= 500) failed.push(outcome);
   }
   return { wrong, failed, counted };
@@ -77,6 +81,8 @@ onEveryStore('the route walk', (ctx) => {
     // most routes need a menu or button; only a handful are open to every signed-in user or to anyone
     expect(kinds.get('menu') ?? 0).toBeGreaterThan(ctx.server.app.routes.length * 0.75);
     expect(kinds.get('public')).toBeLessThanOrEqual(6);
+    // The wall screen's reads (docs/wall-screen.md): data, trend, image.
+    expect(ctx.server.app.routes.filter((r) => r.right.kind === 'display').map((r) => r.url).sort()).toEqual(['/wit-xinde/screen/data', '/wit-xinde/screen/image', '/wit-xinde/screen/trend']);
   });
 
   it('the demo duty operator sees the menus and buttons its role was seeded with, no more', async () => {

@@ -67,6 +67,11 @@ async function prepareLink(platform: Platform, ctx: CallContext, values: Row, ex
   const moved = existing !== undefined && tenantId !== String(existing.tenantId);
   const projectIds = String(out.projectIds ?? existing?.projectIds ?? '').split(',').filter(Boolean);
   if (out.projectIds !== undefined || moved) await assertProjects(platform, ctx, tenantId, projectIds);
+  if (existing && out.trends === undefined && out.projectIds !== undefined) {
+    // Projects taken off the link take their charted channels with them.
+    const kept = Object.entries(trendsOf(existing.trends as string | null)).filter(([projectId]) => projectIds.includes(projectId));
+    out.trends = kept.length ? JSON.stringify(Object.fromEntries(kept)) : null;
+  }
   if (out.trends !== undefined || out.projectIds !== undefined || moved) {
     await assertTrends(platform, ctx, projectIds, trendsOf((out.trends === undefined ? existing?.trends : out.trends) as string | null));
   }
