@@ -1,6 +1,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDateTime } from '../../resources/datetime';
 import { type ApiClient, signedIn } from '../support/client';
 import { type ConsoleUnderTest, openConsole, openMenu, signIn } from './support/console';
 import { confirmYes, dialog, rowAction } from './support/crud';
@@ -197,6 +198,25 @@ describe('the wall screen and its display links', () => {
       await expect.poll(() => crackValue(polled).innerText(), { timeout: 15_000 }).toBe('1.23');
     } finally {
       await polled.close();
+    }
+  });
+
+  it('says so, full screen and without a sign-in form, when a link is unknown, incomplete or expires', async () => {
+    const other = await c.browser.context.newPage();
+    try {
+      await other.goto(`/wall#${'x'.repeat(43)}`);
+      await other.locator('.vg-wall-message.is-invalid', { hasText: '大屏链接无效' }).waitFor();
+      await other.goto('/wall');
+      await other.locator('.vg-wall-message.is-missing', { hasText: '大屏链接不完整' }).waitFor();
+      // A link that ends in a few seconds: open, it is closed at its expiry (or refused, if it loaded after).
+      const expiresAt = formatDateTime(new Date(Date.now() + 4_000));
+      const made = await api.post<{ secret: string }>(`${X}/displaylink/submit`, { name: 'E2E 短期', projectIds: projectId, expiresAt });
+      await other.goto(`/wall#${made.body.data.secret}`);
+      await other.locator('.vg-wall-message.is-expired', { hasText: '此大屏链接已过期' }).waitFor({ timeout: 20_000 });
+      expect(await other.locator('#username, .vg-sidebar').count()).toBe(0);
+      expect(new URL(other.url()).pathname).toBe('/wall');
+    } finally {
+      await other.close();
     }
   });
 
