@@ -2,7 +2,7 @@ import { NEVER, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ScreenData, ScreenReading } from '../resources/wire/screen';
-import { AFTER_MIDNIGHT_MS, lifecycleEvents, nextResyncAt, RESYNC_MS, type ScreenStreamEvent, type ScreenTransport, type SnapshotAnswer, screenEvents, SNAPSHOT_RETRY_MS } from './screen';
+import { AFTER_MIDNIGHT_MS, lifecycleEvents, nextResyncAt, rotation, RESYNC_MS, type ScreenStreamEvent, type ScreenTransport, type SnapshotAnswer, screenEvents, SNAPSHOT_RETRY_MS } from './screen';
 
 const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
@@ -126,5 +126,15 @@ describe('lifecycleEvents', () => {
       { type: 'link.revoked' },
     ]);
     expect(lifecycleEvents([{ type: 'syncing' }], 9)).toEqual([]);
+  });
+});
+
+describe('rotation', () => {
+  it('shows the first project at once, then the next every rotateSeconds, round and round', () => {
+    const scheduler = newScheduler();
+    scheduler.run(({ expectObservable }) => {
+      expectObservable(rotation(3, 10, scheduler), '^ 40000ms !').toBe('a 9999ms b 9999ms c 9999ms a 9999ms b', { a: 0, b: 1, c: 2 });
+      expectObservable(rotation(1, 10, scheduler)).toBe('(a|)', { a: 0 });
+    });
   });
 });

@@ -3,6 +3,7 @@ import {
   concat,
   defer,
   filter,
+  interval,
   map,
   merge,
   Observable,
@@ -196,4 +197,13 @@ export function lifecycleEvents(batch: readonly ScreenStreamEvent[], now: number
   }
   if (alive) out.push({ type: 'socket.activity', at: now });
   return out;
+}
+
+/** Which of `count` projects a screen shows: the first at once, then the next every `seconds`, round and round. */
+export function rotation(count: number, seconds: number, scheduler: SchedulerLike = asyncScheduler): Observable<number> {
+  if (count < 2) return of(0);
+  return interval(Math.max(1, seconds) * 1000, scheduler).pipe(
+    map((tick) => (tick + 1) % count),
+    startWith(0),
+  );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import { rotation } from '../../../streams/screen';
 import type { ScreenState } from '../../../streams/screenState';
 import { wallScale } from './format';
 import type { WallRuntime } from './wallRuntime';
@@ -38,14 +39,12 @@ export function useNow(): number {
   return useSyncExternalStore(ticker.subscribe, ticker.now);
 }
 
-/** Which of `count` projects is shown: the next one every `seconds`; the first again when the list changes. */
+/** Which of `count` projects is shown (streams/screen.ts rotation); the first again when the list or the pace changes. */
 export function useRotation(count: number, seconds: number): number {
   const [index, setIndex] = useState(0);
   useEffect(() => {
-    setIndex(0);
-    if (count < 2) return;
-    const timer = setInterval(() => setIndex((i) => (i + 1) % count), Math.max(1, seconds) * 1000);
-    return () => clearInterval(timer);
+    const subscription = rotation(count, seconds).subscribe(setIndex);
+    return () => subscription.unsubscribe();
   }, [count, seconds]);
   return Math.min(index, Math.max(0, count - 1));
 }
