@@ -36,11 +36,11 @@ export function SecretDialog({ name, secret, onClose }: { name: string; secret: 
         <Callout intent="warning" icon="warning-sign">
           {t`链接只显示这一次。关闭后无法再查看，请立即复制并妥善保存；遗失后只能重新生成。`}
         </Callout>
-        <ControlGroup fill className="vg-link-address-group">
-          <InputGroup inputRef={field} readOnly value={address} className="vg-link-address" aria-label={t`大屏链接`} onFocus={(e) => e.currentTarget.select()} />
+        <ControlGroup className="vg-link-address-group">
+          <InputGroup fill inputRef={field} readOnly value={address} className="vg-link-address" aria-label={t`大屏链接`} onFocus={(e) => e.currentTarget.select()} />
           <Button icon="clipboard" text={copied ? t`已复制` : t`复制链接`} className="vg-link-copy" onClick={() => void copy()} />
-          <AnchorButton icon="fullscreen" intent="primary" text={t`打开大屏`} className="vg-link-open" href={address} target="_blank" rel="noopener noreferrer" />
         </ControlGroup>
+        <AnchorButton icon="fullscreen" intent="primary" size="large" text={t`打开大屏`} className="vg-link-open" href={address} target="_blank" rel="noopener noreferrer" />
       </DialogBody>
       <DialogFooter actions={<Button text={t`关闭`} onClick={onClose} />} />
     </Dialog>
