@@ -77,10 +77,13 @@ export interface HandTables {
     readingTs: number | null;
     lastError: string | null;
   };
-  // 0016 statistics (docs/statistics.md): points per device and project per day, one row a month; presence samples
+  // 0016 statistics (docs/statistics.md): points and alarms per device and project per day, one row a month; online samples
   wit_device_points: { deviceId: string; month: string } & DayCounts;
   wit_project_points: { tenantId: string; projectId: string; month: string } & DayCounts;
   wit_presence_sample: { tenantId: string; grain: number; at: number; projectId: string; devices: number; online: number };
+  /** Alarms raised per day, kept by triggers on wit_alarm. */
+  wit_alarm_counts: { tenantId: string; projectId: string; alarmLevel: number; month: string } & DayCounts;
+  wit_device_alarms: { deviceId: string; month: string } & DayCounts;
   // 0014 seed steps (server/db/seed/runner.ts)
   vigil_seed_step: { name: string; runAt: string };
 }

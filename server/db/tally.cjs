@@ -14,8 +14,10 @@ const COUNTERS = [
   { table: 'wit_project_points', key: ['tenant_id', 'project_id', 'month'] },
 ];
 
-/** "No project" in wit_project_points (a key column cannot be null). */
+/** "No project" in wit_project_points and wit_presence_sample (a key column cannot be null). */
 const NO_PROJECT = '0';
+/** The whole tenant in wit_presence_sample. */
+const ALL_PROJECTS = '*';
 
 const pad = (n) => String(n).padStart(2, '0');
 
@@ -84,4 +86,4 @@ function upsertSql(counter, count, placeholder) {
   return `insert into ${counter.table} (${columns.join(', ')}) values ${rows.join(', ')} on conflict (${counter.key.join(', ')}) do update set ${added}`;
 }
 
-module.exports = { DAYS, COUNTERS, NO_PROJECT, monthDay, Tally, upsertSql };
+module.exports = { DAYS, COUNTERS, NO_PROJECT, ALL_PROJECTS, monthDay, Tally, upsertSql };

@@ -37,7 +37,7 @@ export const nextSampleAt = (now: number) => (Math.floor(now / SAMPLE_INTERVAL_M
 
 /**
  * Samples the online rate every 10 minutes (docs/statistics.md "Online rate"): one row per tenant and project (`'0'`:
- * devices of no project) with its live devices and how many of them are online, as presence has stored them in
+ * devices of no project), and one for the whole tenant (`'*'`), with its live devices and how many of them are online, as presence has stored them in
  * wit_device (server/ingest/presence.ts keeps that column current, in every server process). Devices of projects in
  * the recycle bin are not counted. Several servers on one database take the same instants; the first row of an
  * instant stays (the key makes the others no-ops).
@@ -102,6 +102,14 @@ export class PresenceSampler {
       row.devices += Number(g.devices);
       row.online += Number(g.online ?? 0);
       rows.set(key, row);
+    }
+    // Each tenant's total, which the board of an administrator reads instead of summing every project's row.
+    for (const row of [...rows.values()]) {
+      const key = `${row.tenantId}|${tally.ALL_PROJECTS}`;
+      const total = rows.get(key) ?? { ...row, projectId: tally.ALL_PROJECTS, devices: 0, online: 0 };
+      total.devices += row.devices;
+      total.online += row.online;
+      rows.set(key, total);
     }
     const values = [...rows.values()];
     let written = 0;

@@ -16,6 +16,7 @@ export interface TallyModule {
   DAYS: readonly DayColumn[];
   COUNTERS: ReadonlyArray<{ table: 'wit_device_points' | 'wit_project_points'; key: readonly string[] }>;
   NO_PROJECT: string;
+  ALL_PROJECTS: string;
   monthDay(ts: number): { month: string; day: number };
   Tally: new () => {
     add(device: string, tenant: string, project: string | null, ts: number): void;

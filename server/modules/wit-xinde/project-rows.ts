@@ -159,6 +159,10 @@ export function projectRows(o: Owned): Belonging[] {
     row('follow', 'wit_device_points', D),
     row('retag', 'wit_project_points', P),
     { ...row('retag', 'wit_presence_sample', P), chunkKey: ['tenantId', 'grain', 'at', 'projectId'] },
+    // Alarm counts: the triggers on wit_alarm move them with the alarms (and take them back as alarms go); a move leaves
+    // the old tenant's emptied rows, a purge deletes them.
+    row('keep', 'wit_alarm_counts', P),
+    row('follow', 'wit_device_alarms', D),
   ];
 }
 

@@ -1,19 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { alarm } from '../../../resources/iot/alarm';
 import { deviceType } from '../../../resources/iot/catalogue';
 import { device, devicePoint } from '../../../resources/iot/device';
 import { monitorPoint, monitorType, pointRelationDevice } from '../../../resources/iot/monitoring';
 import { project } from '../../../resources/iot/project';
-import type { BoardData, DayCount, LevelCounts, NamedCount, SilentDevice } from '../../../resources/wire/statistics';
+import type { BoardData, DayCount, NamedCount, SilentDevice } from '../../../resources/wire/statistics';
 import { needs } from '../../auth/rights';
 import { withReferenceNames } from '../../db/references';
 import { contextOf, text } from '../../http/context';
 import { badRequest, ok, paramType } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
-import { argsOf, idArg, namedRows, WHOLE_TENANT, within } from './common';
+import { argsOf, idArg, namedRows, WHOLE_TENANT } from './common';
 import { rangeOf } from './devicelog/shared';
+import { alarmsRaised } from './statistics-alarms';
 import { assertVisibleProject, daysBetween, type FigureScope, figureScope, levelCounts, onlineSamples, pointsPerDay, pointsPerDevice, scopeConditions, visibleDevices } from './statistics-figures';
 
 const DAY_MS = 86_400_000;
@@ -55,7 +55,7 @@ async function boardData(platform: Platform, scope: FigureScope, range: { from: 
   const days = daysBetween(range.from, range.to);
   const [online, raised, points, activePoints, silentDevices] = await Promise.all([
     onlineSamples(platform, scope, range.from, range.to),
-    alarmsRaised(platform, scope, range),
+    alarmsRaised(platform, scope, days),
     pointsPerDay(platform, scope, days),
     mostActivePoints(platform, scope, days),
     silent(platform, scope),
@@ -65,8 +65,8 @@ async function boardData(platform: Platform, scope: FigureScope, range: { from: 
     endTime: formatDateTime(new Date(range.to)),
     online,
     alarmsPerDay: days.map((day) => ({ day, levels: raised.perDay.get(day) ?? levelCounts() })),
-    alarmsByProject: raised.byProject,
-    alarmsByMonitorType: raised.byMonitorType,
+    alarmsByProject: ranked(raised.perProject, await projectNames(platform, scope, [...raised.perProject.keys()])),
+    alarmsByMonitorType: await byMonitorType(platform, scope, raised.perDevice),
     pointsPerDay: days.map((day): DayCount => ({ day, count: points.get(day) ?? 0 })),
     activePoints,
     silentDevices,
@@ -85,57 +85,25 @@ function ranked(counts: ReadonlyMap<string, number>, names: ReadonlyMap<string, 
 /** Adds `n` under `key`. */
 const add = (map: Map<string, number>, key: string, n: number) => map.set(key, (map.get(key) ?? 0) + n);
 
-/**
- * Alarms raised in the range (by their first time): per day and level, per project and per monitor type (of their
- * device's type). Alarms of no project are in the days, not among the projects.
- */
-async function alarmsRaised(platform: Platform, scope: FigureScope, range: { from: number; to: number }) {
-  const select = async () => {
-    let qb = await platform.repo(alarm).select(scope.ctx);
-    for (const condition of scopeConditions(scope, alarm.table)) qb = qb.where(condition);
-    return qb.where('wit_alarm.firstTime', '>=', formatDateTime(new Date(range.from))).where('wit_alarm.firstTime', '<=', formatDateTime(new Date(range.to)));
-  };
-  const day = sql<string>`substr(wit_alarm.first_time, 1, 10)`;
-  const [perDayRows, perDeviceRows] = await Promise.all([
-    (await select())
-      .select([day.as('day'), 'wit_alarm.alarmLevel as level', (eb) => eb.fn.countAll<number>().as('count')])
-      .groupBy([day, 'wit_alarm.alarmLevel'])
-      .execute(),
-    (await select())
-      .select(['wit_alarm.projectId as projectId', 'wit_alarm.deviceId as deviceId', (eb) => eb.fn.countAll<number>().as('count')])
-      .groupBy(['wit_alarm.projectId', 'wit_alarm.deviceId'])
-      .execute(),
-  ]);
-  const perDay = new Map<string, LevelCounts>();
-  for (const r of perDayRows) {
-    const counts = perDay.get(r.day) ?? levelCounts();
-    const level = String(r.level) as keyof LevelCounts;
-    if (level in counts) counts[level] += Number(r.count);
-    perDay.set(r.day, counts);
-  }
-  const byProject = new Map<string, number>();
-  const byDevice = new Map<string, number>();
-  for (const r of perDeviceRows) {
-    if (r.projectId) add(byProject, r.projectId, Number(r.count));
-    add(byDevice, r.deviceId, Number(r.count));
-  }
-  const projectNames = await namedRows(platform, scope.ctx, project, [...byProject.keys()], ['name']);
-  return {
-    perDay,
-    byProject: ranked(byProject, new Map([...projectNames].map(([id, r]) => [id, String(r.name)]))),
-    byMonitorType: await byMonitorType(platform, scope, byDevice),
-  };
+/** The names of projects by id. */
+async function projectNames(platform: Platform, scope: FigureScope, ids: string[]): Promise<Map<string, string>> {
+  const rows = await namedRows(platform, scope.ctx, project, ids, ['name']);
+  return new Map([...rows].map(([id, r]) => [id, String(r.name)]));
 }
 
 /** Counts per device summed per monitor type of the device's type; devices of no typed monitor type are left out. */
 async function byMonitorType(platform: Platform, scope: FigureScope, byDevice: ReadonlyMap<string, number>): Promise<NamedCount[]> {
-  const devices = await namedRows(platform, scope.ctx, device, [...byDevice.keys()], ['deviceTypeId']);
-  const types = await namedRows(platform, scope.ctx, deviceType, [...devices.values()].map((d) => String(d.deviceTypeId ?? '')).filter(Boolean), ['monitorTypeId']);
+  if (byDevice.size === 0) return [];
+  // Every device of the scope with its type: one read, where naming a year's alarmed devices would bind thousands.
+  let devices = await platform.repo(device).select(scope.ctx);
+  for (const condition of scopeConditions(scope, device.table)) devices = devices.where(condition);
+  const typeOf = new Map((await devices.select(['wit_device.id as id', 'wit_device.deviceTypeId as deviceTypeId']).execute()).map((d) => [d.id, d.deviceTypeId]));
+  const types = await namedRows(platform, scope.ctx, deviceType, [...new Set(typeOf.values())].filter((t): t is string => Boolean(t)), ['monitorTypeId']);
   const monitorTypes = await namedRows(platform, scope.ctx, monitorType, [...types.values()].map((t) => String(t.monitorTypeId ?? '')).filter(Boolean), ['name']);
   const counts = new Map<string, number>();
   for (const [deviceId, n] of byDevice) {
-    const typeId = devices.get(deviceId)?.deviceTypeId;
-    const monitorTypeId = typeId ? types.get(String(typeId))?.monitorTypeId : undefined;
+    const typeId = typeOf.get(deviceId);
+    const monitorTypeId = typeId ? types.get(typeId)?.monitorTypeId : undefined;
     if (monitorTypeId) add(counts, String(monitorTypeId), n);
   }
   return ranked(counts, new Map([...monitorTypes].map(([id, r]) => [id, String(r.name)])));
@@ -147,33 +115,40 @@ async function byMonitorType(platform: Platform, scope: FigureScope, byDevice: R
  * channels in each reading): the counters are kept per device (docs/statistics.md).
  */
 async function mostActivePoints(platform: Platform, scope: FigureScope, days: readonly string[]): Promise<NamedCount[]> {
-  let points = await platform.repo(monitorPoint).select(scope.ctx);
-  for (const condition of scopeConditions(scope, monitorPoint.table)) points = points.where(condition);
-  const pointRows = await points.select(['wit_monitor_point.id as id', 'wit_monitor_point.name as name']).execute();
-  if (pointRows.length === 0) return [];
-  const bindings = await (await platform.repo(pointRelationDevice).select(scope.ctx))
+  // The bindings the caller sees: of monitor points of its projects (the repository follows them to their project);
+  // of those its data scope on monitor points leaves it, and of the project asked for, when that narrows them.
+  let bound = await platform.repo(pointRelationDevice).select(scope.ctx);
+  if (scope.projectId !== undefined || scope.tenantId !== undefined || (await platform.repo(monitorPoint).dataScoped(scope.ctx))) {
+    let points = (await platform.repo(monitorPoint).select(scope.ctx)).select('wit_monitor_point.id');
+    for (const condition of scopeConditions(scope, monitorPoint.table)) points = points.where(condition);
+    bound = bound.where('wit_point_relation_device.monitorPointId', 'in', points);
+  }
+  const bindings = await bound
     .select(['wit_point_relation_device.monitorPointId as monitorPointId', 'wit_point_relation_device.deviceId as deviceId', 'wit_point_relation_device.pointKey as pointKey'])
-    .where(within('wit_point_relation_device.monitorPointId', pointRows.map((p) => p.id)))
     .execute();
-  const deviceIds = [...new Set(bindings.map((b) => b.deviceId))];
-  // Only devices the caller sees count (its data scope may hide some that its monitor points name).
-  const seen = deviceIds.length ? (await (await visibleDevices(platform, scope)).where(within('wit_device.id', deviceIds)).execute()).map((d) => d.id) : [];
-  const [perDevice, channels] = await Promise.all([pointsPerDevice(platform, days, seen), channelCounts(platform, scope, seen)]);
+  if (bindings.length === 0) return [];
+  // Only devices the caller sees count (its data scope may hide some that its monitor points name). Their points are
+  // read for every device the caller sees: cheaper than naming the bound ones, nearly all of them.
+  const devices = await visibleDevices(platform, scope);
+  const [perDevice, channels] = await Promise.all([pointsPerDevice(platform, days, devices), channelCounts(platform, scope, devices)]);
   const counts = new Map<string, number>();
   for (const b of bindings) {
     const n = perDevice.get(b.deviceId) ?? 0;
     add(counts, b.monitorPointId, b.pointKey ? n / Math.max(1, channels.get(b.deviceId) ?? 1) : n);
   }
   for (const [id, n] of counts) counts.set(id, Math.round(n));
-  return ranked(counts, new Map(pointRows.map((p) => [p.id, p.name])), TOP);
+  // Names of the leaders only: every point with at least the tenth largest count (ties at the tenth go by name).
+  const threshold = [...counts.values()].sort((a, b) => b - a)[TOP - 1] ?? 0;
+  const leaders = [...counts].filter(([, n]) => n > 0 && n >= threshold).map(([id]) => id);
+  const names = await namedRows(platform, scope.ctx, monitorPoint, leaders, ['name']);
+  return ranked(new Map(leaders.map((id) => [id, counts.get(id) as number])), new Map([...names].map(([id, r]) => [id, String(r.name)])), TOP);
 }
 
-/** How many channels (device points) each device has. */
-async function channelCounts(platform: Platform, scope: FigureScope, deviceIds: readonly string[]): Promise<Map<string, number>> {
-  if (deviceIds.length === 0) return new Map();
+/** How many channels (device points) each of the devices has. */
+async function channelCounts(platform: Platform, scope: FigureScope, devices: Awaited<ReturnType<typeof visibleDevices>>): Promise<Map<string, number>> {
   const rows = await (await platform.repo(devicePoint).select(scope.ctx, WHOLE_TENANT))
     .select(['wit_device_point.deviceId as deviceId', (eb) => eb.fn.countAll<number>().as('count')])
-    .where(within('wit_device_point.deviceId', deviceIds))
+    .where('wit_device_point.deviceId', 'in', devices)
     .groupBy('wit_device_point.deviceId')
     .execute();
   return new Map(rows.map((r) => [r.deviceId, Number(r.count)]));

@@ -58,7 +58,7 @@ export async function visibleDevices(platform: Platform, scope: FigureScope) {
  * Rows of a table kept per tenant and project (counters, samples) that the scope covers: those of the projects the
  * caller sees and, for a caller limited to no projects and asking for none, those of no project (`'0'`).
  */
-async function projectKeyed(platform: Platform, scope: FigureScope): Promise<Condition> {
+export async function projectKeyed(platform: Platform, scope: FigureScope): Promise<Condition> {
   const projects = await visibleProjects(platform, scope);
   const noProject = scope.projectId === undefined && assignedProjects(scope.ctx.principal) === undefined;
   const { tenantId } = scope;
@@ -68,8 +68,22 @@ async function projectKeyed(platform: Platform, scope: FigureScope): Promise<Con
   };
 }
 
+/**
+ * The online samples the scope covers: for a caller limited to no projects and asking for none, each tenant's total
+ * (`'*'`, one row an instant); else the rows of the projects the caller sees.
+ */
+async function sampledProjects(platform: Platform, scope: FigureScope): Promise<Condition> {
+  const { tenantId } = scope;
+  const tenant: Condition[] = tenantId === undefined ? [] : [(eb) => eb('tenantId', '=', tenantId)];
+  if (scope.projectId === undefined && assignedProjects(scope.ctx.principal) === undefined) {
+    return (eb) => eb.and([...tenant.map((c) => c(eb)), eb('projectId', '=', tally.ALL_PROJECTS)]);
+  }
+  const projects = await visibleProjects(platform, scope);
+  return (eb) => eb.and([...tenant.map((c) => c(eb)), eb('projectId', 'in', projects)]);
+}
+
 /** The months (yyyy-MM) of days (yyyy-MM-dd), in order. */
-const monthsOf = (days: readonly string[]) => [...new Set(days.map((d) => d.slice(0, 7)))];
+export const monthsOf = (days: readonly string[]) => [...new Set(days.map((d) => d.slice(0, 7)))];
 
 /**
  * Points stored per local day (docs/statistics.md "Counters"), for the given days. Counted per project, or — for a
@@ -77,7 +91,7 @@ const monthsOf = (days: readonly string[]) => [...new Set(days.map((d) => d.slic
  */
 export async function pointsPerDay(platform: Platform, scope: FigureScope, days: readonly string[]): Promise<Map<string, number>> {
   const months = monthsOf(days);
-  const sums = DAYS.map((d) => sql<number>`sum(${sql.ref(d)})`.as(d));
+  const sums = daySums();
   let rows: Array<{ month: string } & Record<DayColumn, number>>;
   if (await platform.repo(device).dataScoped(scope.ctx)) {
     const devices = await visibleDevices(platform, scope);
@@ -87,36 +101,47 @@ export async function pointsPerDay(platform: Platform, scope: FigureScope, days:
     rows = await platform.db.selectFrom('wit_project_points').select(['month', ...sums]).where(covered).where('month', 'in', months).groupBy('month').execute();
   }
   const byMonth = new Map(rows.map((r) => [r.month, r]));
-  return new Map(days.map((day) => [day, Number(byMonth.get(day.slice(0, 7))?.[`d${Number(day.slice(8, 10))}` as DayColumn] ?? 0)]));
+  return new Map(days.map((day) => [day, dayOfRow(byMonth.get(day.slice(0, 7)), day)]));
 }
+
+/** The sums of the day columns, named by their column (`sum(d1) as d1`, …). */
+export const daySums = () => DAYS.map((d) => sql<number>`sum(${sql.ref(d)})`.as(d));
+
+/** A day's count (yyyy-MM-dd) in the month row of its month. */
+export const dayOfRow = (row: Partial<Record<DayColumn, number>> | undefined, day: string) => Number(row?.[`d${Number(day.slice(8, 10))}` as DayColumn] ?? 0);
 
 /** The sum of the day columns of a month row from day `first` to day `last` (1…31). */
 const daySpan = (first: number, last: number) => sql.raw(DAYS.slice(first - 1, last).join(' + '));
 
-/** Points stored per device of `deviceIds` (ones the caller sees) over the days `days` (consecutive, in order). */
-export async function pointsPerDevice(platform: Platform, days: readonly string[], deviceIds: readonly string[]): Promise<Map<string, number>> {
-  if (deviceIds.length === 0 || days.length === 0) return new Map();
+/**
+ * The sum over month rows (between `monthBounds(days)`) of their counts on the days `days` (consecutive, in order):
+ * months between the first and the last count whole (their total), the first and the last from and to their day.
+ */
+export function spanSum(days: readonly string[]) {
   const [first, last] = [days[0], days[days.length - 1]];
   const [firstMonth, lastMonth] = [first.slice(0, 7), last.slice(0, 7)];
   const [a, b] = [Number(first.slice(8, 10)), Number(last.slice(8, 10))];
-  // Months between the first and the last count whole (their total); the first and the last from and to their day.
-  const share =
-    firstMonth === lastMonth
-      ? sql<number>`sum(${daySpan(a, b)})`
-      : sql<number>`sum(case when month = ${firstMonth} then ${daySpan(a, 31)} when month = ${lastMonth} then ${daySpan(1, b)} else total end)`;
-  const out = new Map<string, number>();
-  for (let i = 0; i < deviceIds.length; i += 500) {
-    const rows = await platform.db
-      .selectFrom('wit_device_points')
-      .select(['deviceId', share.as('points')])
-      .where('deviceId', 'in', deviceIds.slice(i, i + 500) as string[])
-      .where('month', '>=', firstMonth)
-      .where('month', '<=', lastMonth)
-      .groupBy('deviceId')
-      .execute();
-    for (const r of rows) out.set(r.deviceId, Number(r.points ?? 0));
-  }
-  return out;
+  return firstMonth === lastMonth
+    ? sql<number>`sum(${daySpan(a, b)})`
+    : sql<number>`sum(case when month = ${firstMonth} then ${daySpan(a, 31)} when month = ${lastMonth} then ${daySpan(1, b)} else total end)`;
+}
+
+/** The first and the last month of the days. */
+export const monthBounds = (days: readonly string[]) => [days[0].slice(0, 7), days[days.length - 1].slice(0, 7)] as const;
+
+/** Points stored per device of `devices` (a subquery of ids the caller sees) over the days `days` (consecutive, in order). */
+export async function pointsPerDevice(platform: Platform, days: readonly string[], devices: Awaited<ReturnType<typeof visibleDevices>>): Promise<Map<string, number>> {
+  if (days.length === 0) return new Map();
+  const [firstMonth, lastMonth] = monthBounds(days);
+  const rows = await platform.db
+    .selectFrom('wit_device_points')
+    .select(['deviceId', spanSum(days).as('points')])
+    .where('deviceId', 'in', devices)
+    .where('month', '>=', firstMonth)
+    .where('month', '<=', lastMonth)
+    .groupBy('deviceId')
+    .execute();
+  return new Map(rows.map((r) => [r.deviceId, Number(r.points ?? 0)]));
 }
 
 /** The local days (yyyy-MM-dd) from `from` to `to`, both included. */
@@ -147,7 +172,7 @@ export function grainFor(from: number, to: number): number {
 /** The online rate over the range: the samples of the scope, summed per instant, at the grain the range calls for. */
 export async function onlineSamples(platform: Platform, scope: FigureScope, from: number, to: number): Promise<OnlineSample[]> {
   const grain = grainFor(from, to);
-  const covered = await projectKeyed(platform, scope);
+  const covered = await sampledProjects(platform, scope);
   const rows = await platform.db
     .selectFrom('wit_presence_sample')
     .select(['at', (eb) => eb.fn.sum<number>('devices').as('devices'), (eb) => eb.fn.sum<number>('online').as('online')])

@@ -9,7 +9,8 @@ import type { Db } from '../../../server/db/database';
 import type { SeriesRow } from '../../../server/ingest/store';
 import { storeSeries } from '../../../server/series/store';
 import { createPgDatabase, storeKinds } from '../../support/databases';
-import { expectOk } from '../../support/envelope';
+import { formatDateTime } from '../../../server/time';
+import { expectOk, postParams } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { connectDevice, deviceOf, publish, submit, X } from './support';
 
@@ -25,6 +26,11 @@ type Counts = Record<string, number[]>;
 
 async function deviceCounts(db: Db, deviceId: string): Promise<Counts> {
   const rows = await db.selectFrom('wit_device_points').selectAll().where('deviceId', '=', deviceId).orderBy('month').execute();
+  return Object.fromEntries(rows.map((r) => [r.month, [Number(r.total), ...Array.from({ length: 31 }, (_, i) => Number(r[`d${i + 1}` as 'd1']))]]));
+}
+
+async function deviceAlarms(db: Db, deviceId: string): Promise<Counts> {
+  const rows = await db.selectFrom('wit_device_alarms').selectAll().where('deviceId', '=', deviceId).orderBy('month').execute();
   return Object.fromEntries(rows.map((r) => [r.month, [Number(r.total), ...Array.from({ length: 31 }, (_, i) => Number(r[`d${i + 1}` as 'd1']))]]));
 }
 
@@ -113,6 +119,42 @@ onEveryStore('point counters', { signIn: ['demo'] }, (ctx) => {
     expect(await deviceCounts(db(), ids.second)).toEqual(counts({ '2026-03': { 1: 6, 2: 1 } }));
   });
 
+  it('counts alarms as they are raised, change level, move to another day and are removed (triggers on wit_alarm)', async () => {
+    await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: ids.device, pointKey: 'tilt_x', level1Upper: 10, level2Upper: 5, level3Upper: 3, level4Upper: 2 });
+    const client = await connectDevice(ctx.server, 'COUNT-TILT-01');
+    const ts = Date.now();
+    const month = formatDateTime(new Date(ts)).slice(0, 7);
+    const day = new Date(ts).getDate();
+    const alarms = async () => {
+      const levels = await db().selectFrom('wit_alarm_counts').selectAll().where('projectId', '=', ids.project).where('month', '=', month).orderBy('alarmLevel').execute();
+      const device = (await deviceAlarms(db(), ids.device))[month] ?? [];
+      return {
+        levels: Object.fromEntries(levels.map((r) => [r.alarmLevel, [Number(r.total), Number(r[`d${day}` as 'd1'])]])),
+        device: [device[0] ?? 0, device[day] ?? 0],
+      };
+    };
+    await publish(client, DEMO, 'COUNT-TILT-01', ts, { tilt_x: 2.5 });
+    await ctx.server.app.alarms.idle();
+    expect((await alarms()).levels).toEqual({ 4: [1, 1] });
+    // Escalated to orange: the count moves from blue to orange.
+    await publish(client, DEMO, 'COUNT-TILT-01', ts + 1000, { tilt_x: 6 });
+    await ctx.server.app.alarms.idle();
+    expect((await alarms()).levels).toEqual({ 2: [1, 1], 4: [0, 0] });
+    await client.endAsync();
+    const alarm = await db().selectFrom('wit_alarm').select(['id', 'firstTime']).where('deviceId', '=', ids.device).executeTakeFirstOrThrow();
+    const alarmed = async () => (await db().selectFrom('wit_device_alarms').select(['month', 'total']).where('deviceId', '=', ids.device).execute()).map((r) => [r.month, Number(r.total)]);
+    expect(await alarmed()).toEqual([[month, 1]]);
+    // Its first time moved to another month (an operator's SQL, say): the count follows.
+    await db().updateTable('wit_alarm').set({ firstTime: '2025-12-31 10:00:00' }).where('id', '=', alarm.id).execute();
+    expect(await alarmed()).toEqual(expect.arrayContaining([[month, 0], ['2025-12', 1]]));
+    await db().updateTable('wit_alarm').set({ firstTime: alarm.firstTime }).where('id', '=', alarm.id).execute();
+    // Removed: taken back; one recorded by hand: counted.
+    expectOk(await postParams(ctx.demo, `${X}/alarm/remove`, { ids: alarm.id }));
+    expect((await alarms()).levels).toEqual({ 2: [0, 0], 4: [0, 0] });
+    await submit(ctx.demo, 'alarm', { deviceId: ids.device, alarmLevel: 3, content: '人工巡检' });
+    expect(await alarms()).toEqual({ levels: { 2: [0, 0], 3: [1, 1], 4: [0, 0] }, device: [1, 1] });
+  });
+
   it('counts readings received over MQTT, a redelivered one once, under the tenant and project of the device', async () => {
     const client = await connectDevice(ctx.server, 'COUNT-TILT-01');
     const ts = new Date(2026, 3, 10, 12).getTime();
@@ -141,7 +183,7 @@ describe.each(await storeKinds())('counting the points already stored, on %s', (
     }
   }
 
-  it('counts them per device and project by their local day; those of a device gone have no project to count under', () =>
+  it('counts them (and the alarms) per device and project by their local day; points of a device gone count under no project', () =>
     withDatabase(async ({ db }) => {
       await migrateTo(db, '0015_strategy_claims');
       await sql`insert into wit_device (id, tenant_id, code, name, project_id) values ('D1', '100001', 'D1', 'D1', 'P1'), ('D2', '100002', 'D2', 'D2', null)`.execute(db);
@@ -155,7 +197,24 @@ describe.each(await storeKinds())('counting the points already stored, on %s', (
       for (const [device, key, ts] of points) {
         await sql`insert into wit_device_log (device_id, point_key, ts, value, raw, tenant_id) values (${device}, ${key}, ${ts}, 1, 1, '100001')`.execute(db);
       }
+      const alarm = (id: string, device: string, project: string | null, level: number, firstTime: string, deleted = 0) =>
+        sql`insert into wit_alarm (id, tenant_id, project_id, device_id, alarm_type, alarm_level, max_level, first_time, is_deleted) values (${id}, '100001', ${project}, ${device}, 1, ${level}, ${level}, ${firstTime}, ${deleted})`.execute(db);
+      await alarm('A1', 'D1', 'P1', 2, '2026-05-31 23:00:00');
+      await alarm('A2', 'D1', 'P1', 2, '2026-06-01 01:00:00');
+      await alarm('A3', 'D2', null, 4, '2026-06-01 02:00:00');
+      await alarm('A4', 'D2', null, 4, '2026-06-01 03:00:00', 1);
       await migrateToLatest(db);
+      const alarms = await db.selectFrom('wit_alarm_counts').select(['tenantId', 'projectId', 'alarmLevel', 'month', 'total', 'd31', 'd1']).orderBy('month').orderBy('projectId').execute();
+      expect(alarms.map((r) => [r.projectId, r.alarmLevel, r.month, Number(r.total), Number(r.d31), Number(r.d1)])).toEqual([
+        ['P1', 2, '2026-05', 1, 1, 0],
+        ['0', 4, '2026-06', 1, 0, 1],
+        ['P1', 2, '2026-06', 1, 0, 1],
+      ]);
+      expect((await db.selectFrom('wit_device_alarms').select(['deviceId', 'month', 'total']).orderBy('deviceId').orderBy('month').execute()).map((r) => [r.deviceId, r.month, Number(r.total)])).toEqual([
+        ['D1', '2026-05', 1],
+        ['D1', '2026-06', 1],
+        ['D2', '2026-06', 1],
+      ]);
       expect(await deviceCounts(db, 'D1')).toEqual(counts({ '2026-05': { 31: 2 }, '2026-06': { 1: 1 } }));
       expect(await deviceCounts(db, 'D3')).toEqual(counts({ '2026-06': { 2: 1 } }));
       expect(await projectCounts(db, 'P1')).toEqual(counts({ '2026-05': { 31: 2 }, '2026-06': { 1: 1 } }));

@@ -75,30 +75,29 @@ onEveryStore('online samples', { signIn: ['admin'], app: { sampler: { now: clock
     expect([...clock.armed].map((t) => t.at)).toEqual([at(0, 0)]);
   });
 
+  /** The tenant's samples of an instant: [project ('*' all, '0' none), grain, devices, online], by project. */
   const samplesOf = async (instant: number) =>
-    (await ctx.server.app.platform.db.selectFrom('wit_presence_sample').selectAll().where('tenantId', '=', f.tenantId).where('at', '=', instant).orderBy('projectId').execute()).map((r) => [
-      r.projectId,
-      Number(r.grain),
-      Number(r.devices),
-      Number(r.online),
-    ]);
+    (await ctx.server.app.platform.db.selectFrom('wit_presence_sample').selectAll().where('tenantId', '=', f.tenantId).where('at', '=', instant).execute())
+      .map((r) => [r.projectId, Number(r.grain), Number(r.devices), Number(r.online)])
+      .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
 
   it('writes a sample per tenant and project at each 10-minute boundary', async () => {
     await online('SM-N1');
     await clock.moveTo(at(0, 5));
-    const rows = [
+    expect(await samplesOf(at(0, 0))).toEqual([
+      ['*', 3, 4, 1],
       ['0', 3, 1, 0],
       [f.north, 3, 2, 1],
       [f.south, 3, 1, 0],
-    ].sort((a, b) => String(a[0]).localeCompare(String(b[0])));
-    expect(await samplesOf(at(0, 0))).toEqual(rows);
+    ]);
     expect([...clock.armed].map((t) => t.at)).toEqual([at(0, 10)]);
 
     await online('SM-S1');
     await clock.moveTo(at(1, 0));
     expect((await samplesOf(at(0, 10))).find((r) => r[0] === f.south)).toEqual([f.south, 0, 1, 1]);
-    expect((await samplesOf(at(1, 0))).map((r) => r[1])).toEqual([1, 1, 1]);
-    expect(await samplesOf(at(0, 30))).toHaveLength(3);
+    expect((await samplesOf(at(0, 10))).find((r) => r[0] === '*')).toEqual(['*', 0, 4, 2]);
+    expect((await samplesOf(at(1, 0))).map((r) => r[1])).toEqual([1, 1, 1, 1]);
+    expect(await samplesOf(at(0, 30))).toHaveLength(4);
   });
 
   it('gives the board the online rate over time, within the caller’s projects', async () => {
@@ -123,7 +122,11 @@ onEveryStore('online samples', { signIn: ['admin'], app: { sampler: { now: clock
   it('leaves out the devices of a project in the recycle bin, and writes an instant once', async () => {
     expectOk(await postParams(f.admin, `${X}/project/remove`, { ids: f.south }));
     await clock.moveTo(at(1, 10));
-    expect((await samplesOf(at(1, 10))).map((r) => r[0])).toEqual(['0', f.north].sort());
+    expect(await samplesOf(at(1, 10))).toEqual([
+      ['*', 0, 3, 1],
+      ['0', 0, 1, 0],
+      [f.north, 0, 2, 1],
+    ]);
     // A second server on the same database takes the same instant: the first sample stays.
     const other = new PresenceSampler(ctx.server.app.platform, { now: () => at(1, 10) });
     expect(await other.sample(at(1, 10))).toBe(0);
