@@ -1,27 +1,28 @@
 import { sql } from 'kysely';
 import { alarm } from '../../../resources/iot/alarm';
+import { device } from '../../../resources/iot/device';
 import type { LevelCounts } from '../../../resources/wire/statistics';
 import type { Platform } from '../../platform';
 import { tally } from '../../series/store';
-import { dayOfRow, daySums, type FigureScope, levelCounts, monthBounds, monthsOf, projectKeyed, scopeConditions, spanSum, visibleDevices } from './statistics-figures';
+import { dayOfRow, daySums, type FigureScope, levelCounts, monthBounds, monthsOf, projectKeyed, scopeConditions, spanSum } from './statistics-figures';
 
 /**
  * Alarms raised in a range of days, by their first time (docs/statistics.md "Alarms"): per day and level, per project
- * and per device. Read from the counters the triggers on wit_alarm keep (migration 0016) — or, for a caller whose
+ * and per device type. Read from the counters the triggers on wit_alarm keep (migration 0016) — or, for a caller whose
  * data scope hides some alarms, from the alarms it sees.
  */
 export interface RaisedAlarms {
   perDay: Map<string, LevelCounts>;
   /** Alarms of no project are in the days, not here. */
   perProject: Map<string, number>;
-  /** Of the devices the caller sees. */
-  perDevice: Map<string, number>;
+  /** Per device type of the devices the caller sees (alarms of devices without a type are left out). */
+  perDeviceType: Map<string, number>;
 }
 
 export async function alarmsRaised(platform: Platform, scope: FigureScope, days: readonly string[]): Promise<RaisedAlarms> {
   if (await platform.repo(alarm).dataScoped(scope.ctx)) return alarmsSeen(platform, scope, days);
-  const [perDay, perProject, perDevice] = await Promise.all([countedPerDay(platform, scope, days), countedPerProject(platform, scope, days), countedPerDevice(platform, scope, days)]);
-  return { perDay, perProject, perDevice };
+  const [perDay, perProject, perDeviceType] = await Promise.all([countedPerDay(platform, scope, days), countedPerProject(platform, scope, days), countedPerDeviceType(platform, scope, days)]);
+  return { perDay, perProject, perDeviceType };
 }
 
 async function countedPerDay(platform: Platform, scope: FigureScope, days: readonly string[]): Promise<Map<string, LevelCounts>> {
@@ -57,17 +58,26 @@ async function countedPerProject(platform: Platform, scope: FigureScope, days: r
   return new Map(rows.map((r) => [r.projectId, Number(r.count ?? 0)]));
 }
 
-async function countedPerDevice(platform: Platform, scope: FigureScope, days: readonly string[]): Promise<Map<string, number>> {
+/** The devices the caller sees with their type, as a subquery. */
+async function typedDevices(platform: Platform, scope: FigureScope) {
+  let qb = (await platform.repo(device).select(scope.ctx)).select(['wit_device.id as id', 'wit_device.deviceTypeId as deviceTypeId']);
+  for (const condition of scopeConditions(scope, device.table)) qb = qb.where(condition);
+  return qb;
+}
+
+/** Summed per device type in the database: a year names nearly every device, the answer a few types. */
+async function countedPerDeviceType(platform: Platform, scope: FigureScope, days: readonly string[]): Promise<Map<string, number>> {
   const [first, last] = monthBounds(days);
   const rows = await platform.db
     .selectFrom('wit_device_alarms')
-    .select(['deviceId', spanSum(days).as('count')])
-    .where('deviceId', 'in', await visibleDevices(platform, scope))
+    .innerJoin((await typedDevices(platform, scope)).as('d'), 'd.id', 'wit_device_alarms.deviceId')
+    .select(['d.deviceTypeId as deviceTypeId', spanSum(days).as('count')])
     .where('month', '>=', first)
     .where('month', '<=', last)
-    .groupBy('deviceId')
+    .where('d.deviceTypeId', 'is not', null)
+    .groupBy('d.deviceTypeId')
     .execute();
-  return new Map(rows.map((r) => [r.deviceId, Number(r.count ?? 0)]));
+  return new Map(rows.map((r) => [String(r.deviceTypeId), Number(r.count ?? 0)]));
 }
 
 /** The same figures from the alarms the caller sees, for a caller whose data scope hides some. */
@@ -88,11 +98,14 @@ async function alarmsSeen(platform: Platform, scope: FigureScope, days: readonly
       .execute(),
   ]);
   const perDay = new Map(days.map((d) => [d, levelCounts(perDayRows.filter((r) => r.day === d))]));
+  const types = new Map((await (await typedDevices(platform, scope)).execute()).map((d) => [d.id, d.deviceTypeId]));
   const perProject = new Map<string, number>();
-  const perDevice = new Map<string, number>();
+  const perDeviceType = new Map<string, number>();
+  const add = (map: Map<string, number>, key: string, n: number) => map.set(key, (map.get(key) ?? 0) + n);
   for (const r of perDeviceRows) {
-    if (r.projectId) perProject.set(r.projectId, (perProject.get(r.projectId) ?? 0) + Number(r.count));
-    perDevice.set(r.deviceId, (perDevice.get(r.deviceId) ?? 0) + Number(r.count));
+    if (r.projectId) add(perProject, r.projectId, Number(r.count));
+    const type = types.get(r.deviceId);
+    if (type) add(perDeviceType, type, Number(r.count));
   }
-  return { perDay, perProject, perDevice };
+  return { perDay, perProject, perDeviceType };
 }

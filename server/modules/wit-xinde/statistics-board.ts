@@ -66,7 +66,7 @@ async function boardData(platform: Platform, scope: FigureScope, range: { from: 
     online,
     alarmsPerDay: days.map((day) => ({ day, levels: raised.perDay.get(day) ?? levelCounts() })),
     alarmsByProject: ranked(raised.perProject, await projectNames(platform, scope, [...raised.perProject.keys()])),
-    alarmsByMonitorType: await byMonitorType(platform, scope, raised.perDevice),
+    alarmsByMonitorType: await byMonitorType(platform, scope, raised.perDeviceType),
     pointsPerDay: days.map((day): DayCount => ({ day, count: points.get(day) ?? 0 })),
     activePoints,
     silentDevices,
@@ -91,19 +91,13 @@ async function projectNames(platform: Platform, scope: FigureScope, ids: string[
   return new Map([...rows].map(([id, r]) => [id, String(r.name)]));
 }
 
-/** Counts per device summed per monitor type of the device's type; devices of no typed monitor type are left out. */
-async function byMonitorType(platform: Platform, scope: FigureScope, byDevice: ReadonlyMap<string, number>): Promise<NamedCount[]> {
-  if (byDevice.size === 0) return [];
-  // Every device of the scope with its type: one read, where naming a year's alarmed devices would bind thousands.
-  let devices = await platform.repo(device).select(scope.ctx);
-  for (const condition of scopeConditions(scope, device.table)) devices = devices.where(condition);
-  const typeOf = new Map((await devices.select(['wit_device.id as id', 'wit_device.deviceTypeId as deviceTypeId']).execute()).map((d) => [d.id, d.deviceTypeId]));
-  const types = await namedRows(platform, scope.ctx, deviceType, [...new Set(typeOf.values())].filter((t): t is string => Boolean(t)), ['monitorTypeId']);
+/** Counts per device type summed per monitor type of the type; types of no monitor type are left out. */
+async function byMonitorType(platform: Platform, scope: FigureScope, byDeviceType: ReadonlyMap<string, number>): Promise<NamedCount[]> {
+  const types = await namedRows(platform, scope.ctx, deviceType, [...byDeviceType.keys()], ['monitorTypeId']);
   const monitorTypes = await namedRows(platform, scope.ctx, monitorType, [...types.values()].map((t) => String(t.monitorTypeId ?? '')).filter(Boolean), ['name']);
   const counts = new Map<string, number>();
-  for (const [deviceId, n] of byDevice) {
-    const typeId = typeOf.get(deviceId);
-    const monitorTypeId = typeId ? types.get(typeId)?.monitorTypeId : undefined;
+  for (const [typeId, n] of byDeviceType) {
+    const monitorTypeId = types.get(typeId)?.monitorTypeId;
     if (monitorTypeId) add(counts, String(monitorTypeId), n);
   }
   return ranked(counts, new Map([...monitorTypes].map(([id, r]) => [id, String(r.name)])));

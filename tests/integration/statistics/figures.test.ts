@@ -201,6 +201,46 @@ onEveryStore('home and data board figures', { signIn: ['admin', 'demo'] }, (ctx)
     });
   });
 
+  describe('within a data scope', () => {
+    /** A user who sees only the devices and alarms it wrote (data scope 2 on both), and wrote A2 and A2's alarms. */
+    let own: ApiClient;
+
+    beforeAll(async () => {
+      const staff = await staffOf(ctx.server, f.admin, f.tenantId, 'st-own');
+      const db = ctx.server.app.platform.db;
+      for (const resourceCode of ['wit-xinde/device', 'wit-xinde/alarm']) {
+        const scope = expectOk(await ctx.admin.post<{ id: string }>('/api/blade-system/data-scope/submit', { menuId: '1', resourceCode, scopeName: '本人可见', scopeType: 2 }));
+        await db.insertInto('blade_role_scope').values({ id: nextId(), scopeCategory: 1, scopeId: scope.id, roleId: staff.roleId }).execute();
+      }
+      ctx.server.app.platform.events.emit('changed', 'blade_role_scope');
+      await db.updateTable('wit_device').set({ createUser: staff.userId }).where('id', '=', f.ids.a2).execute();
+      await db.updateTable('wit_alarm').set({ createUser: staff.userId }).where('id', 'in', [f.alarms.a2, f.alarms.a2Before]).execute();
+      own = staff.client;
+    });
+
+    it('counts on the home only the devices, points and alarms the user sees', async () => {
+      expect(await indexData(own)).toMatchObject({
+        devices: { total: 1, online: 0, offline: 1, never: 0 },
+        pointsToday: 4,
+        openAlarms: levels({ '3': 1 }),
+        unhandledAlarms: 1,
+      });
+    });
+
+    it('counts on the board from the rows the user sees', async () => {
+      const board = await boardData(own);
+      expect(board.pointsPerDay.filter((d) => d.count > 0)).toEqual([{ day: dayOf(0), count: 4 }]);
+      expect(board.alarmsPerDay.filter((d) => Object.values(d.levels).some(Boolean))).toEqual([
+        { day: dayOf(5), levels: levels({ '2': 1 }) },
+        { day: dayOf(0), levels: levels({ '3': 1 }) },
+      ]);
+      expect(board.alarmsByProject.map((p) => [p.name, p.count])).toEqual([['北桥', 2]]);
+      expect(board.alarmsByMonitorType.map((p) => [p.name, p.count])).toEqual([['变形监测', 2]]);
+      expect(board.activePoints.map((p) => [p.name, p.count])).toEqual([['北桥测点2', 2]]);
+      expect(board.silentDevices.map((d) => d.id)).toEqual([f.ids.a2]);
+    });
+  });
+
   describe('getMeunAuth', () => {
     it("lists the screens a user may open, in the menu tree's order", async () => {
       const operator = await signedIn(ctx.server.url, OPERATOR_ACCOUNT, OPERATOR_PASSWORD, '100001');

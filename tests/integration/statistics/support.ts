@@ -62,7 +62,7 @@ export async function staffOf(server: TestServer, tenantAdmin: ApiClient, tenant
     .values({ ...base, id: userId, account, password: await hashPassword('Staff@123'), name: account, realName: account, roleId, deptId: dept.id, userType: 1 })
     .execute();
   if (options.projectIds) expectOk(await postParams(tenantAdmin, `${X}/userproject/setUserProject`, { userId, projectIds: options.projectIds.join(',') }));
-  return { userId, client: await signedIn(server.url, account, 'Staff@123', tenantId) };
+  return { userId, roleId, client: await signedIn(server.url, account, 'Staff@123', tenantId) };
 }
 
 /** Saves through submit and returns the stored row. */
