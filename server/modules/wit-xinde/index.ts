@@ -17,6 +17,7 @@ import { registerProjectBelongings } from './project-belongings';
 import { registerProjects } from './projects';
 import { registerPush } from './push';
 import { registerScreen } from './screen/routes';
+import { registerStatistics } from './statistics';
 import { registerThird } from './third';
 
 /** wit-xinde: the monitoring domain — broker identities, projects, the device catalogue, gateways, devices, monitoring. */
@@ -41,4 +42,5 @@ export function registerXinde(app: FastifyInstance, platform: Platform, third: T
   registerPush(app, platform);
   registerThird(app, platform, third);
   registerScreen(app, platform);
+  registerStatistics(app, platform);
 }
