@@ -47,7 +47,7 @@ export function resolveRoute(path: string): Resolved {
   if (route) return { kind: 'route', route };
   if (/^\/myiframe\/[^/]+$/.test(clean)) return { kind: 'route', route: iframeRoute };
   const screen = screenFor(screenKeyOf(clean));
-  if (screen) return { kind: 'route', route: { title: screen.title, meta: screen.viewQuery ? { viewQuery: screen.viewQuery } : {}, layout: true, component: screen.component } };
+  if (screen) return { kind: 'route', route: { title: screen.title, meta: { viewQuery: screen.viewQuery ?? 'all' }, layout: true, component: screen.component } };
   return { kind: 'redirect', to: '/404' };
 }
 
