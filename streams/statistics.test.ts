@@ -49,6 +49,14 @@ describe('statsReasons', () => {
     });
   });
 
+  it('loads when the screen asks, and the poll waits again from there', () => {
+    newScheduler().run(({ hot, expectObservable }) => {
+      const transport = transportOf(NEVER, NEVER);
+      const poll = STATS_POLL_MS;
+      expectObservable(statsReasons(transport, hot('30s x')), `^ ${30_000 + poll + 1}ms !`).toBe(`s 29999ms r ${poll - 1}ms p`, { s: 'start', r: 'refresh', p: 'poll' });
+    });
+  });
+
   it('polls every STATS_POLL_MS while nothing else happens', () => {
     newScheduler().run(({ expectObservable }) => {
       const transport = transportOf(NEVER, NEVER);
@@ -85,7 +93,7 @@ describe('liveStats', () => {
       };
       const first = 2_002 + STATS_QUIET_MS;
       const second = 5_003 + STATS_QUIET_MS;
-      expectObservable(liveStats(transport, load, scheduler), `^ ${second + 100}ms !`).toBe(`l 9ms a ${second + 10 - 11}ms c`, {
+      expectObservable(liveStats(transport, load, NEVER, scheduler), `^ ${second + 100}ms !`).toBe(`l 9ms a ${second + 10 - 11}ms c`, {
         l: { status: 'loading' },
         a: { status: 'ready', data: 'load 1' },
         c: { status: 'ready', data: 'load 3' },

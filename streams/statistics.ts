@@ -11,6 +11,7 @@ import {
   from,
   map,
   merge,
+  NEVER,
   type Observable,
   type OperatorFunction,
   of,
@@ -80,11 +81,17 @@ export function settle<T>(quietMs: number, maxMs: number, scheduler: SchedulerLi
     );
 }
 
-/** Why the figures are loaded: the screen opened, the server said they changed, the socket came back, the poll. */
-export type StatsReason = 'start' | 'change' | 'reconnect' | 'poll';
+/**
+ * Why the figures are loaded: the screen opened, the server said they changed, the socket came back, the screen
+ * asked (a refresh button, notices marked read), the poll.
+ */
+export type StatsReason = 'start' | 'change' | 'reconnect' | 'refresh' | 'poll';
 
-/** When to load: at once, then after every settled burst of changes, every reconnect and every poll. */
-export function statsReasons(transport: StatsTransport, scheduler: SchedulerLike = asyncScheduler): Observable<StatsReason> {
+/**
+ * When to load: at once, then after every settled burst of changes, every reconnect, every refresh asked and every
+ * poll.
+ */
+export function statsReasons(transport: StatsTransport, refresh$: Observable<unknown> = NEVER, scheduler: SchedulerLike = asyncScheduler): Observable<StatsReason> {
   return defer(() => {
     const changes = transport.changes$.pipe(
       settle(STATS_QUIET_MS, STATS_MAX_WAIT_MS, scheduler),
@@ -97,7 +104,8 @@ export function statsReasons(transport: StatsTransport, scheduler: SchedulerLike
       skip(1),
       map((): StatsReason => 'reconnect'),
     );
-    return merge(changes, reconnects).pipe(
+    const refreshes = refresh$.pipe(map((): StatsReason => 'refresh'));
+    return merge(changes, reconnects, refreshes).pipe(
       startWith<StatsReason>('start'),
       // Every load restarts the poll: it only ever fills a silence of STATS_POLL_MS.
       switchMap((reason) => timer(0, STATS_POLL_MS, scheduler).pipe(map((n): StatsReason => (n === 0 ? reason : 'poll')))),
@@ -117,7 +125,12 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * The figures of one scope, kept live. A newer reason cancels a load still running (its answer would be older).
  * Loads after the first emit only their result, so a refresh renders once.
  */
-export function liveStats<T>(transport: StatsTransport, load: () => Promise<T> | Observable<T>, scheduler: SchedulerLike = asyncScheduler): Observable<StatsState<T>> {
+export function liveStats<T>(
+  transport: StatsTransport,
+  load: () => Promise<T> | Observable<T>,
+  refresh$: Observable<unknown> = NEVER,
+  scheduler: SchedulerLike = asyncScheduler,
+): Observable<StatsState<T>> {
   return defer(() => {
     let shown: T | undefined;
     const fetch = () =>
@@ -128,6 +141,6 @@ export function liveStats<T>(transport: StatsTransport, load: () => Promise<T> |
         }),
         catchError((error: unknown) => of<StatsState<T>>({ status: 'error', ...(shown === undefined ? {} : { data: shown }), error: messageOf(error) })),
       );
-    return concat(of<StatsState<T>>({ status: 'loading' }), statsReasons(transport, scheduler).pipe(switchMap(fetch)));
+    return concat(of<StatsState<T>>({ status: 'loading' }), statsReasons(transport, refresh$, scheduler).pipe(switchMap(fetch)));
   });
 }

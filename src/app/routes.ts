@@ -24,7 +24,9 @@ export const STATIC_ROUTES: Record<string, RouteDef> = {
   '/404': { title: msg`页面不存在`, meta: publicPage, layout: false, component: errorPage },
   '/403': { title: msg`无权访问`, meta: publicPage, layout: false, component: errorPage },
   '/500': { title: msg`服务器错误`, meta: publicPage, layout: false, component: errorPage },
-  '/wel/index': { title: msg`首页`, meta: {}, layout: true, component: lazyPage(() => import('../features/wel/WelcomePage')) },
+  '/wel/index': { title: msg`首页`, meta: {}, layout: true, component: lazyPage(() => import('../features/wel/HomePage')) },
+  // The data board (spec §2 "/wel: … dashboard is a data board"): a fixed layout route beside the home, reached from the home's 数据看板.
+  '/wel/dashboard': { title: msg`数据看板`, meta: {}, layout: true, component: lazyPage(() => import('../features/wel/DashboardPage')) },
   '/info/index': { title: msg`个人信息`, meta: {}, layout: true, component: lazyPage(() => import('../features/info/ProfilePage')) },
 };
 

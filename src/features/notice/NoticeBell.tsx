@@ -13,6 +13,7 @@ import type { LiveAlarm } from '../../../resources/wire/alarms';
 import { showAlarmToast } from './alarmToast';
 import { noticeSummary, saveSound } from './api';
 import { type NoticeFilter, NoticeDialog } from './NoticeDialog';
+import { noticesMarked, onNoticeListRequest } from './noticeRequests';
 import { playAlarmSound } from './sound';
 import './notice.css';
 
@@ -75,6 +76,7 @@ export function NoticeBell() {
   const [open, setOpen] = useState(false);
   const [dialog, setDialog] = useState<{ filter?: NoticeFilter }>();
   const badge = bellBadge(summary);
+  useEffect(() => onNoticeListRequest(() => setDialog({})), []);
 
   const openAlarm = (notice: Notice) => {
     setOpen(false);
@@ -117,7 +119,10 @@ export function NoticeBell() {
         isOpen={!!dialog}
         filter={dialog?.filter}
         onClose={() => setDialog(undefined)}
-        onChanged={() => centre.send({ type: 'notice.refresh' })}
+        onChanged={() => {
+          centre.send({ type: 'notice.refresh' });
+          noticesMarked();
+        }}
       />
     </>
   );
