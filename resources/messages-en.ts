@@ -47,6 +47,7 @@ export const EN: Readonly<Record<string, string>> = {
   '编号只能包含字母、数字和 _ . : -': 'Codes may contain only letters, digits and _ . : -',
   '开始时间应早于结束时间': 'The start must be before the end',
   开始时间不能晚于结束时间: 'The start must not be after the end',
+  统计时间范围不能超过一年: 'The range of the statistics must not exceed a year',
   请选择开始时间: 'Choose the start time',
   请选择结束时间: 'Choose the end time',
   请选择开始时间和结束时间: 'Choose the start and end times',

@@ -25,12 +25,14 @@ import { installErrorHandler } from './http/errors';
 import { installTranslation } from './http/language';
 import { type Broker, startBroker } from './ingest/broker';
 import { createIngest, type Ingest } from './ingest';
+import { PresenceSampler, type SamplerOptions } from './ingest/presence-sampler';
 import { LogWriter } from './logs';
 import { registerModules } from './modules';
 import { sharedStore } from './modules/blade-auth/throttle';
 import { type Platform, repositoryCache } from './platform';
 import { type Push, startPush } from './push';
 import { type Realtime, startRealtime } from './realtime';
+import { type StatsEvents, startStatsEvents, type ThrottleClock } from './realtime/stats';
 import { createThird, type Third } from './third';
 import type { PullerOptions } from './third/puller';
 
@@ -47,6 +49,8 @@ export interface App {
   ingest: Ingest;
   /** Third-party platforms: bindings and the periodic pull (docs/third-party.md). */
   third: Third;
+  /** The home's and the data board's background work: the online-rate sampler and the throttled change event. */
+  statistics: { sampler: PresenceSampler; events: StatsEvents };
   /** Every API route with the right it declared. */
   routes: readonly DeclaredRoute[];
   /** Stops taking requests, flushes the logs and closes the database. */
@@ -60,6 +64,10 @@ const rewriteUrl = (url = '/') => (url === '/api' || url.startsWith('/api/') || 
 export interface AppOptions {
   /** The third-party puller's timers. */
   puller?: PullerOptions;
+  /** The online-rate sampler's clock and timer. */
+  sampler?: SamplerOptions;
+  /** The clock of the throttled `stats.changed` event. */
+  statsClock?: ThrottleClock;
 }
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
@@ -116,6 +124,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const realtime = await startRealtime(app, platform);
   const alarms = await startAlarms(platform, realtime);
   const push = startPush(platform, ingest.latest);
+  const statistics = { sampler: new PresenceSampler(platform, options.sampler), events: startStatsEvents(platform, realtime, options.statsClock) };
+  statistics.sampler.start();
   const broker = config.mqttUrl ? undefined : await startBroker(platform, ingest.hooks, config.mqttPort, config.host);
   if (config.mqttUrl) await ingest.connectExternal(config.mqttUrl);
   await third.puller.start();
@@ -128,6 +138,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   app.addHook('onClose', async () => {
     await third.puller.stop();
+    await statistics.sampler.stop();
+    statistics.events.stop();
     await ingest.stop();
     await alarms.stop();
     await push.stop();
@@ -137,7 +149,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await store.close();
     await database.close();
   });
-  return { app, platform, realtime, alarms, push, broker, ingest, third, routes, close: () => app.close() };
+  return { app, platform, realtime, alarms, push, broker, ingest, third, statistics, routes, close: () => app.close() };
 }
 
 /** Serves the built console at / with a fallback to index.html for its client-side routes. */

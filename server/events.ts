@@ -1,6 +1,15 @@
 import { EventEmitter } from 'node:events';
 import type { DeviceMessage, PresenceChange, StoredReading } from './ingest/types';
 
+/** A change of an alarm, told once it is committed. */
+export interface AlarmChange {
+  tenantId: string;
+  alarmId: string;
+  projectId: string | null;
+  /** The engine's moves, a person's handling, an alarm recorded (or its remark edited) by hand, a removal. */
+  action: 'raise' | 'escalate' | 'deescalate' | 'clear' | 'handle' | 'record' | 'remove';
+}
+
 /** In-process notifications between parts of the server; caches listen for the tables they mirror. */
 export interface ServerEvents {
   /** Rows of a table were inserted, updated or deleted. */
@@ -11,6 +20,8 @@ export interface ServerEvents {
   message: [message: DeviceMessage];
   /** A device or gateway came online or went offline. */
   presence: [change: PresenceChange];
+  /** An alarm changed (the home and the data board listen, docs/statistics.md). */
+  alarm: [change: AlarmChange];
 }
 
 export class EventBus extends EventEmitter<ServerEvents> {

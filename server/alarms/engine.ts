@@ -111,6 +111,10 @@ export class AlarmEngine {
     const { alarm, planned } = await this.platform.db.transaction().execute((trx) => this.apply(trx, reading, rule, open, change, rate));
     this.platform.events.emit('changed', 'wit_alarm');
     this.platform.events.emit('changed', 'wit_alarm_log');
+    const changed = alarm ?? open;
+    if (changed) {
+      this.platform.events.emit('alarm', { tenantId: reading.tenantId, alarmId: String(changed.id), projectId: changed.projectId ? String(changed.projectId) : null, action: change.action });
+    }
     if (planned) this.notifier.kick();
     return alarm;
   }

@@ -15,6 +15,7 @@ import * as seriesOrder from './migrations/0012_series_order';
 import * as loginAttempts from './migrations/0013_login_attempts';
 import * as seedSteps from './migrations/0014_seed_steps';
 import * as strategyClaims from './migrations/0015_strategy_claims';
+import * as statistics from './migrations/0016_statistics';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013_login_attempts': loginAttempts,
   '0014_seed_steps': seedSteps,
   '0015_strategy_claims': strategyClaims,
+  '0016_statistics': statistics,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

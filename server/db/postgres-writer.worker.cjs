@@ -1,11 +1,13 @@
 // The PostgreSQL side of writer-thread.ts: plain CommonJS so it runs as it is under every loader (tsx, vitest, node).
 // It stores each batch in one transaction with COPY, PostgreSQL's bulk load, on one of its own connections, several
 // batches side by side. Its event loop does nothing else, so every step of a transaction goes on as soon as the
-// server answers (on the main thread each waited a turn of a loop busy with MQTT: most of a commit's time).
+// server answers (on the main thread each waited a turn of a loop busy with MQTT: most of a commit's time). A counted
+// table's new rows are counted into the point counters (tally.cjs) in the same transaction.
 const { parentPort, workerData } = require('node:worker_threads');
 const { finished } = require('node:stream/promises');
 const pg = require(workerData.pg);
 const { from: copyFrom } = require(workerData.copy);
+const { COUNTERS, Tally, upsertSql } = require('./tally.cjs');
 
 const UNIQUE_VIOLATION = '23505';
 const pool = new pg.Pool({ connectionString: workerData.url, max: workerData.connections });
@@ -56,26 +58,57 @@ async function copy(client, table, columns, text) {
   await finished(stream);
 }
 
-/** COPY cannot upsert: the rows go through a temporary table and `on conflict`. */
+/**
+ * COPY cannot upsert: the rows go through a temporary table and `on conflict`. For a counted table, returns the rows
+ * it inserted (`xmax = 0` tells an inserted row from an updated one within the statement that wrote it).
+ */
 async function upsert(client, table, text) {
   const staging = `${table.name}_incoming`;
   await client.query(`create temp table ${staging} on commit drop as select ${table.columns.join(', ')} from ${table.name} with no data`);
   await copy(client, staging, table.columns, text);
   const updated = table.columns.filter((c) => !table.key.includes(c));
-  await client.query(
+  const result = await client.query(
     `insert into ${table.name} (${table.columns.join(', ')}) select ${table.columns.join(', ')} from ${staging}
-     on conflict (${table.key.join(', ')}) do update set ${updated.map((c) => `${c} = excluded.${c}`).join(', ')}`,
+     on conflict (${table.key.join(', ')}) do update set ${updated.map((c) => `${c} = excluded.${c}`).join(', ')}
+     ${table.tally ? 'returning device_id, tenant_id, ts, (xmax = 0) as inserted' : ''}`,
   );
+  return table.tally ? result.rows.filter((r) => r.inserted) : [];
+}
+
+/** Adds the batch's new points to the counters, last in the transaction: their rows stay locked the shortest. */
+async function count(client, tally) {
+  const rows = tally.rows();
+  for (let i = 0; i < COUNTERS.length; i++) {
+    // 34-35 parameters a row: 500 rows a statement stay far below PostgreSQL's 65,535.
+    for (let from = 0; from < rows[i].length; from += 500) {
+      const chunk = rows[i].slice(from, from + 500);
+      await client.query(upsertSql(COUNTERS[i], chunk.length, (n) => `$${n}`), chunk.flat());
+    }
+  }
+}
+
+/** Counts the rows of a counted table as written by COPY (every one of them new). */
+function countCopied(tally, { table, columns, order, projects }) {
+  const [device, tenant, ts] = ['device_id', 'tenant_id', 'ts'].map((c) => columns[table.columns.indexOf(c)]);
+  for (const row of order) tally.add(device[row], tenant[row], projects?.[device[row]] ?? null, ts[row]);
 }
 
 async function transaction(batch, asUpsert) {
   const client = await pool.connect();
+  const tally = new Tally();
   try {
     await client.query('begin');
-    for (const { table, text } of batch) {
-      if (asUpsert && table.key) await upsert(client, table, text);
-      else await copy(client, table.name, table.columns, text);
+    for (const write of batch) {
+      const { table, text, projects } = write;
+      if (asUpsert && table.key) {
+        // The series' bigint comes back as text from this pool (no type parsers here).
+        for (const r of await upsert(client, table, text)) tally.add(r.device_id, r.tenant_id, projects?.[r.device_id] ?? null, Number(r.ts));
+      } else {
+        await copy(client, table.name, table.columns, text);
+        if (table.tally) countCopied(tally, write);
+      }
     }
+    if (!tally.empty) await count(client, tally);
     await client.query('commit');
   } catch (error) {
     // The batch's own error is the one reported; a rollback fails only on a broken connection, whose transaction
@@ -93,9 +126,12 @@ async function transaction(batch, asUpsert) {
  */
 async function store(writes) {
   const batch = writes
-    .map(({ table, columns }) => ({ table: workerData.tables[table], columns }))
+    .map(({ table, columns, projects }) => ({ table: workerData.tables[table], columns, projects }))
     .filter(({ columns }) => columns.length && columns[0].length)
-    .map(({ table, columns }) => ({ table, text: copyText(columns, rowOrder(table, columns)) }));
+    .map((write) => {
+      const order = rowOrder(write.table, write.columns);
+      return { ...write, order, text: copyText(write.columns, order) };
+    });
   if (batch.length === 0) return;
   try {
     await transaction(batch, false);

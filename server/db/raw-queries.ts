@@ -24,6 +24,8 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   'server/ingest/directory.ts': [6, BACKGROUND],
   'server/ingest/latest.ts': [1, BACKGROUND],
   'server/ingest/presence.ts': [4, BACKGROUND],
+  // The online-rate sampler counts every tenant's devices and online ones every 10 minutes (docs/statistics.md).
+  'server/ingest/presence-sampler.ts': [1, BACKGROUND],
   'server/logs.ts': [1, BACKGROUND],
   'server/modules/blade-auth/login.ts': [2, IDENTITY],
   'server/modules/blade-desk/notices.ts': [1, BACKGROUND],

@@ -180,6 +180,15 @@ export class Repository<R extends Resource = Resource> {
     return out;
   }
 
+  /**
+   * Whether the caller's data scope hides rows of this resource (beyond tenant and projects): figures kept per project
+   * (docs/statistics.md) then have to be counted from the rows the caller sees.
+   */
+  async dataScoped(ctx: CallContext): Promise<boolean> {
+    const { resource, table } = this;
+    return (await this.deps.scopes.dataFilter(ctx.principal, [resource.key, resource.name, table], resource.columns, { db: this.db, table })) !== undefined;
+  }
+
   /** A scoped select: what the caller may read, for the module to add its own conditions, joins and aggregates. */
   async select(ctx: CallContext, options?: ScopeOptions): Promise<Select<R>> {
     return typed(await this.scopedSelect(ctx, options));

@@ -1,30 +1,51 @@
 // The SQLite side of writer-thread.ts: plain CommonJS so it runs as it is under every loader (tsx, vitest, node).
 // It owns one SQLite connection and runs each batch of writes in one transaction. A table with a key is upserted
-// row by row (a row written again overwrites itself; within a batch the last copy wins).
+// row by row (a row written again overwrites itself; within a batch the last copy wins). A counted table's new rows
+// are counted into the point counters (tally.cjs) in the same transaction.
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
+const { COUNTERS, Tally, upsertSql } = require('./tally.cjs');
 
 const db = new Database(workerData.file);
 for (const pragma of workerData.pragmas) db.pragma(pragma);
 
-const statements = workerData.tables.map(({ name, columns, key }) => {
+function prepare({ name, columns, key, tally }) {
   const insert = `insert into ${name} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`;
-  if (!key) return db.prepare(insert);
+  if (!key) return { insert: db.prepare(insert) };
   const updated = columns.filter((c) => !key.includes(c));
-  return db.prepare(`${insert} on conflict (${key.join(', ')}) do update set ${updated.map((c) => `${c} = excluded.${c}`).join(', ')}`);
-});
+  if (!tally) return { insert: db.prepare(`${insert} on conflict (${key.join(', ')}) do update set ${updated.map((c) => `${c} = excluded.${c}`).join(', ')}`) };
+  // Counted: a new row is counted, one that meets a stored row overwrites it and is not (an upsert cannot tell which
+  // it did). The insert alone costs what the upsert did; the update runs only on a conflict.
+  return {
+    insert: db.prepare(`${insert} on conflict (${key.join(', ')}) do nothing`),
+    update: db.prepare(`update ${name} set ${updated.map((c) => `${c} = ?`).join(', ')} where ${key.map((c) => `${c} = ?`).join(' and ')}`),
+    updateOrder: [...updated, ...key].map((c) => columns.indexOf(c)),
+    device: columns.indexOf('device_id'),
+    tenant: columns.indexOf('tenant_id'),
+    ts: columns.indexOf('ts'),
+  };
+}
 
-/** writes: [{ table, columns }], a column being one array (or Float64Array) of values per bound parameter. */
+const statements = workerData.tables.map(prepare);
+const counters = COUNTERS.map((counter) => db.prepare(upsertSql(counter, 1, () => '?')));
+
+/** writes: [{ table, columns, projects? }], a column being one array (or Float64Array) of values per bound parameter. */
 const runAll = db.transaction((writes) => {
-  for (const { table, columns } of writes) {
-    const prepared = statements[table];
+  const tally = new Tally();
+  for (const { table, columns, projects } of writes) {
+    const s = statements[table];
     const count = columns.length ? columns[0].length : 0;
     const args = new Array(columns.length);
     for (let row = 0; row < count; row++) {
       for (let column = 0; column < columns.length; column++) args[column] = columns[column][row];
-      prepared.run(args);
+      if (!s.update) s.insert.run(args);
+      else if (s.insert.run(args).changes > 0) tally.add(args[s.device], args[s.tenant], projects?.[args[s.device]] ?? null, args[s.ts]);
+      else s.update.run(s.updateOrder.map((i) => args[i]));
     }
   }
+  tally.rows().forEach((rows, i) => {
+    for (const row of rows) counters[i].run(row);
+  });
 });
 
 parentPort.on('message', (message) => {

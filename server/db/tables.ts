@@ -29,6 +29,11 @@ type Audited = BaseRow & { tenantId: string };
 /** A link table (createLinkTable): its id and the two ids it links. */
 type Link<Left extends string, Right extends string> = { id: string } & Record<Left | Right, string>;
 
+/** A month's points: the total and each day's count (`d1`…`d31`, by day of the month). */
+export type DayCounts = { total: number } & { [D in DayColumn]: number };
+/** A day's column of a counter row. */
+export type DayColumn = `d${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22 | 23 | 24 | 25 | 26 | 27 | 28 | 29 | 30 | 31}`;
+
 /** Tables that are no declared resource: link tables, time series, sign-in and seed bookkeeping. */
 export interface HandTables {
   // 0001 system
@@ -72,6 +77,10 @@ export interface HandTables {
     readingTs: number | null;
     lastError: string | null;
   };
+  // 0016 statistics (docs/statistics.md): points per device and project per day, one row a month; presence samples
+  wit_device_points: { deviceId: string; month: string } & DayCounts;
+  wit_project_points: { tenantId: string; projectId: string; month: string } & DayCounts;
+  wit_presence_sample: { tenantId: string; grain: number; at: number; projectId: string; devices: number; online: number };
   // 0014 seed steps (server/db/seed/runner.ts)
   vigil_seed_step: { name: string; runAt: string };
 }

@@ -8,6 +8,8 @@ export interface Write {
   /** Index of the table in the thread's list. */
   table: number;
   columns: Columns;
+  /** For a counted table: the project of each device written (null: none), under which its new points are counted. */
+  projects?: Readonly<Record<string, string | null>>;
 }
 
 /** The tables a writer thread writes; `key` (the primary key) is what a row written again overwrites by. */
@@ -15,6 +17,11 @@ export interface WriterTable {
   name: string;
   columns: readonly string[];
   key?: readonly string[];
+  /**
+   * Its new rows are points of the series, counted into the point counters in the same transaction
+   * (server/db/tally.cjs); it has `device_id`, `tenant_id` and `ts` columns, and a key.
+   */
+  tally?: true;
 }
 
 /** How long a closing thread gets to finish its batch and close its connections before it is terminated. */

@@ -30,6 +30,8 @@ export interface CrudHooks {
   afterSave?(ctx: CallContext, row: Row): Promise<void> | void;
   /** Runs before a soft delete with the ids about to go, after the declared `inUse` refusal. */
   beforeRemove?(ctx: CallContext, ids: string[]): Promise<void> | void;
+  /** Runs after a soft delete that removed rows, with the ids named (the removed ones are in the recycle bin). */
+  afterRemove?(ctx: CallContext, ids: string[]): Promise<void> | void;
   /**
    * The button a write needs when it is not `<menu>_add` / `<menu>_edit` (a start/stop sent as an update); the
    * buttons it may name are listed in writeButtons.
@@ -174,6 +176,7 @@ export function registerCrud(app: FastifyInstance, platform: Platform, resource:
     await hooks.beforeRemove?.(ctx, ids);
     const removed = await repo.remove(ctx, ids);
     if (removed === 0) throw badRequest('数据不存在或无权操作');
+    await hooks.afterRemove?.(ctx, ids);
     return ok(true);
   });
 }

@@ -5,6 +5,8 @@ import { type Columns, type Write, WriterThread, type WriterTable } from '../db/
 /** One value of the time series. */
 export interface SeriesRow {
   tenantId: string;
+  /** The device's project (null: none): its new points are counted under it (docs/statistics.md). */
+  projectId: string | null;
   deviceId: string;
   pointKey: string;
   ts: number;
@@ -36,7 +38,7 @@ interface Batch {
 }
 
 const TABLES: readonly WriterTable[] = [
-  { name: 'wit_device_log', columns: ['device_id', 'point_key', 'ts', 'value', 'raw', 'tenant_id'], key: ['device_id', 'ts', 'point_key'] },
+  { name: 'wit_device_log', columns: ['device_id', 'point_key', 'ts', 'value', 'raw', 'tenant_id'], key: ['device_id', 'ts', 'point_key'], tally: true },
   {
     name: 'wit_collect_data',
     columns: ['id', 'tenant_id', 'device_id', 'gateway_id', 'project_id', 'device_code', 'topic', 'payload', 'received_at', 'readings', 'error', 'create_time', 'update_time', 'status', 'is_deleted'],
@@ -113,14 +115,23 @@ function committer(native: NativeDb, onError: (error: unknown, context: string) 
   return { commit: (series, raws) => thread.run(writesOf(series, raws)), concurrency: connections, close: () => thread.close() };
 }
 
+/** The project of each device of the rows, under which their new points are counted. */
+function projectsOf(rows: readonly SeriesRow[]): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const r of rows) out[r.deviceId] = r.projectId;
+  return out;
+}
+
 const writesOf = (series: readonly SeriesRow[], raws: readonly RawRow[]): Write[] => [
-  { table: 0, columns: seriesColumns(series) },
+  { table: 0, columns: seriesColumns(series), projects: projectsOf(series) },
   { table: 1, columns: rawColumns(raws) },
 ];
 
 /**
  * Group commit of readings: everything written while the previous transaction runs goes into the next one, so a
- * flood of small messages costs few transactions. `write` resolves once its rows are committed — the broker
+ * flood of small messages costs few transactions. The one way points reach the series outside a transaction of the
+ * caller's: `write` stores them and, in the same transaction, counts the new ones per device and project and day
+ * (docs/statistics.md "Counters"; inside a caller's transaction, `storeSeries` in server/series/store.ts does the same). `write` resolves once its rows are committed — the broker
  * acknowledges a QoS 1 message only then. Where the store commits batches side by side, their writes are still
  * answered in the order they were made: MQTT wants a client's acknowledgements in the order of its messages.
  */

@@ -149,6 +149,14 @@ export async function unreadNotices(platform: Platform, ctx: CallContext, limit 
   return decorateNotices(platform, ctx, rows);
 }
 
+/** How many notices the caller has not read (the home's count). */
+export async function unreadNoticeCount(platform: Platform, ctx: CallContext): Promise<number> {
+  const conditions = [visibleTo(ctx.principal), readState(ctx.principal, false), ...ownTenantOnly(ctx.principal)];
+  const qb = await platform.repo(notice).query(ctx, {}, conditions);
+  const row = await qb.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
 /** The notice centre shows the caller's own tenant, also to the platform administrator. */
 function ownTenantOnly(principal: Principal): Condition[] {
   return [(eb) => eb(`${notice.table}.tenantId`, '=', principal.tenantId)];

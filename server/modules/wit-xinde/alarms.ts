@@ -25,6 +25,7 @@ import { alarmHref } from '../../alarms/channels';
 import { ruleOf, ruleProblem } from '../../alarms/evaluate';
 import type { Row } from '../../db/database';
 import { tenantOfRow, withReferenceNames } from '../../db/references';
+import type { AlarmChange } from '../../events';
 import { type CallContext, transact } from '../../db/repository';
 import type { Condition } from '../../http/conditions';
 import { contextOf, idsOf, text } from '../../http/context';
@@ -124,6 +125,17 @@ async function prepareAlarm(platform: Platform, ctx: CallContext, values: Row, e
   };
 }
 
+/** Tells the event bus an alarm changed, once the change is committed (the home and the data board follow it). */
+function announce(platform: Platform, row: Row, action: AlarmChange['action']): void {
+  platform.events.emit('alarm', { tenantId: String(row.tenantId), alarmId: String(row.id), projectId: row.projectId ? String(row.projectId) : null, action });
+}
+
+/** Alarms just removed (in the recycle bin now), told to the event bus. */
+async function announceRemoved(platform: Platform, ctx: CallContext, ids: string[]): Promise<void> {
+  const removed = await (await platform.repo(alarm).select(ctx, { deleted: true })).select(['id', 'tenantId', 'projectId']).where(within('id', ids)).execute();
+  for (const r of removed) announce(platform, r, 'remove');
+}
+
 /** Level and type names and the link; the project and device names are declared. */
 function decorateAlarms(rows: Row[]): Row[] {
   return rows.map((r) => ({
@@ -180,6 +192,7 @@ async function handleAlarms(platform: Platform, ctx: CallContext, args: Row): Pr
     await platform.repo(alarm).within(trx).updateWhere(ctx, handling, [within('id', rows.map((r) => r.id))]);
     await platform.repo(alarmLog).within(trx).insertMany(ctx, logs, stamp);
   });
+  for (const r of rows) announce(platform, r, 'handle');
   return rows.length;
 }
 
@@ -298,6 +311,8 @@ export function registerAlarms(app: FastifyInstance, platform: Platform): void {
 
   registerCrud(app, platform, alarm, {
     beforeSave: (ctx, values, existing, referenced) => prepareAlarm(platform, ctx, values, existing, referenced),
+    afterSave: (_ctx, row) => announce(platform, row, 'record'),
+    afterRemove: (ctx, ids) => announceRemoved(platform, ctx, ids),
     decorate: (_ctx, rows) => decorateAlarms(rows),
   });
   app.post('/wit-xinde/alarm/batchHandle', needs('alarm_list_handle'), async (request) => {

@@ -16,6 +16,7 @@ import { registerMonitoring } from './monitoring';
 import { registerProjectBelongings } from './project-belongings';
 import { registerProjects } from './projects';
 import { registerPush } from './push';
+import { registerStatistics } from './statistics';
 import { registerThird } from './third';
 
 /** wit-xinde: the monitoring domain — broker identities, projects, the device catalogue, gateways, devices, monitoring. */
@@ -39,4 +40,5 @@ export function registerXinde(app: FastifyInstance, platform: Platform, third: T
   registerComparison(app, platform);
   registerPush(app, platform);
   registerThird(app, platform, third);
+  registerStatistics(app, platform);
 }

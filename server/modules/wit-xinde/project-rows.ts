@@ -26,13 +26,13 @@ export interface Detached {
 }
 
 /**
- * What a move does with a kind of row: `carry` it to the new tenant; `detach` it (a binding to the old tenant's push
- * targets or third-party connections: soft-deleted, as its own remove call does); `drop` it (user assignments of the
- * old tenant); `keep` it with the old tenant (a log of what happened there); or nothing because it `follow`s its
- * device (the series: it has no tenant of its own to trust and is read by device, so millions of rows are not
- * rewritten).
+ * What a move does with a kind of row: `carry` it to the new tenant; `retag` it (carry only its tenant: counters and
+ * samples, which have no audit columns); `detach` it (a binding to the old tenant's push targets or third-party
+ * connections: soft-deleted, as its own remove call does); `drop` it (user assignments of the old tenant); `keep` it
+ * with the old tenant (a log of what happened there); or nothing because it `follow`s its device (the series: it has
+ * no tenant of its own to trust and is read by device, so millions of rows are not rewritten).
  */
-export type OnMove = 'carry' | 'detach' | 'drop' | 'keep' | 'follow';
+export type OnMove = 'carry' | 'retag' | 'detach' | 'drop' | 'keep' | 'follow';
 
 export interface Belonging {
   table: TableName;
@@ -154,6 +154,11 @@ export function projectRows(o: Owned): Belonging[] {
     // The series and its rollups; their marks for rolling up go with them (forgetMarks).
     { ...row('follow', 'wit_device_log', D), chunkKey: ['deviceId', 'ts', 'pointKey'] },
     { ...row('follow', 'wit_device_log_rollup', D), chunkKey: ['deviceId', 'pointKey', 'step', 'bucket'] },
+    // The statistics (docs/statistics.md): points counted per device follow it; the projects' own counts and online
+    // samples go with them, so the new tenant's board shows their history as the devices' charts do.
+    row('follow', 'wit_device_points', D),
+    row('retag', 'wit_project_points', P),
+    { ...row('retag', 'wit_presence_sample', P), chunkKey: ['tenantId', 'grain', 'at', 'projectId'] },
   ];
 }
 
@@ -225,8 +230,9 @@ export async function moveOwned(trx: Db, owned: Owned, from: string[], carried: 
 }
 
 async function moveSlice(trx: Db, entry: Belonging, column: string, slice: string[], from: string[], carried: Row, detached: Row): Promise<number> {
-  if (entry.onMove === 'carry') {
-    await loose(trx).updateTable(entry.table).set(carried).where('tenantId', 'in', from).where(column, 'in', slice).execute();
+  if (entry.onMove === 'carry' || entry.onMove === 'retag') {
+    const set = entry.onMove === 'carry' ? carried : { tenantId: carried.tenantId };
+    await loose(trx).updateTable(entry.table).set(set).where('tenantId', 'in', from).where(column, 'in', slice).execute();
     return 0;
   }
   if (entry.onMove === 'detach') {
@@ -238,4 +244,4 @@ async function moveSlice(trx: Db, entry: Belonging, column: string, slice: strin
 }
 
 /** The tables a move changes. */
-export const movedTables = (): string[] => projectRows(ownedNothing()).filter((b) => ['carry', 'detach', 'drop'].includes(b.onMove)).map((b) => b.table);
+export const movedTables = (): string[] => projectRows(ownedNothing()).filter((b) => ['carry', 'retag', 'detach', 'drop'].includes(b.onMove)).map((b) => b.table);

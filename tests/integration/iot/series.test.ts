@@ -16,7 +16,7 @@ onEveryStore('series writer', (ctx) => {
     const failed = db.transaction().execute(async (trx) => {
       await trx.updateTable('wit_device').set({ remark: 'changed in a transaction that fails' }).where('id', '=', deviceId).execute();
       // The write is acknowledged while this transaction is open and waiting on something else…
-      written = ctx.server.app.ingest.writer.write([{ tenantId: '100001', deviceId, pointKey: 'humidity', ts, value: 61.5, raw: 61.5 }], raw);
+      written = ctx.server.app.ingest.writer.write([{ tenantId: '100001', projectId: null, deviceId, pointKey: 'humidity', ts, value: 61.5, raw: 61.5 }], raw);
       await new Promise((resolve) => setTimeout(resolve, 100));
       throw new Error('rolled back');
     });
@@ -35,7 +35,7 @@ onEveryStore('series writer', (ctx) => {
     const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
     const ts = Date.UTC(2026, 5, 4);
     const raw: RawRow = { id: nextId(), tenantId: '100001', deviceId, gatewayId: null, projectId: null, deviceCode: 'QJ-TH-01', topic: 'vigil/100001/device/QJ-TH-01/data', payload: '{}', receivedAt: ts, readings: 2, error: null, createTime: '2026-06-04 00:00:00' };
-    const good = { tenantId: '100001', deviceId, pointKey: 'humidity', ts, value: 50, raw: 50 };
+    const good = { tenantId: '100001', projectId: null, deviceId, pointKey: 'humidity', ts, value: 50, raw: 50 };
     // A row no writer of ours produces (a key of null) fails, and with it the whole batch.
     await expect(writer.write([good, { ...good, pointKey: null as unknown as string }], raw)).rejects.toThrow();
     expect(await db.selectFrom('wit_device_log').select('value').where('deviceId', '=', deviceId).where('ts', '=', ts).executeTakeFirst()).toBeUndefined();
@@ -49,14 +49,14 @@ onEveryStore('series writer', (ctx) => {
     const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
     const ts = Date.UTC(2026, 5, 2, 10, 30);
     const { writer, rollups } = ctx.server.app.ingest;
-    const write = (value: number) => writer.write([{ tenantId: '100001', deviceId, pointKey: 'humidity', ts, value, raw: value }]);
+    const write = (value: number) => writer.write([{ tenantId: '100001', projectId: null, deviceId, pointKey: 'humidity', ts, value, raw: value }]);
     await write(40);
     await rollups.settle();
     const stored = async () => Number((await db.selectFrom('wit_device_log').select('value').where('deviceId', '=', deviceId).where('pointKey', '=', 'humidity').where('ts', '=', ts).executeTakeFirstOrThrow()).value);
     await write(41);
     expect(await stored()).toBe(41);
     // Two copies in one batch (one group commit): the last one wins on both stores.
-    await writer.write([40, 42].map((value) => ({ tenantId: '100001', deviceId, pointKey: 'humidity', ts, value, raw: value })));
+    await writer.write([40, 42].map((value) => ({ tenantId: '100001', projectId: null, deviceId, pointKey: 'humidity', ts, value, raw: value })));
     expect(await stored()).toBe(42);
     const marks = await db.selectFrom('wit_device_log_dirty').select('hour').where('deviceId', '=', deviceId).execute();
     expect(marks.map((m) => Number(m.hour))).toContain(Math.floor(ts / 3_600_000));
@@ -70,8 +70,8 @@ onEveryStore('series writer', (ctx) => {
     const raw: RawRow = { id: nextId(), tenantId: '100001', deviceId, gatewayId: null, projectId: null, deviceCode: 'QJ-TH-01', topic: 'vigil/100001/device/QJ-TH-01/data', payload, receivedAt: ts, readings: 2, error: '值不是数字: "x"', createTime: '2026-06-03 00:00:00' };
     await ctx.server.app.ingest.writer.write(
       [
-        { tenantId: '100001', deviceId, pointKey: 'NULL', ts, value: -1.5e-7, raw: 3 },
-        { tenantId: '100001', deviceId, pointKey: 'a.b-c_1', ts, value: 12345.678901234, raw: -0 },
+        { tenantId: '100001', projectId: null, deviceId, pointKey: 'NULL', ts, value: -1.5e-7, raw: 3 },
+        { tenantId: '100001', projectId: null, deviceId, pointKey: 'a.b-c_1', ts, value: 12345.678901234, raw: -0 },
       ],
       raw,
     );
@@ -118,7 +118,7 @@ describe('SQLite writers taking turns', () => {
     try {
       expect(await db.selectFrom('wit_device').select('code').where('id', '=', device.id).executeTakeFirstOrThrow()).toEqual({ code: 'QJ-TH-01' });
       update = db.updateTable('wit_device').set({ remark: 'after its turn' }).where('id', '=', device.id).execute();
-      written = server.app.ingest.writer.write([{ tenantId: String(device.tenantId), deviceId: String(device.id), pointKey: 'humidity', ts, value: 55, raw: 55 }]);
+      written = server.app.ingest.writer.write([{ tenantId: String(device.tenantId), projectId: null, deviceId: String(device.id), pointKey: 'humidity', ts, value: 55, raw: 55 }]);
       const [updated, committed] = [tracked(update), tracked(written)];
       await queued(2);
       expect([updated.done, committed.done]).toEqual([false, false]);
@@ -138,7 +138,7 @@ describe('SQLite writers taking turns', () => {
     let written: Promise<void> | undefined;
     await db.transaction().execute(async (trx) => {
       const { remark } = await trx.selectFrom('wit_device').select('remark').where('id', '=', device.id).executeTakeFirstOrThrow();
-      written = server.app.ingest.writer.write([{ tenantId: String(device.tenantId), deviceId: String(device.id), pointKey: 'humidity', ts, value: 56, raw: 56 }]).then(() => void order.push('series'));
+      written = server.app.ingest.writer.write([{ tenantId: String(device.tenantId), projectId: null, deviceId: String(device.id), pointKey: 'humidity', ts, value: 56, raw: 56 }]).then(() => void order.push('series'));
       // The series commit queues behind the transaction's turn.
       await queued(1);
       // Had the series writer committed meanwhile, this write would fail with SQLITE_BUSY_SNAPSHOT.
@@ -161,7 +161,7 @@ describe('SQLite writers taking turns', () => {
     );
     // Asked for after the updates' turn: it would come between the first two updates, were turns per statement.
     await queued(1);
-    const written = server.app.ingest.writer.write([{ tenantId: String(device.tenantId), deviceId: String(device.id), pointKey: 'humidity', ts: Date.UTC(2026, 5, 7), value: 57, raw: 57 }]).then(() => void order.push('series'));
+    const written = server.app.ingest.writer.write([{ tenantId: String(device.tenantId), projectId: null, deviceId: String(device.id), pointKey: 'humidity', ts: Date.UTC(2026, 5, 7), value: 57, raw: 57 }]).then(() => void order.push('series'));
     await queued(2);
     native.writeLock.release();
     await Promise.all([...updates, written]);

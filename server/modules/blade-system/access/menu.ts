@@ -97,14 +97,22 @@ async function visibleRoleIds(platform: Platform, ctx: CallContext, ids: readonl
   return rows.map((r) => r.id);
 }
 
-async function routes(platform: Platform, ctx: CallContext, topMenuId: string | undefined) {
+/**
+ * The caller's menus (category 1) with their ancestors, in display order, among every live menu: what `routes` shows
+ * as a tree and the home's quick entries list (wit-xinde/statistics.ts).
+ */
+export async function routeMenus(platform: Platform, ctx: CallContext, topMenuId?: string): Promise<{ menus: MenuSet; rows: MenuRow[] }> {
   const menus = await MenuSet.load(platform.db);
   let ids = menus.withAncestors(await usableMenuIds(platform.db, menus, ctx.principal));
   if (topMenuId) {
     const topIds = new Set(await topMenuMenuIds(platform, ctx, [topMenuId]));
     ids = menus.withAncestors([...ids].filter((id) => topIds.has(id)));
   }
-  return forest(menus.pick(ids).filter((m) => m.category === MENU_CATEGORY.menu));
+  return { menus, rows: menus.pick(ids).filter((m) => m.category === MENU_CATEGORY.menu) };
+}
+
+async function routes(platform: Platform, ctx: CallContext, topMenuId: string | undefined) {
+  return forest((await routeMenus(platform, ctx, topMenuId)).rows);
 }
 
 /** Granted buttons under the menus they belong to; the console flattens the leaves' codes. */

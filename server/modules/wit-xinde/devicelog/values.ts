@@ -6,6 +6,7 @@ import { type CallContext, transact } from '../../../db/repository';
 import { type Condition, pagingOf } from '../../../http/conditions';
 import { idsOf, text } from '../../../http/context';
 import { badRequest, pageOf, paramType } from '../../../http/envelope';
+import { storeSeries } from '../../../series/store';
 import { eq, idArg, within } from '../common';
 import { DeviceData, finite, instant, type LogKey, logId, MAX_IDS, POINT_KEY, parseLogId, type PointDisplay, present, rangeOf, type Trx } from './shared';
 
@@ -115,7 +116,8 @@ export class DeviceValues extends DeviceData {
         await trx.updateTable('wit_device_log').set({ value, ...(raw === undefined ? {} : { raw }) }).where('deviceId', '=', key.deviceId).where('pointKey', '=', key.pointKey).where('ts', '=', key.ts).execute();
         await this.audit(trx, ctx, d, { pointKey: key.pointKey, ts: key.ts, action: CORRECTION.corrected, oldValue: Number(existing.value), newValue: value, reason });
       } else {
-        await trx.insertInto('wit_device_log').values({ ...key, value, raw: raw ?? value, tenantId: String(d.tenantId) }).execute();
+        // Counted like a received point (docs/statistics.md "Counters").
+        await storeSeries(trx, [{ ...key, value, raw: raw ?? value, tenantId: String(d.tenantId), projectId: d.projectId ? String(d.projectId) : null }]);
         await this.audit(trx, ctx, d, { pointKey: key.pointKey, ts: key.ts, action: CORRECTION.added, oldValue: null, newValue: value, reason });
       }
     });
