@@ -257,16 +257,22 @@ describe('CrudPage', () => {
 
   it("follows the page URL: a link's filters start it, a new link resets it, changes are written back; a second list does not follow", async () => {
     let link: (query: Record<string, string>) => void = () => undefined;
+    let openSecond: () => void = () => undefined;
     // biome-ignore lint/correctness/noComponentHookFactories: the test drives the route's query through `link`
     function Route() {
       const [route, setRoute] = useState<RouteQuery>({ path: '/system/param', query: { paramKey: 'unit.k0', id_notnull: '1', descs: 'paramKey', name: '参数' }, claim: {} });
+      const [second, setSecond] = useState(false);
       link = (query) => setRoute((r) => ({ ...r, query }));
+      openSecond = () => setSecond(true);
       return (
         <RouteQueryContext.Provider value={route}>
           <CrudPage view={paramView} />
-          <div className="vg-second">
-            <CrudPage view={paramView} />
-          </div>
+          {/* A list opened later on the same page, as in a dialog. */}
+          {second && (
+            <div className="vg-second">
+              <CrudPage view={paramView} />
+            </div>
+          )}
         </RouteQueryContext.Provider>
       );
     }
@@ -277,10 +283,12 @@ describe('CrudPage', () => {
       </I18nProvider>,
     );
     const calls = () => listCalls('/api/blade-system/param/list').map((u) => Object.fromEntries(u.searchParams));
-    await vi.waitFor(() => expect(calls()).toHaveLength(2));
-    // The first list follows the link (the tab's name is the shell's, not a filter); the second does not.
-    expect(calls()).toContainEqual({ current: '1', size: '10', paramKey: 'unit.k0', id_notnull: '1', descs: 'paramKey' });
-    expect(calls()).toContainEqual({ current: '1', size: '10' });
+    // The list follows the link (the tab's name is the shell's, not a filter).
+    await vi.waitFor(() => expect(calls()).toEqual([{ current: '1', size: '10', paramKey: 'unit.k0', id_notnull: '1', descs: 'paramKey' }]));
+    // A second list opened later on the page does not.
+    openSecond();
+    await vi.waitFor(() => expect(calls()).toEqual([{ current: '1', size: '10', paramKey: 'unit.k0', id_notnull: '1', descs: 'paramKey' }, { current: '1', size: '10' }]));
+    await vi.waitFor(() => expect($('.vg-second .vg-total')?.textContent).toContain('共'));
     expect($<HTMLInputElement>('#search-paramKey')?.value).toBe('unit.k0');
     // The filter the search bar does not show is named, and removable.
     expect($('[data-testid="list-filters"]')?.textContent).toContain('编号 不为空');

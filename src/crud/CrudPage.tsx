@@ -1,6 +1,6 @@
 import { Button, HTMLSelect, InputGroup, Spinner } from '@blueprintjs/core';
 import { useLingui } from '@lingui/react/macro';
-import { type FormEvent, type ReactNode, Suspense, useCallback, useContext, useEffect, useId, useMemo, useReducer, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, Suspense, useCallback, useContext, useEffect, useId, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { Resource } from '../../resources/define';
 import { SHELL_QUERY_KEYS } from '../app/guard';
 import { lazyPage } from '../app/lazyPage';
@@ -76,14 +76,20 @@ async function childrenOfOpenRows(tree: TreeView, rows: readonly Row[], open: Re
 function useFollowedUrl(): RouteQuery | undefined {
   const route = useContext(RouteQueryContext);
   const id = useId();
-  if (route && route.claim.owner === undefined) route.claim.owner = id;
-  useEffect(
-    () => () => {
-      if (route?.claim.owner === id) route.claim.owner = undefined;
-    },
-    [route, id],
-  );
-  return route?.claim.owner === id ? route : undefined;
+  const claim = route?.claim;
+  // The claim is taken on commit: a first render React throws away (a mount that suspended) must not keep it. A
+  // list that finds it taken by one committed with it in the same pass lets go of the URL.
+  const [lost, setLost] = useState(false);
+  useLayoutEffect(() => {
+    if (!claim) return;
+    if (claim.owner === undefined) claim.owner = id;
+    else if (claim.owner !== id) setLost(true);
+    return () => {
+      if (claim.owner === id) claim.owner = undefined;
+    };
+  }, [claim, id]);
+  const free = claim !== undefined && (claim.owner === undefined || claim.owner === id);
+  return free && !lost ? route : undefined;
 }
 
 /** The URL of a list's view: its path, the shell's own keys, the view's query. */
@@ -108,15 +114,16 @@ export function CrudPage<R extends Resource>({ view: declared, params, aside, to
   };
   const [state, dispatch] = useReducer(nextListState, undefined, startState);
   const [draft, setDraft] = useState<Record<string, unknown>>(state.search);
-  // The view the URL holds, in listQuery's form. One arriving that is not the list's own view is a new link.
+  // The view the URL holds, in listQuery's form. One arriving that is not the list's own view is a new link; a URL
+  // no longer followed leaves the list as it starts without one.
   const urlView = url ? JSON.stringify(listPartOf(url.query)) : '';
   const [urlSeen, setUrlSeen] = useState(urlView);
-  if (url && urlView !== urlSeen) {
+  if (urlView !== urlSeen) {
     setUrlSeen(urlView);
-    if (urlView !== JSON.stringify(listQuery(state))) {
-      const linked = listStateFromQuery(url.query, !!view.dateRange, view.pageSize);
-      dispatch({ type: 'reset', state: linked });
-      setDraft(linked.search);
+    if (!url || urlView !== JSON.stringify(listQuery(state))) {
+      const next = startState();
+      dispatch({ type: 'reset', state: next });
+      setDraft(next.search);
     }
   }
   useEffect(() => {
