@@ -75,7 +75,7 @@ function RangePicker({ choice, onChange }: { choice: RangeChoice; onChange(choic
       <InputGroup id="board-from" aria-label={t`开始日期`} placeholder="yyyy-MM-dd" value={from} intent={problem ? 'danger' : 'none'} onChange={(e) => setFrom(e.target.value)} />
       <span>-</span>
       <InputGroup id="board-to" aria-label={t`结束日期`} placeholder="yyyy-MM-dd" value={to} intent={problem ? 'danger' : 'none'} onChange={(e) => setTo(e.target.value)} />
-      <Button text={t`应用`} className="vg-board-apply" onClick={apply} />
+      <Button text={t`确定`} className="vg-board-apply" onClick={apply} />
       {problem && <Tag intent="danger" minimal>{problem}</Tag>}
     </span>
   );
