@@ -38,10 +38,10 @@ function Panel({ title, to, testId, children }: { title: string; to?: string; te
 }
 
 /** A chart panel's body: the chart, or a sentence when there is nothing to draw. */
-function Chart({ option, empty, onItem }: { option: object; empty: boolean; onItem?(event: { seriesIndex?: number; dataIndex?: number }): void }) {
+function Chart({ option, empty, emptyText, onItem }: { option: object; empty: boolean; emptyText?: string; onItem?(event: { seriesIndex?: number; dataIndex?: number }): void }) {
   const { t } = useLingui();
   const dark = useSelector(preferencesActor, (s) => s.context.theme === 'theme-dark');
-  if (empty) return <p className="vg-home-empty">{t`该时间段内没有数据`}</p>;
+  if (empty) return <p className="vg-home-empty">{emptyText ?? t`该时间段内没有数据`}</p>;
   return (
     <div className="vg-panel-chart">
       <Suspense fallback={<Spinner />}>
@@ -117,7 +117,8 @@ function Panels({ board, days, scope, held }: { board: BoardData; days: Days; sc
   return (
     <section className="vg-board-panels">
       <Panel title={t`设备在线率`} to={held(devicesLink('offline', scope))} testId="online">
-        <Chart option={onlineOption(board.online, i18n)} empty={!boardHas.online(board)} onItem={() => go(held(devicesLink('offline', scope)))} />
+        {/* The server samples the share online periodically: a fresh platform has none yet. */}
+        <Chart option={onlineOption(board.online, i18n)} empty={!boardHas.online(board)} emptyText={t`该时间段内尚无在线率记录(定时采样)`} onItem={() => go(held(devicesLink('offline', scope)))} />
       </Panel>
       <Panel title={t`每日告警(按等级)`} to={held(alarmsLink(raised, scope))} testId="alarmsPerDay">
         <Chart option={alarmsPerDayOption(board.alarmsPerDay, i18n)} empty={!boardHas.alarmsPerDay(board)}
