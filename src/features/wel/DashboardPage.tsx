@@ -8,6 +8,7 @@ import { loadChunk } from '../../app/lazyPage';
 import { navigate } from '../../app/navigation';
 import { preferencesActor } from '../../app/shell';
 import { ALARM_LEVELS } from '../alarm/levels';
+import ErrorPage from '../errors/ErrorPage';
 import { boardData } from './api';
 import { alarmsPerDayOption, boardHas, onlineOption, pointsPerDayOption, rankedItemAt, rankedOption } from './boardOptions';
 import { checkDays, DEFAULT_PRESET, daysOf, RANGE_PRESETS, type RangeChoice } from './boardRange';
@@ -173,10 +174,12 @@ export default function DashboardPage() {
   const [refreshes] = useState(() => new Subject<void>());
   const days = daysOf(choice);
   const query = { projectId, tenantId, startTime: days.from, endTime: days.to };
-  const figures = useLiveStats(() => boardData(query), JSON.stringify(query), refreshes);
-  const { held } = useHeldMenus();
+  const { entries, held, board: allowed } = useHeldMenus();
+  // The board's call answers holders of 监测大屏 only: nothing is asked before that is known.
+  const figures = useLiveStats(() => boardData(query), JSON.stringify(query), refreshes, allowed);
   const scope = useMemo<Scope>(() => ({ projectId, tenantId }), [projectId, tenantId]);
   const board = figures.data;
+  if (entries && !allowed) return <ErrorPage code="403" />;
 
   return (
     <div className="vg-page vg-board">
@@ -191,7 +194,7 @@ export default function DashboardPage() {
       </header>
       {board ? (
         <Panels board={board} days={days} scope={scope} held={held} />
-      ) : figures.loading ? (
+      ) : figures.loading || !entries ? (
         <Spinner />
       ) : (
         <NonIdealState icon="error" title={t`加载失败`} action={<Button icon="refresh" text={t`重试`} onClick={() => refreshes.next()} />} />

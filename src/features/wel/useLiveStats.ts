@@ -17,17 +17,18 @@ const figuresOf = <T>(state: StatsState<T>, shown: T | undefined): LiveFigures<T
 /**
  * Figures kept live over the console's socket (streams/statistics.ts): loaded at once, after every burst of
  * `stats.changed`, after a reconnect and by the poll. A new `scope` (a project or range picked) starts again and
- * keeps showing the old figures until the new ones arrive. `refresh$` loads at once (a stable observable).
+ * keeps showing the old figures until the new ones arrive. `refresh$` loads at once (a stable observable); nothing
+ * loads until `enabled`.
  */
-export function useLiveStats<T>(load: () => Promise<T>, scope: string, refresh$: Observable<unknown> = NEVER): LiveFigures<T> {
+export function useLiveStats<T>(load: () => Promise<T>, scope: string, refresh$: Observable<unknown> = NEVER, enabled = true): LiveFigures<T> {
   const socket = useLiveSocket();
   const [figures, setFigures] = useState<LiveFigures<T>>({ loading: true, stale: false });
   const current = useRef(load);
   current.current = load;
   useEffect(() => {
-    if (!socket) return;
+    if (!socket || !enabled) return;
     const subscription = liveStats(statsTransport(socket), () => current.current(), refresh$).subscribe((state) => setFigures((shown) => figuresOf(state, shown.data)));
     return () => subscription.unsubscribe();
-  }, [socket, scope, refresh$]);
+  }, [socket, scope, refresh$, enabled]);
   return figures;
 }
