@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe } from 'vitest';
-import type { App } from '../../server/app';
+import type { App, AppOptions } from '../../server/app';
 import type { Config } from '../../server/config';
 import { type ApiClient, signedIn } from './client';
 import { type StoreKind, storeKinds } from './databases';
@@ -22,6 +22,8 @@ export interface SuiteOptions<A extends AccountName> {
   config?: Partial<Config>;
   /** Runs before the server listens, e.g. to add a route a test needs. */
   prepare?: (app: App) => void | Promise<void>;
+  /** Seams of the server (a background job's clock); one server at a time uses them (stores run one after another). */
+  app?: AppOptions;
 }
 
 /** What a suite's tests use; read it inside hooks and tests (it is filled in by the fixture's beforeAll). */
@@ -51,7 +53,7 @@ export function onEveryStore<const A extends AccountName>(name: string, ...args:
       Object.defineProperty(ctx, account, { enumerable: true, get: () => present(clients.get(account), `the ${account} client`) });
     }
     beforeAll(async () => {
-      server = await startServer(store, options.config, options.prepare);
+      server = await startServer(store, options.config, options.prepare, undefined, options.app);
       for (const account of options.signIn ?? []) {
         const { account: login, password, tenantId } = ACCOUNTS[account];
         clients.set(account, await signedIn(server.url, login, password, tenantId));

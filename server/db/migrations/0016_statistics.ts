@@ -95,13 +95,14 @@ async function countStoredPoints(db: Kysely<any>, sqlite: boolean): Promise<void
   const projects = new Map<string, number[]>();
   for (let i = 0; i < devices.length; i += 200) {
     const slice = devices.slice(i, i + 200);
+    // Grouped by position: PostgreSQL would see the day's time-zone parameter twice as two expressions.
     const day = localDay(sqlite);
     const rows = (
       await sql<{ deviceId: string; tenantId: string | null; projectId: string | null; day: string; n: number | string }>`
         select l.device_id, d.tenant_id, d.project_id, ${day} as day, count(*) as n
         from wit_device_log l left join wit_device d on d.id = l.device_id
         where l.device_id in (${sql.join(slice)})
-        group by l.device_id, d.tenant_id, d.project_id, ${day}`.execute(db)
+        group by 1, 2, 3, 4`.execute(db)
     ).rows;
     const months = new Map<string, number[]>();
     for (const r of rows) {
