@@ -1,5 +1,5 @@
-import { fromSocketEvent, type SocketEvents } from './socket';
-import { distinctUntilChanged, filter, map, merge, Observable, type SchedulerLike, asyncScheduler, skip, timer, switchMap, EMPTY, defer } from 'rxjs';
+import { connectionOf, fromSocketEvent, REFUSED_RETRY_MS, type RetryingSocket } from './socket';
+import { asyncScheduler, defer, distinctUntilChanged, filter, map, merge, type Observable, type SchedulerLike, skip } from 'rxjs';
 import { ALARM_EVENT, type LiveAlarm } from '../resources/wire/alarms';
 
 /**
@@ -49,44 +49,14 @@ export function alarmEvents(transport: AlarmTransport): Observable<AlarmStreamEv
 }
 
 /** The part of a socket.io-client Socket the alarm stream uses. */
-export interface AlarmSocket extends SocketEvents {
-  /** False after the server refused the handshake (socket.io does not retry that by itself). */
-  active: boolean;
-  connect(): unknown;
-}
+export type AlarmSocket = RetryingSocket;
 
-/** How long after a refused handshake (an expired token, refreshed meanwhile) the socket tries again. */
-export const REFUSED_RETRY_MS = 5_000;
+export { REFUSED_RETRY_MS };
 
 /**
  * A socket.io-client socket as an AlarmTransport. A handshake the server refused (an expired token) is tried again
- * after REFUSED_RETRY_MS while someone listens; the socket reads the current token on every attempt.
+ * after REFUSED_RETRY_MS while someone listens (connectionOf).
  */
 export function alarmTransport(socket: AlarmSocket, scheduler: SchedulerLike = asyncScheduler): AlarmTransport {
-  const refused$ = new Observable<void>((subscriber) => {
-    const listener = () => {
-      if (!socket.active) subscriber.next();
-    };
-    socket.on('connect_error', listener);
-    return () => socket.off('connect_error', listener);
-  });
-  const reconnect = () => {
-    socket.connect();
-    return EMPTY;
-  };
-  const retries$ = refused$.pipe(switchMap(() => timer(REFUSED_RETRY_MS, scheduler).pipe(switchMap(reconnect))));
-  const connected$ = new Observable<boolean>((subscriber) => {
-    const up = () => subscriber.next(true);
-    const down = () => subscriber.next(false);
-    socket.on('connect', up);
-    socket.on('disconnect', down);
-    if (socket.connected) up();
-    const retrying = retries$.subscribe();
-    return () => {
-      retrying.unsubscribe();
-      socket.off('connect', up);
-      socket.off('disconnect', down);
-    };
-  });
-  return { connected$, alarms$: fromSocketEvent<LiveAlarm>(socket, ALARM_EVENT) };
+  return { connected$: connectionOf(socket, scheduler), alarms$: fromSocketEvent<LiveAlarm>(socket, ALARM_EVENT) };
 }

@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import { asyncScheduler, EMPTY, Observable, type SchedulerLike, switchMap, timer } from 'rxjs';
 
 /** Listeners as socket.io-client declares them: `any` because its untyped events take any payload. */
 // biome-ignore lint/suspicious/noExplicitAny: matches socket.io-client's listener type
@@ -18,3 +18,46 @@ export const fromSocketEvent = <T>(socket: SocketEvents, event: string) =>
     socket.on(event, listener);
     return () => socket.off(event, listener);
   });
+
+/** A socket that can be told to connect again: socket.io does not retry a handshake the server refused by itself. */
+export interface RetryingSocket extends SocketEvents {
+  /** False after the server refused the handshake. */
+  active: boolean;
+  connect(): unknown;
+}
+
+/** How long after a refused handshake (an expired token, refreshed meanwhile) the socket tries again. */
+export const REFUSED_RETRY_MS = 5_000;
+
+/**
+ * The socket's connection state: true on every (re)connect (and at once when already connected), false on every
+ * disconnect. While someone listens, a handshake the server refused is tried again after REFUSED_RETRY_MS; the
+ * socket reads the current token on every attempt.
+ */
+export function connectionOf(socket: RetryingSocket, scheduler: SchedulerLike = asyncScheduler): Observable<boolean> {
+  const refused$ = new Observable<void>((subscriber) => {
+    const listener = () => {
+      if (!socket.active) subscriber.next();
+    };
+    socket.on('connect_error', listener);
+    return () => socket.off('connect_error', listener);
+  });
+  const reconnect = () => {
+    socket.connect();
+    return EMPTY;
+  };
+  const retries$ = refused$.pipe(switchMap(() => timer(REFUSED_RETRY_MS, scheduler).pipe(switchMap(reconnect))));
+  return new Observable<boolean>((subscriber) => {
+    const up = () => subscriber.next(true);
+    const down = () => subscriber.next(false);
+    socket.on('connect', up);
+    socket.on('disconnect', down);
+    if (socket.connected) up();
+    const retrying = retries$.subscribe();
+    return () => {
+      retrying.unsubscribe();
+      socket.off('connect', up);
+      socket.off('disconnect', down);
+    };
+  });
+}

@@ -1,5 +1,6 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { FieldKind, Resource } from '../../resources/define';
+import { type FilterSuffix, splitFilterKey } from '../../resources/filters';
 import type { DialectName } from '../db/database';
 import { formatDateTime, parseDateTime } from '../time';
 import { paramType } from './envelope';
@@ -17,13 +18,6 @@ export type Query = Record<string, unknown>;
 // biome-ignore lint/suspicious/noExplicitAny: a condition names its columns at run time and fits a builder of any table
 export type Condition = (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>;
 
-/** Longest first, so `_notequal` is not read as `_equal` nor `_datege` as `_ge`. */
-const SUFFIXES = [
-  '_likeright', '_notequal', '_likeleft', '_dateequal', '_notlike', '_notnull', '_datege', '_dategt', '_datelt',
-  '_datele', '_ignore', '_equal', '_like', '_null', '_ge', '_le', '_gt', '_lt',
-] as const;
-type Suffix = (typeof SUFFIXES)[number] | '';
-
 export const PAGING_KEYS = new Set(['current', 'size', 'ascs', 'descs']);
 
 const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, ch: string) => ch.toUpperCase());
@@ -32,11 +26,6 @@ const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, ch: string) => 
 export function columnOf(resource: Resource, name: string): string | undefined {
   const field = camel(name);
   return resource.kinds[field] ? field : undefined;
-}
-
-function splitKey(key: string): [string, Suffix] {
-  for (const suffix of SUFFIXES) if (key.endsWith(suffix) && key.length > suffix.length) return [key.slice(0, -suffix.length), suffix];
-  return [key, ''];
 }
 
 function scalar(value: unknown): string | undefined {
@@ -66,7 +55,7 @@ function like(dialect: DialectName, column: string, pattern: string, negate: boo
   return () => sql<SqlBool>`${sql.ref(column)} ${op} ${pattern} escape '\\'`;
 }
 
-function condition(dialect: DialectName, key: string, column: string, kind: FieldKind, suffix: Suffix, text: string): Condition | undefined {
+function condition(dialect: DialectName, key: string, column: string, kind: FieldKind, suffix: FilterSuffix, text: string): Condition | undefined {
   const value = kind === 'number' || kind === 'boolean' ? numberValue(key, text) : text;
   const compare = (op: '=' | '<>' | '>=' | '<=' | '>' | '<', v: unknown): Condition => (eb) => eb(column, op, v);
   switch (suffix) {
@@ -118,7 +107,7 @@ export function filtersOf(resource: Resource, dialect: DialectName, query: Query
   const out: Condition[] = [];
   for (const [key, raw] of Object.entries(query)) {
     if (PAGING_KEYS.has(key) || skip.has(key)) continue;
-    const [name, suffix] = splitKey(key);
+    const [name, suffix] = splitFilterKey(key);
     const column = columnOf(resource, name);
     const text = scalar(raw);
     if (!column || text === undefined || resource.hidden?.includes(column)) continue;

@@ -8,6 +8,7 @@ import { guard, type GuardDecision } from './guard';
 import { i18n } from './i18n';
 import { lazyPage } from './lazyPage';
 import { navigate, routeOfTab } from './navigation';
+import { type RouteQuery, RouteQueryContext } from './routeQuery';
 import { resolveRoute } from './routes';
 import { lockActor, sessionActor, tabsActor } from './shell';
 import { tokenCookies } from './storage';
@@ -20,6 +21,9 @@ function Routes() {
   const [path] = useLocation();
   const search = useSearch();
   const query = useMemo(() => Object.fromEntries(new URLSearchParams(search)), [search]);
+  // A new claim for each page (path): its first list follows the URL.
+  const claim = useMemo<RouteQuery['claim']>(() => ({}), [path]);
+  const routeQuery = useMemo<RouteQuery>(() => ({ path, query, claim }), [path, query, claim]);
   const hasSession = useSelector(sessionActor, (s) => !!s.context.tokens);
   // Locked for the guard once the lock machine's navigation delay has passed (spec §4: /lock after 100 ms).
   const locked = useSelector(lockActor, (s) => s.hasTag(SCREEN_LOCKED));
@@ -57,7 +61,9 @@ function Routes() {
   const page = (
     <PageBoundary resetKey={path}>
       <Suspense fallback={null}>
-        <Page />
+        <RouteQueryContext.Provider value={routeQuery}>
+          <Page />
+        </RouteQueryContext.Provider>
       </Suspense>
     </PageBoundary>
   );

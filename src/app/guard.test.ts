@@ -60,4 +60,10 @@ describe('navigation guard', () => {
     const meta = { viewQuery: ['range', 'start', 'end'] };
     expect(at({ path: '/xinde/device/history', meta, query: { id: '7', range: '1h' } })).toMatchObject({ tab: { value: '/xinde/device/history?id=7&range=1h', key: '/xinde/device/history?id=7' } });
   });
+
+  it("keys a list's tab by its path and the shell's own keys: its filters are view state", () => {
+    const meta = { viewQuery: 'all' } as const;
+    expect(at({ path: '/xinde/device', meta, query: { online: '0', projectId: '3' } })).toMatchObject({ tab: { value: '/xinde/device?online=0&projectId=3', key: '/xinde/device' } });
+    expect(at({ path: '/xinde/device', meta, query: { name: '离线设备', online: '0' } })).toMatchObject({ tab: { key: '/xinde/device?name=%E7%A6%BB%E7%BA%BF%E8%AE%BE%E5%A4%87' } });
+  });
 });

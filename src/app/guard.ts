@@ -6,8 +6,11 @@ export interface RouteMeta {
   isAuth?: boolean;
   /** false: does not become a tab. */
   isTab?: boolean;
-  /** Query keys holding the page's view state (a range): kept in the tab's value, not making another tab. */
-  viewQuery?: readonly string[];
+  /**
+   * Query keys holding the page's view state (a chart's range): kept in the tab's value, not making another tab.
+   * 'all': every key but the shell's own (a list's filters, docs/console-screens.md "Lists from a link").
+   */
+  viewQuery?: readonly string[] | 'all';
   /**
    * A page outside the console (the wall screen): entered as it is, whoever is or is not signed in, never sent to
    * /login, /lock or a sign-out — it has credentials of its own. The shell's session and lock do not run there.
@@ -42,7 +45,15 @@ const withQuery = (path: string, query: Record<string, string>) => {
 /** The new window gets the page itself: with the target kept, it would open another window, and so on. */
 const withoutTarget = ({ target: _target, ...rest }: Record<string, string>) => rest;
 
-const withoutKeys = (query: Record<string, string>, keys: readonly string[]) => Object.fromEntries(Object.entries(query).filter(([key]) => !keys.includes(key)));
+/**
+ * Query keys the shell reads for itself: a tab's label, an iframe's address, a new window, the label's catalog key.
+ * They are never a page's view state.
+ */
+export const SHELL_QUERY_KEYS: readonly string[] = ['name', 'src', 'target', 'i18n'];
+
+/** The part of the query that makes the tab: all of it but the view state. */
+const identityOf = (query: Record<string, string>, view: readonly string[] | 'all') =>
+  Object.fromEntries(Object.entries(query).filter(([key]) => (view === 'all' ? SHELL_QUERY_KEYS.includes(key) : !view.includes(key))));
 
 /** The navigation guard of spec §2, as a pure decision. */
 export function guard(input: GuardInput): GuardDecision {
@@ -61,7 +72,7 @@ export function guard(input: GuardInput): GuardDecision {
     tab: {
       label,
       value,
-      ...(input.meta.viewQuery ? { key: withQuery(input.path, withoutKeys(input.query, input.meta.viewQuery)) } : {}),
+      ...(input.meta.viewQuery ? { key: withQuery(input.path, identityOf(input.query, input.meta.viewQuery)) } : {}),
       query: input.query,
       meta: { i18n: input.query.i18n ?? input.path },
       params: {},

@@ -24,7 +24,9 @@ export const STATIC_ROUTES: Record<string, RouteDef> = {
   '/404': { title: msg`页面不存在`, meta: publicPage, layout: false, component: errorPage },
   '/403': { title: msg`无权访问`, meta: publicPage, layout: false, component: errorPage },
   '/500': { title: msg`服务器错误`, meta: publicPage, layout: false, component: errorPage },
-  '/wel/index': { title: msg`首页`, meta: {}, layout: true, component: lazyPage(() => import('../features/wel/WelcomePage')) },
+  '/wel/index': { title: msg`首页`, meta: {}, layout: true, component: lazyPage(() => import('../features/wel/HomePage')) },
+  // The data board (spec §2 "/wel: … dashboard is a data board"): a fixed layout route beside the home, reached from the home's 数据看板.
+  '/wel/dashboard': { title: msg`数据看板`, meta: {}, layout: true, component: lazyPage(() => import('../features/wel/DashboardPage')) },
   '/info/index': { title: msg`个人信息`, meta: {}, layout: true, component: lazyPage(() => import('../features/info/ProfilePage')) },
   // The wall screen of a display link (/wall#<secret>): its own credential, outside the shell.
   '/wall': { title: msg`监测大屏`, meta: { isAuth: false, isTab: false, standalone: true }, layout: false, component: lazyPage(() => import('../features/wall/WallPage')) },
@@ -55,7 +57,7 @@ export function resolveRoute(path: string): Resolved {
   if (route) return { kind: 'route', route };
   if (/^\/myiframe\/[^/]+$/.test(clean)) return { kind: 'route', route: iframeRoute };
   const screen = screenFor(screenKeyOf(clean));
-  if (screen) return { kind: 'route', route: { title: screen.title, meta: screen.viewQuery ? { viewQuery: screen.viewQuery } : {}, layout: true, component: screen.component } };
+  if (screen) return { kind: 'route', route: { title: screen.title, meta: { viewQuery: screen.viewQuery ?? 'all' }, layout: true, component: screen.component } };
   return { kind: 'redirect', to: '/404' };
 }
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { Resource } from '../../resources/define';
 import { signedIn } from '../../tests/support/client';
 import { startServer, type TestServer } from '../../tests/support/server';
+import { type RouteQuery, RouteQueryContext } from '../app/routeQuery';
 import { errorLogActor } from '../app/shell';
 import { activate } from '../app/i18n';
 import { permissionsOf } from '../app/menu';
@@ -252,5 +253,58 @@ describe('CrudPage', () => {
     await vi.waitFor(() => expect($('.vg-add')).not.toBeNull());
     await vi.waitFor(() => expect($$('.vg-action-edit').length).toBeGreaterThan(0));
     expect($$('.vg-action-view')).toHaveLength(0);
+  });
+
+  it("follows the page URL: a link's filters start it, a new link resets it, changes are written back; a second list does not follow", async () => {
+    let link: (query: Record<string, string>) => void = () => undefined;
+    let openSecond: () => void = () => undefined;
+    // biome-ignore lint/correctness/noComponentHookFactories: the test drives the route's query through `link`
+    function Route() {
+      const [route, setRoute] = useState<RouteQuery>({ path: '/system/param', query: { paramKey: 'unit.k0', id_notnull: '1', descs: 'paramKey', name: '参数' }, claim: {} });
+      const [second, setSecond] = useState(false);
+      link = (query) => setRoute((r) => ({ ...r, query }));
+      openSecond = () => setSecond(true);
+      return (
+        <RouteQueryContext.Provider value={route}>
+          <CrudPage view={paramView} />
+          {/* A list opened later on the same page, as in a dialog. */}
+          {second && (
+            <div className="vg-second">
+              <CrudPage view={paramView} />
+            </div>
+          )}
+        </RouteQueryContext.Provider>
+      );
+    }
+    root = createRoot(host);
+    root.render(
+      <I18nProvider i18n={i18n}>
+        <Route />
+      </I18nProvider>,
+    );
+    const calls = () => listCalls('/api/blade-system/param/list').map((u) => Object.fromEntries(u.searchParams));
+    // The list follows the link (the tab's name is the shell's, not a filter).
+    await vi.waitFor(() => expect(calls()).toEqual([{ current: '1', size: '10', paramKey: 'unit.k0', id_notnull: '1', descs: 'paramKey' }]));
+    // A second list opened later on the page does not.
+    openSecond();
+    await vi.waitFor(() => expect(calls()).toEqual([{ current: '1', size: '10', paramKey: 'unit.k0', id_notnull: '1', descs: 'paramKey' }, { current: '1', size: '10' }]));
+    await vi.waitFor(() => expect($('.vg-second .vg-total')?.textContent).toContain('共'));
+    expect($<HTMLInputElement>('#search-paramKey')?.value).toBe('unit.k0');
+    // The filter the search bar does not show is named, and removable.
+    expect($('[data-testid="list-filters"]')?.textContent).toContain('编号 不为空');
+    expect($$('.vg-second [data-testid="list-filters"]')).toHaveLength(0);
+
+    requests.length = 0;
+    $<HTMLButtonElement>('[data-filter="id_notnull"] button')!.click();
+    await vi.waitFor(() => expect(calls()).toEqual([{ current: '1', size: '10', paramKey: 'unit.k0', descs: 'paramKey' }]));
+    // Written back over the current history entry, with the shell's own key kept.
+    await vi.waitFor(() => expect(Object.fromEntries(new URLSearchParams(window.location.search))).toEqual({ name: '参数', paramKey: 'unit.k0', descs: 'paramKey' }));
+    expect(window.location.pathname).toBe('/system/param');
+
+    requests.length = 0;
+    link({ paramKey: 'unit.k1' });
+    await vi.waitFor(() => expect(calls()).toEqual([{ current: '1', size: '10', paramKey: 'unit.k1' }]));
+    await vi.waitFor(() => expect($<HTMLInputElement>('#search-paramKey')?.value).toBe('unit.k1'));
+    expect($('[data-testid="list-filters"]')).toBeNull();
   });
 });

@@ -1,8 +1,11 @@
 import { Button, HTMLSelect, InputGroup, Spinner } from '@blueprintjs/core';
 import { useLingui } from '@lingui/react/macro';
-import { type FormEvent, type ReactNode, Suspense, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, Suspense, useCallback, useContext, useEffect, useId, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { Resource } from '../../resources/define';
+import { SHELL_QUERY_KEYS } from '../app/guard';
 import { lazyPage } from '../app/lazyPage';
+import { navigate } from '../app/navigation';
+import { type RouteQuery, RouteQueryContext } from '../app/routeQuery';
 import { usePermissions } from '../app/permissions';
 import { useNarrow } from '../app/useViewport';
 import { confirm } from '../ui/confirm';
@@ -13,7 +16,8 @@ import { CrudCards } from './CrudCards';
 import { CrudSkeleton } from './CrudSkeleton';
 import { ExportButton } from './ExportButton';
 import { FormDialog, type FormRequest } from './FormDialog';
-import { initialListState, listParams, nextListState, nextSort, PAGE_SIZES, type TreeLine, treeLines } from './query';
+import { FilterTags } from './FilterTags';
+import { filtersBeyond, type ListState, listParams, listPartOf, listQuery, listStateFromQuery, nextListState, nextSort, PAGE_SIZES, type TreeLine, treeLines } from './query';
 import { withReferences } from './references';
 import type { RowButton } from './RowButtons';
 import type { Actions, CrudView, FieldView, FormMode, TreeView } from './types';
@@ -66,6 +70,37 @@ async function childrenOfOpenRows(tree: TreeView, rows: readonly Row[], open: Re
   return loaded;
 }
 
+/**
+ * The page's URL, when this list is the one following it (the first list of a layout route's page): a link's
+ * filters start it, a new link resets it, and its search, date range and sort are written back (replacing the
+ * history entry), so the tab reopens the list as it was left.
+ */
+function useFollowedUrl(): RouteQuery | undefined {
+  const route = useContext(RouteQueryContext);
+  const id = useId();
+  const claim = route?.claim;
+  // The claim is taken on commit: a first render React throws away (a mount that suspended) must not keep it. A
+  // list that finds it taken by one committed with it in the same pass lets go of the URL.
+  const [lost, setLost] = useState(false);
+  useLayoutEffect(() => {
+    if (!claim) return;
+    if (claim.owner === undefined) claim.owner = id;
+    else if (claim.owner !== id) setLost(true);
+    return () => {
+      if (claim.owner === id) claim.owner = undefined;
+    };
+  }, [claim, id]);
+  const free = claim !== undefined && (claim.owner === undefined || claim.owner === id);
+  return free && !lost ? route : undefined;
+}
+
+/** The URL of a list's view: its path, the shell's own keys, the view's query. */
+function urlOfView(route: RouteQuery, state: ListState): string {
+  const shell = Object.entries(route.query).filter(([key]) => SHELL_QUERY_KEYS.includes(key));
+  const search = new URLSearchParams([...shell, ...Object.entries(listQuery(state))]).toString();
+  return search ? `${route.path}?${search}` : route.path;
+}
+
 /** The generic list/edit page (spec §2 "Generic list/edit pages"), driven by one view declaration. */
 export function CrudPage<R extends Resource>({ view: declared, params, aside, toolbar, initialSearch, onSaved }: CrudPageProps<R>) {
   const { t, i18n } = useLingui();
@@ -74,8 +109,28 @@ export function CrudPage<R extends Resource>({ view: declared, params, aside, to
   const permissions = usePermissions();
   const can = (action: Action) => view.actions?.[action] === 'always' || (view.actions?.[action] !== false && permissions[`${view.resource.menu}_${action}`] === true);
 
-  const [state, dispatch] = useReducer(nextListState, view.pageSize, (size?: number) => ({ ...initialListState(size), search: initialSearch ?? {} }));
-  const [draft, setDraft] = useState<Record<string, unknown>>(initialSearch ?? {});
+  const url = useFollowedUrl();
+  const startState = (): ListState => {
+    const linked = listStateFromQuery(url?.query ?? {}, !!view.dateRange, view.pageSize);
+    return { ...linked, search: { ...initialSearch, ...linked.search } };
+  };
+  const [state, dispatch] = useReducer(nextListState, undefined, startState);
+  const [draft, setDraft] = useState<Record<string, unknown>>(state.search);
+  // The view the URL holds, in listQuery's form. One arriving that is not the list's own view is a new link; a URL
+  // no longer followed leaves the list as it starts without one.
+  const urlView = url ? JSON.stringify(listPartOf(url.query)) : '';
+  const [urlSeen, setUrlSeen] = useState(urlView);
+  if (urlView !== urlSeen) {
+    setUrlSeen(urlView);
+    if (!url || urlView !== JSON.stringify(listQuery(state))) {
+      const next = startState();
+      dispatch({ type: 'reset', state: next });
+      setDraft(next.search);
+    }
+  }
+  useEffect(() => {
+    if (url && JSON.stringify(listQuery(state)) !== urlView) navigate(urlOfView(url, state), true);
+  }, [state.search, state.range, state.sort]);
   const [records, setRecords] = useState<Row[]>([]);
   const [total, setTotal] = useState(0);
   const [unpaged, setUnpaged] = useState(false);
@@ -167,6 +222,12 @@ export function CrudPage<R extends Resource>({ view: declared, params, aside, to
   const columns = useColumns(`${view.resource.key}/${view.list?.call ?? 'list'}`, tableFields);
   const narrow = useNarrow();
   const searchFields = view.fields.filter((f) => f.search);
+  const beyond = filtersBeyond(state.search, new Set(searchFields.map((f) => f.name)));
+  const removeFilter = (key: string) => {
+    const { [key]: _removed, ...rest } = state.search;
+    setDraft(({ [key]: _dropped, ...kept }) => kept);
+    dispatch({ type: 'search', search: rest });
+  };
   const lines = view.tree ? treeLines(records, expanded, children) : records.map((row) => ({ row, depth: 0, expandable: false, expanded: false }));
   const pages = unpaged ? 1 : Math.max(1, Math.ceil(total / state.size));
   const context = { openForm, refresh: reload };
@@ -215,6 +276,7 @@ export function CrudPage<R extends Resource>({ view: declared, params, aside, to
             <Button icon="delete" text={t`清空`} className="vg-search-reset" onClick={() => { setDraft({}); dispatch({ type: 'search', search: {} }); }} />
           </form>
         )}
+        <FilterTags filters={beyond} fields={view.fields} onRemove={removeFilter} />
         <div className="vg-crud-toolbar">
           {can('add') && <Button intent="primary" icon="plus" text={t`新增`} className="vg-add" onClick={() => openForm('add')} />}
           {can('delete') && <Button intent="danger" icon="trash" text={t`删除`} className="vg-batch-delete" onClick={removeSelected} />}

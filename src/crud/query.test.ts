@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Row } from './api';
-import { initialListState, listParams, nextListState, nextSort, treeLines } from './query';
+import { filtersBeyond, initialListState, listParams, listPartOf, listQuery, listStateFromQuery, nextListState, nextSort, treeLines } from './query';
 
 describe('list query', () => {
   it('starts on page 1 with 10 rows', () => {
@@ -52,5 +52,36 @@ describe('tree lines', () => {
   it('uses children a row carries (menu and dept trees)', () => {
     const rows = [row('1', { children: [row('11', { hasChildren: false })] })];
     expect(treeLines(rows, new Set(['1']), new Map()).map((l) => l.row.id)).toEqual(['1', '11']);
+  });
+});
+
+describe('lists from a link', () => {
+  it("reads filters, the date range and the sort from a query, leaving the shell's keys and paging", () => {
+    const query = { online: '0', lastSeen_null: '1', createTime_dategt: '2026-01-01', descs: 'lastSeen,name', name: '离线', current: '3', src: '' };
+    expect(listStateFromQuery(query, true, 30)).toEqual({
+      current: 1,
+      size: 30,
+      search: { online: '0', lastSeen_null: '1' },
+      range: ['2026-01-01', ''],
+      sort: { field: 'lastSeen', desc: true },
+    });
+    // Without a date range in the search bar the date keys stay filters.
+    expect(listStateFromQuery({ createTime_datelt: '2026-02-01' }, false).search).toEqual({ createTime_datelt: '2026-02-01' });
+  });
+
+  it('writes a view back as the query it was read from, in a fixed order and without empty values', () => {
+    const query = { online: '0', ascs: 'code', projectId: '7', createTime_dategt: '2026-01-01' };
+    const state = listStateFromQuery(query, true);
+    expect(listQuery(state)).toEqual(listPartOf(query));
+    expect(Object.keys(listQuery(state))).toEqual(['ascs', 'createTime_dategt', 'online', 'projectId']);
+    expect(listQuery({ ...state, current: 4, search: { online: '', projectId: ['1', '2'] } })).toEqual({ ascs: 'code', createTime_dategt: '2026-01-01', projectId: '1,2' });
+  });
+
+  it('names the filters the search bar does not show, with their column and suffix', () => {
+    const beyond = filtersBeyond({ online: '0', lastSeen_null: '1', id: 'a1', projectId: '' }, new Set(['online']));
+    expect(beyond).toEqual([
+      { key: 'lastSeen_null', name: 'lastSeen', suffix: '_null', value: '1' },
+      { key: 'id', name: 'id', suffix: '', value: 'a1' },
+    ]);
   });
 });

@@ -1,3 +1,5 @@
+import { type FilterSuffix, splitFilterKey } from '../../resources/filters';
+import { SHELL_QUERY_KEYS } from '../app/guard';
 import type { Params, Row } from './api';
 
 /** Page sizes offered and the default (spec §9 "Paging"). */
@@ -53,7 +55,9 @@ export type ListEvent =
   | { type: 'range'; range: [string, string] }
   | { type: 'page'; current: number }
   | { type: 'size'; size: number }
-  | { type: 'sort'; sort?: Sort };
+  | { type: 'sort'; sort?: Sort }
+  /** A new view from outside (a link to the list with other filters): replaces the whole state. */
+  | { type: 'reset'; state: ListState };
 
 export function nextListState(state: ListState, event: ListEvent): ListState {
   switch (event.type) {
@@ -67,7 +71,64 @@ export function nextListState(state: ListState, event: ListEvent): ListState {
       return { ...state, size: event.size, current: FIRST_PAGE };
     case 'sort':
       return { ...state, sort: event.sort };
+    case 'reset':
+      return event.state;
   }
+}
+
+const byKey = (entries: Array<[string, string]>) => Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/**
+ * A list's view as a URL query: its filters, date range and sort, not its page (docs/console-screens.md "Lists
+ * from a link"). Keys in a fixed order, so two equal views give the same query.
+ */
+export function listQuery(state: ListState): Record<string, string> {
+  const { current: _current, size: _size, ...rest } = listParams(state);
+  return byKey(Object.entries(rest).map(([key, value]) => [key, String(value)]));
+}
+
+/** The keys of a URL query that are a list's view (everything but the shell's own and paging), in listQuery's order. */
+export function listPartOf(query: Readonly<Record<string, string>>): Record<string, string> {
+  return byKey(Object.entries(query).filter(([key, value]) => !SHELL_QUERY_KEYS.includes(key) && key !== 'current' && key !== 'size' && !isEmpty(value)));
+}
+
+/**
+ * A list's view from a URL query (`/xinde/device?online=0`, `/xinde/alarm?alarmLevel=1&alarmState=1`): `ascs` /
+ * `descs` sort (by their first column), the date-range keys fill the date range where the list has one, and every
+ * other key is a filter, sent as it is — the server knows the contract's suffixes (`lastSeen_null=1`) and ignores
+ * keys that name no column of the list.
+ */
+export function listStateFromQuery(query: Readonly<Record<string, string>>, dateRange: boolean, size?: number): ListState {
+  const state = initialListState(size);
+  const range: [string, string] = ['', ''];
+  const search: Record<string, unknown> = {};
+  let sort: Sort | undefined;
+  for (const [key, value] of Object.entries(listPartOf(query))) {
+    if (key === 'ascs' || key === 'descs') sort = { field: value.split(',')[0], desc: key === 'descs' };
+    else if (dateRange && key === DATE_FROM_KEY) range[0] = value;
+    else if (dateRange && key === DATE_TO_KEY) range[1] = value;
+    else search[key] = value;
+  }
+  return { ...state, search, range, ...(sort ? { sort } : {}) };
+}
+
+/** A filter the list applies that its search bar does not show (a link's `lastSeen_null=1`): named for a tag. */
+export interface ShownFilter {
+  key: string;
+  /** The column it compares. */
+  name: string;
+  suffix: FilterSuffix;
+  value: string;
+}
+
+/** The list's filters that no search field shows, so the page can name them and let them be removed. */
+export function filtersBeyond(search: Readonly<Record<string, unknown>>, shownFields: ReadonlySet<string>): ShownFilter[] {
+  return Object.entries(search)
+    .filter(([key, value]) => !shownFields.has(key) && !isEmpty(value))
+    .map(([key, value]) => {
+      const [name, suffix] = splitFilterKey(key);
+      return { key, name, suffix, value: Array.isArray(value) ? value.join(',') : String(value) };
+    });
 }
 
 /** Sort cycle of a column header: ascending, descending, none. */

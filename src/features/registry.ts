@@ -12,7 +12,11 @@ export interface Screen {
   component: ComponentType;
   /** A screen opened from another screen's buttons, not from the menu: the menu path it belongs to. */
   from?: string;
-  /** Query keys of the screen's view state: changing them updates its tab (RouteMeta.viewQuery). */
+  /**
+   * Query keys of the screen's view state: changing them updates its tab (RouteMeta.viewQuery). By default every key
+   * is (a list's filters, docs/console-screens.md "Lists from a link"); a screen whose query names what it shows (the
+   * debug console's `?id=`) lists its view keys, none at all when it has none.
+   */
   viewQuery?: readonly string[];
 }
 
@@ -71,9 +75,9 @@ export const SCREENS: readonly Screen[] = [
   { path: '/xinde/tenantproject', title: msg`租户项目推送`, component: lazyPage(() => import('./push/TenantProjectPage')) },
   { path: '/xinde/apisendlog', title: msg`推送日志`, component: crudScreen(() => import('./push/pushViews').then((m) => m.apiSendLogView)) },
   // Opened from the device and gateway lists' 调试 / 历史曲线 buttons with `?id=`; without it they offer a picker.
-  { path: '/xinde/device/debug', title: msg`设备调试`, component: lazyPage(() => import('./device/DebugConsole')), from: '/xinde/device' },
+  { path: '/xinde/device/debug', title: msg`设备调试`, component: lazyPage(() => import('./device/DebugConsole')), from: '/xinde/device', viewQuery: [] },
   { path: '/xinde/device/history', title: msg`历史曲线`, component: lazyPage(() => import('./device/HistoryChart')), from: '/xinde/device', viewQuery: ['range', 'start', 'end'] },
-  { path: '/xinde/gateway/debug', title: msg`网关调试`, component: lazyPage(() => import('./device/GatewayDebugPage')), from: '/xinde/gateway' },
+  { path: '/xinde/gateway/debug', title: msg`网关调试`, component: lazyPage(() => import('./device/GatewayDebugPage')), from: '/xinde/gateway', viewQuery: [] },
   // Device catalogue, monitoring model and device data (docs/data-model.md).
   { path: '/xinde/devicetype', title: msg`设备类型`, component: lazyPage(() => import('./catalogue/DeviceTypePage')) },
   { path: '/xinde/devicemodel', title: msg`设备型号`, component: crudScreen(() => import('./catalogue/catalogueViews').then((m) => m.deviceModelView)) },

@@ -1,7 +1,6 @@
 import { Button, Dialog, DialogBody, DialogFooter, TextArea } from '@blueprintjs/core';
 import { useLingui } from '@lingui/react/macro';
 import { useMemo, useState } from 'react';
-import { useSearch } from 'wouter';
 import { usePermissions } from '../../app/permissions';
 import type { Row } from '../../crud/api';
 import { CrudPage } from '../../crud/CrudPage';
@@ -51,20 +50,19 @@ function HandleDialog({ handling, onClose }: { handling: Handling; onClose(): vo
   );
 }
 
-/** /xinde/alarm — `?id=` (the notice centre's link) opens the list on that alarm. */
+/**
+ * /xinde/alarm — a link's filters open the list on them (docs/console-screens.md "Lists from a link"): `?id=` (the
+ * notice centre's link) on one alarm, `?alarmLevel=1&alarmState=1` (the home's counts) on the open red ones.
+ */
 export default function AlarmPage() {
   const { t } = useLingui();
-  const id = new URLSearchParams(useSearch()).get('id') ?? undefined;
   const permissions = usePermissions();
   const [handling, setHandling] = useState<Handling>();
   const view = useMemo(() => alarmView((row: Row, context) => setHandling({ ids: [row.id], done: context.refresh })), []);
-  const initialSearch = useMemo(() => (id ? { id } : undefined), [id]);
   return (
     <>
       <CrudPage
-        key={id ?? ''}
         view={view}
-        initialSearch={initialSearch}
         toolbar={({ selected, refresh }) =>
           permissions.alarm_list_handle === true && (
             <Button

@@ -8,6 +8,7 @@ import { pickerOf } from '../../crud/references';
 import type { CrudView, FieldView, RowAction, TreeOption } from '../../crud/types';
 import { derived, options, READ_ONLY } from '../../crud/viewHelpers';
 import { logKeys } from '../device/api';
+import { LEVEL_COLOURS } from './levels';
 
 /** Screens of the alarm menu (docs/alarms.md): thresholds, alarms, recipients, notice strategies, the send log. */
 
@@ -55,6 +56,7 @@ export function alarmView(handle: RowAction['run']): CrudView<typeof alarm> {
     fields: [
       { name: 'alarmLevel', label: msg`告警等级`, widget: LEVELS, search: true, width: 90, required: msg`请选择告警等级` },
       { name: 'title', label: msg`告警标题`, width: 240, disabled: true, span: 24 },
+      { name: 'projectId', label: msg`所属项目`, search: true, width: 140, disabled: true },
       { name: 'deviceId', label: msg`设备`, width: 140, required: msg`请选择设备`, disabled: true },
       { name: 'deviceCode', label: msg`设备编号`, search: true, width: 130, hideInTable: true, hideInForm: true },
       { name: 'pointKey', label: msg`点位`, width: 90, disabled: true },
@@ -100,8 +102,6 @@ function targetOf(row: Row): string {
   return String(row.monitorPointName ?? row.factorsItemName ?? '');
 }
 
-const LEVEL_COLOURS = ['#f56c6c', '#ff9800', '#e6c300', '#409eff'] as const;
-
 /** The limits of each level in one cell: ↑ upper, ↓ lower, Δ rate, in the level's colour. */
 function limitsOf(row: Row) {
   return (
@@ -109,7 +109,7 @@ function limitsOf(row: Row) {
       {([1, 2, 3, 4] as const).map((level) => {
         const parts = [['↑', row[`level${level}Upper`]], ['↓', row[`level${level}Lower`]], ['Δ', row[`level${level}Rate`]]].filter(([, v]) => present(v));
         return parts.length === 0 ? null : (
-          <span key={level} style={{ color: LEVEL_COLOURS[level - 1], marginRight: 10 }}>
+          <span key={level} style={{ color: LEVEL_COLOURS[level], marginRight: 10 }}>
             {parts.map(([sign, v]) => `${String(sign)}${String(v)}`).join(' ')}
           </span>
         );

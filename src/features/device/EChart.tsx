@@ -10,13 +10,17 @@ echarts.use([LineChart, GridComponent, DataZoomComponent, LegendComponent, Title
 export interface EChartProps {
   option: object;
   onZoom?: (event: { start?: number; end?: number; startValue?: number; endValue?: number; batch?: Array<{ start?: number; end?: number }> }) => void;
+  /** A click on a data item (a bar, a point): its series and data index (the data board's panels lead to lists). */
+  onClick?: (event: { seriesIndex?: number; dataIndex?: number; name?: string }) => void;
+  /** A registered theme ('dark' in the dark shell); the option's own colours still win. */
+  theme?: string;
   /** 'svg' in DOM tests (no canvas there); the SVG renderer must then be registered by the caller. */
   renderer?: 'canvas' | 'svg';
   className?: string;
 }
 
 /** An ECharts instance (loaded lazily with the history view, never in the login bundle). */
-export default function EChart({ option, onZoom, renderer = 'canvas', className }: EChartProps) {
+export default function EChart({ option, onZoom, onClick, theme, renderer = 'canvas', className }: EChartProps) {
   return (
     <ReactEChartsCore
       echarts={echarts}
@@ -27,7 +31,8 @@ export default function EChart({ option, onZoom, renderer = 'canvas', className 
       className={className}
       style={{ height: '100%', width: '100%' }}
       opts={{ renderer }}
-      onEvents={onZoom ? { datazoom: onZoom } : {}}
+      theme={theme}
+      onEvents={{ ...(onZoom ? { datazoom: onZoom } : {}), ...(onClick ? { click: onClick } : {}) }}
     />
   );
 }

@@ -2,17 +2,18 @@ import { Button, PopoverNext, Switch, Tab, Tabs } from '@blueprintjs/core';
 import { useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
-import { io } from 'socket.io-client';
 import { fromPromise } from 'xstate';
 import { bellBadge, type Notice, type NoticeSummary, type NoticeTab, noticeCentreMachine } from '../../../machines/noticeCentre';
 import { alarmEvents, alarmTransport } from '../../../streams/alarms';
 import { navigate } from '../../app/navigation';
 import { tabsActor } from '../../app/shell';
-import { getStore, setStore, tokenCookies } from '../../app/storage';
+import { leaseSocket } from '../../app/liveSocket';
+import { getStore, setStore } from '../../app/storage';
 import type { LiveAlarm } from '../../../resources/wire/alarms';
 import { showAlarmToast } from './alarmToast';
 import { noticeSummary, saveSound } from './api';
 import { type NoticeFilter, NoticeDialog } from './NoticeDialog';
+import { noticesMarked, onNoticeListRequest } from './noticeRequests';
 import { playAlarmSound } from './sound';
 import './notice.css';
 
@@ -44,14 +45,13 @@ function useNoticeCentre() {
   }, [centre]);
 
   useEffect(() => {
-    // Same origin as the console; the token is read again on every (re)connect, as it is refreshed meanwhile.
-    const socket = io({ auth: (send) => send({ token: tokenCookies.access() ?? '' }), transports: ['websocket', 'polling'] });
-    const subscription = alarmEvents(alarmTransport(socket)).subscribe((event) =>
+    const lease = leaseSocket();
+    const subscription = alarmEvents(alarmTransport(lease.socket)).subscribe((event) =>
       centre.send(event.type === 'alarm' ? { type: 'notice.alarm', alarm: event.alarm } : { type: 'notice.refresh' }),
     );
     return () => {
       subscription.unsubscribe();
-      socket.close();
+      lease.release();
     };
   }, [centre]);
 
@@ -76,6 +76,7 @@ export function NoticeBell() {
   const [open, setOpen] = useState(false);
   const [dialog, setDialog] = useState<{ filter?: NoticeFilter }>();
   const badge = bellBadge(summary);
+  useEffect(() => onNoticeListRequest(() => setDialog({})), []);
 
   const openAlarm = (notice: Notice) => {
     setOpen(false);
@@ -118,7 +119,10 @@ export function NoticeBell() {
         isOpen={!!dialog}
         filter={dialog?.filter}
         onClose={() => setDialog(undefined)}
-        onChanged={() => centre.send({ type: 'notice.refresh' })}
+        onChanged={() => {
+          centre.send({ type: 'notice.refresh' });
+          noticesMarked();
+        }}
       />
     </>
   );

@@ -1,13 +1,12 @@
-import { i18n, type MessageDescriptor } from '@lingui/core';
+import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { OverlayToaster, type Toaster } from '@blueprintjs/core';
 import type { LiveAlarm } from '../../../resources/wire/alarms';
 import { navigate } from '../../app/navigation';
+import { isAlarmLevel, LEVEL_NAMES } from '../alarm/levels';
 
 let toaster: Promise<Toaster> | undefined;
 
-/** Level names in the user's language (the message's levelName is the server's Chinese). */
-const LEVELS: Record<number, MessageDescriptor> = { 1: msg`红色`, 2: msg`橙色`, 3: msg`黄色`, 4: msg`蓝色` };
 
 /** The screen of one alarm (the server's href, else the alarm list filtered to it). */
 export const alarmHref = (alarm: LiveAlarm): string => alarm.href || `/xinde/alarm?id=${encodeURIComponent(alarm.alarmId)}`;
@@ -26,7 +25,7 @@ function AlarmToastBody({ alarm }: { alarm: LiveAlarm }) {
         {i18n._(msg`位置`)}: {where}
       </div>
       <div className="vg-alarm-toast-line">
-        {i18n._(msg`数值`)}: {value} · {i18n._(msg`级别`)}: {LEVELS[alarm.alarmLevel] ? i18n._(LEVELS[alarm.alarmLevel]) : alarm.levelName}
+        {i18n._(msg`数值`)}: {value} · {i18n._(msg`级别`)}: {isAlarmLevel(alarm.alarmLevel) ? i18n._(LEVEL_NAMES[alarm.alarmLevel]) : alarm.levelName}
       </div>
     </div>
   );
