@@ -1,7 +1,7 @@
-import { NEVER, type Observable } from 'rxjs';
+import { NEVER, type Observable, type SchedulerLike, Subscription } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { type DebugEvent, type DebugMessage, type DebugPresence, type DebugTransport, debugEvents, initialDebugState, MAX_SHOWN, reduceDebug, type SubscribeAnswer, type SubscribeRequest } from './debug';
+import { batchFrames, type DebugEvent, type DebugMessage, type DebugPresence, type DebugTransport, debugEvents, initialDebugState, MAX_SHOWN, reduceDebug, type SubscribeAnswer, type SubscribeRequest } from './debug';
 
 const message = (id: string, receivedAt: number, targetId = '1'): DebugMessage => ({
   id,
@@ -75,6 +75,26 @@ describe('debugEvents', () => {
       });
       scheduler.flush();
       expect(requests).toEqual([{ gatewayId: '7', since: 50 }]);
+    });
+  });
+});
+
+describe('batchFrames', () => {
+  it('hands a batch on after the latest delay when no frame comes (a hidden window gets none)', () => {
+    const scheduler = newScheduler();
+    scheduler.run(({ hot, expectObservable }) => {
+      // Frames that never come.
+      const noFrames: SchedulerLike = { now: () => scheduler.now(), schedule: () => new Subscription() };
+      const values = hot('-a-b------c--', { a: 1, b: 2, c: 3 });
+      expectObservable(values.pipe(batchFrames(noFrames, { ms: 5, scheduler }))).toBe('------x--------y', { x: [1, 2], y: [3] });
+    });
+  });
+
+  it('hands a batch on at the frame when one comes, once', () => {
+    const scheduler = newScheduler();
+    scheduler.run(({ hot, expectObservable }) => {
+      const values = hot('-a-b--', { a: 1, b: 2 });
+      expectObservable(values.pipe(batchFrames(scheduler, { ms: 5, scheduler }))).toBe('-x-y--', { x: [1], y: [2] });
     });
   });
 });

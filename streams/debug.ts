@@ -10,7 +10,7 @@ import {
   Observable,
   type OperatorFunction,
   type SchedulerLike,
-  type Subscription,
+  Subscription,
   switchMap,
   catchError,
   of,
@@ -50,13 +50,18 @@ const requestOf = (target: DebugTarget, since: number | undefined): SubscribeReq
   ...(since === undefined ? {} : { since }),
 });
 
-/** Collects values and hands them on once per scheduler tick (an animation frame in the browser). */
-export function batchFrames<T>(scheduler: SchedulerLike = animationFrameScheduler): OperatorFunction<T, T[]> {
+/**
+ * Collects values and hands them on once per scheduler tick (an animation frame in the browser). With `latest`, a
+ * batch is handed on after that long on its scheduler if no tick came first: a browser gives a hidden or covered
+ * window no animation frames, and a screen that must stay alive there cannot wait for one.
+ */
+export function batchFrames<T>(scheduler: SchedulerLike = animationFrameScheduler, latest?: { ms: number; scheduler: SchedulerLike }): OperatorFunction<T, T[]> {
   return (source) =>
     new Observable<T[]>((subscriber) => {
       let batch: T[] = [];
       let pending: Subscription | undefined;
       const flush = () => {
+        pending?.unsubscribe();
         pending = undefined;
         const out = batch;
         batch = [];
@@ -65,7 +70,10 @@ export function batchFrames<T>(scheduler: SchedulerLike = animationFrameSchedule
       const inner = source.subscribe({
         next: (value) => {
           batch.push(value);
-          pending ??= scheduler.schedule(flush);
+          if (pending) return;
+          pending = new Subscription();
+          pending.add(scheduler.schedule(flush));
+          if (latest) pending.add(latest.scheduler.schedule(flush, latest.ms));
         },
         error: (error: unknown) => subscriber.error(error),
         complete: () => {

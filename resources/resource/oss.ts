@@ -11,7 +11,8 @@ export const DISABLED = 1;
 
 /**
  * Object storage configs (spec §7 "SMS, OSS and regions"). Local storage keeps files under the server's data
- * directory and needs no address; S3-compatible storage needs endpoint, keys and bucket (checked on save).
+ * directory and needs no address; S3-compatible storage needs endpoint, keys and bucket (checked on save). The secret
+ * key is write-only: never answered, kept when an edit leaves it blank (server/modules/blade-resource/configs.ts).
  */
 export const oss = defineResource({
   service: 'blade-resource',
@@ -30,6 +31,8 @@ export const oss = defineResource({
     region: text().nullish(),
     remark: text().nullish(),
   }),
+  // The S3 secret key signs every request; the access key id is sent in clear in each one (an identifier) and stays shown.
+  hidden: ['secretKey'],
   unique: [{ fields: ['ossCode'], message: '资源编号已存在' }],
   example: { category: OSS_CATEGORY.local, ossCode: 'local', remark: '本地存储' },
 });

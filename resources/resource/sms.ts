@@ -7,7 +7,8 @@ export const SMS_CATEGORY = { http: 1, log: 2 } as const;
 
 /**
  * SMS configs (spec §7 "SMS, OSS and regions"); one per tenant is enabled (status 2) and sends every message.
- * An HTTP gateway needs its endpoint (checked on save).
+ * An HTTP gateway needs its endpoint (checked on save). The secret key is write-only: never answered, kept when an
+ * edit leaves it blank (server/modules/blade-resource/configs.ts).
  */
 export const sms = defineResource({
   service: 'blade-resource',
@@ -26,6 +27,8 @@ export const sms = defineResource({
     signName: text().nullish(),
     remark: text().nullish(),
   }),
+  // The secret key signs every message; the access key is sent in clear in each body (an identifier) and stays shown.
+  hidden: ['secretKey'],
   unique: [{ fields: ['smsCode'], message: '资源编号已存在' }],
   example: { category: SMS_CATEGORY.log, smsCode: 'log', templateId: 'SMS_0001', signName: 'Vigil', remark: '日志输出' },
 });

@@ -133,13 +133,14 @@ export interface Sort {
   desc: boolean;
 }
 
-/** `ascs` / `descs`, comma-joined column names; names outside the whitelist are ignored. */
+/** `ascs` / `descs`, comma-joined column names; names outside the whitelist and hidden fields are ignored. */
 export function sortsOf(resource: Resource, query: Query): Sort[] {
   const pick = (key: string, desc: boolean): Sort[] =>
     (scalar(query[key]) ?? '')
       .split(',')
       .map((name) => columnOf(resource, name.trim()))
-      .filter((column): column is string => column !== undefined)
+      // A hidden field sorts nothing: the order of rows saved with chosen values would give a stored one away.
+      .filter((column): column is string => column !== undefined && !resource.hidden?.includes(column))
       .map((column) => ({ column, desc }));
   const sorts = [...pick('ascs', false), ...pick('descs', true)];
   if (sorts.length) return sorts;

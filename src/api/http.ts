@@ -61,7 +61,8 @@ export interface DownloadProgress {
   rows?: number;
 }
 
-export interface DownloadOptions extends Pick<RequestOptions, 'searchParams'> {
+/** A download names its own headers when it is no user's (a wall screen's image, with the display link's header). */
+export interface DownloadOptions extends Pick<RequestOptions, 'searchParams' | 'headers' | 'authenticate'> {
   signal?: AbortSignal;
   onProgress?: (progress: DownloadProgress) => void;
 }

@@ -10,6 +10,14 @@ describe('navigation guard', () => {
     expect(at({ hasToken: false, path: '/login', meta: { isAuth: false } })).toEqual({ kind: 'enter' });
   });
 
+  it('enters a standalone page (the wall screen) as it is: signed in or not, locked or not, never a sign-out', () => {
+    const wall: Partial<GuardInput> = { path: '/wall', meta: { isAuth: false, isTab: false, standalone: true } };
+    expect(at({ ...wall, hasToken: false })).toEqual({ kind: 'enter' });
+    expect(at({ ...wall, locked: true })).toEqual({ kind: 'enter' });
+    expect(at({ ...wall, hasSession: false })).toEqual({ kind: 'enter' });
+    expect(at({ ...wall, query: { target: '_blank' } })).toEqual({ kind: 'enter' });
+  });
+
   it('sends a logged-in user from /login to /', () => {
     expect(at({ path: '/login', meta: { isAuth: false } })).toEqual({ kind: 'redirect', to: '/' });
   });

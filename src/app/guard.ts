@@ -8,6 +8,11 @@ export interface RouteMeta {
   isTab?: boolean;
   /** Query keys holding the page's view state (a range): kept in the tab's value, not making another tab. */
   viewQuery?: readonly string[];
+  /**
+   * A page outside the console (the wall screen): entered as it is, whoever is or is not signed in, never sent to
+   * /login, /lock or a sign-out — it has credentials of its own. The shell's session and lock do not run there.
+   */
+  standalone?: boolean;
 }
 
 export interface GuardInput {
@@ -41,6 +46,7 @@ const withoutKeys = (query: Record<string, string>, keys: readonly string[]) => 
 
 /** The navigation guard of spec §2, as a pure decision. */
 export function guard(input: GuardInput): GuardDecision {
+  if (input.meta.standalone) return { kind: 'enter' };
   if (!input.hasToken) return input.meta.isAuth === false ? { kind: 'enter' } : { kind: 'redirect', to: '/login' };
   if (input.locked && input.path !== site.lockPage) return { kind: 'redirect', to: site.lockPage };
   if (input.path === '/login') return { kind: 'redirect', to: '/' };

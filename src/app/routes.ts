@@ -26,7 +26,15 @@ export const STATIC_ROUTES: Record<string, RouteDef> = {
   '/500': { title: msg`服务器错误`, meta: publicPage, layout: false, component: errorPage },
   '/wel/index': { title: msg`首页`, meta: {}, layout: true, component: lazyPage(() => import('../features/wel/WelcomePage')) },
   '/info/index': { title: msg`个人信息`, meta: {}, layout: true, component: lazyPage(() => import('../features/info/ProfilePage')) },
+  // The wall screen of a display link (/wall#<secret>): its own credential, outside the shell.
+  '/wall': { title: msg`监测大屏`, meta: { isAuth: false, isTab: false, standalone: true }, layout: false, component: lazyPage(() => import('../features/wall/WallPage')) },
 };
+
+/** Whether a path is a page outside the console (RouteMeta.standalone): the shell's session and lock stay off there. */
+export function isStandalone(path: string): boolean {
+  const clean = path.length > 1 ? path.replace(/\/$/, '') : path;
+  return STATIC_ROUTES[clean]?.meta.standalone === true;
+}
 
 const iframeRoute: RouteDef = {
   title: msg`外部页面`,

@@ -145,8 +145,15 @@ export const preferencesActor = createActor(
   },
 );
 
-/** Starts the shell's actors and binds the request layer to them. */
-export function startShell(): void {
+/**
+ * Starts the shell's actors and binds the request layer to them. A standalone page (the wall screen) gets only the
+ * preferences (its language) and the error log: a session there would refresh a user's tokens in the background and,
+ * failing, navigate to /login; a lock would navigate to /lock.
+ */
+export function startShell(standalone = false): void {
+  errorLogActor.start();
+  preferencesActor.start();
+  if (standalone) return;
   bindHttp({
     onUnauthorized: () => sessionActor.send({ type: 'session.unauthorized' }),
     notify: (message) => toast(message),
@@ -154,6 +161,4 @@ export function startShell(): void {
   lockActor.start();
   tabsActor.start();
   sessionActor.start();
-  errorLogActor.start();
-  preferencesActor.start();
 }

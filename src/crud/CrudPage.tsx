@@ -33,6 +33,8 @@ export interface CrudPageProps<R extends Resource> {
   toolbar?: ReactNode | ((context: ToolbarContext) => ReactNode);
   /** Search values the list starts with (the notice dialog opened on one notice). */
   initialSearch?: Record<string, unknown>;
+  /** After the form saved a row: what the server answered (a display link's secret, shown once). */
+  onSaved?: (saved: Row, mode: FormMode) => void;
 }
 
 export interface ToolbarContext {
@@ -65,7 +67,7 @@ async function childrenOfOpenRows(tree: TreeView, rows: readonly Row[], open: Re
 }
 
 /** The generic list/edit page (spec §2 "Generic list/edit pages"), driven by one view declaration. */
-export function CrudPage<R extends Resource>({ view: declared, params, aside, toolbar, initialSearch }: CrudPageProps<R>) {
+export function CrudPage<R extends Resource>({ view: declared, params, aside, toolbar, initialSearch, onSaved }: CrudPageProps<R>) {
   const { t, i18n } = useLingui();
   const view = useMemo(() => withReferences(declared), [declared]);
   const calls = useMemo(() => crudCalls(view.resource), [view.resource]);
@@ -252,9 +254,10 @@ export function CrudPage<R extends Resource>({ view: declared, params, aside, to
           calls={calls}
           request={form}
           onClose={() => setForm(undefined)}
-          onSaved={() => {
+          onSaved={(saved) => {
             setForm(undefined);
             reload();
+            onSaved?.(saved, form.mode);
           }}
         />
       )}

@@ -24,7 +24,8 @@ interface Props<R extends Resource> {
   calls: CrudCalls;
   request: FormRequest;
   onClose(): void;
-  onSaved(): void;
+  /** The row the server answered the save with (a display link's one-time secret is in it). */
+  onSaved(saved: Row): void;
 }
 
 const hiddenIn = (field: FieldView, mode: FormMode) => (typeof field.hideInForm === 'function' ? field.hideInForm(mode) : !!field.hideInForm);
@@ -52,6 +53,7 @@ function bodyOf<R extends Resource>(view: CrudView<R>, mode: FormMode, values: R
     const value = values[field.name];
     if (keptBlank(field, mode, value)) delete body[field.name];
     else if (isEmpty(value)) body[field.name] = field.required ? value : shape[field.name]?.safeParse(null).success ? null : undefined;
+    else if (field.wire) body[field.name] = field.wire(value);
     else if (widgetOf(field).type === 'number') body[field.name] = Number(value);
     else if (Array.isArray(value)) body[field.name] = value.join(',');
     else body[field.name] = wireValue(field, value);
@@ -99,9 +101,9 @@ export function FormDialog<R extends Resource>({ view, calls, request, onClose, 
     setBusy(true);
     try {
       const body = bodyOf(view, mode, latest.current);
-      await calls.submit(view.toBody ? view.toBody(body) : body, true);
+      const saved = await calls.submit(view.toBody ? view.toBody(body) : body, true);
       toastSuccess(mode === 'add' ? t`新增成功` : t`更新成功`);
-      onSaved();
+      onSaved(saved);
     } catch (error) {
       // A refusal naming fields is shown at them, any other one as a toast; the form stays as typed.
       if (error instanceof RequestError && error.code === 400) refused(error.message);

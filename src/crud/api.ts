@@ -6,6 +6,8 @@ export interface TreeOption {
   id: string;
   title: string;
   children?: TreeOption[];
+  /** A heading of its children that is not itself a choice (a project above its devices' channels). */
+  group?: boolean;
 }
 
 /** A row as the server sends it: ids are strings, the rest depends on the resource. */

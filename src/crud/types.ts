@@ -118,6 +118,11 @@ export interface FieldView<N extends string = string> {
   cell?: (row: Row) => ReactNode;
   /** A hint under the form control (a formula's syntax), shown while the field has no problem. */
   help?: MessageDescriptor;
+  /**
+   * The value as the server takes it, when the form edits it otherwise (a display link's charted channels picked in a
+   * tree, stored as JSON): checked against the resource's schema and sent in this form. Empty values are not passed.
+   */
+  wire?: (value: unknown) => unknown;
 }
 
 /** A column the server adds to each row (a joined name, the caller's read flag): shown in the table, never edited. */

@@ -6,8 +6,9 @@ import type { Resource } from '../../resources/define';
 import { isEmpty } from './query';
 import type { FieldView } from './types';
 
-/** The value as the form sends it: a numeric select's choice as a number. */
+/** The value as the form sends it: the field's own `wire`, a numeric select's choice as a number. */
 export function wireValue(field: FieldView, value: unknown): unknown {
+  if (field.wire) return field.wire(value);
   const widget = field.widget;
   const numeric = widget?.type === 'select' && 'options' in widget && widget.numeric === true;
   return numeric && typeof value === 'string' && value !== '' ? Number(value) : value;

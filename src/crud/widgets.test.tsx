@@ -86,6 +86,18 @@ describe('field widgets', () => {
     expect(document.querySelector('#w')?.textContent).toBe('通知公告, 系统管理');
   });
 
+  it('offers no choice of a heading node, only of its children', async () => {
+    const source = async () => [{ id: 'p1', title: '大桥', group: true, children: [{ id: 'p1|d1:crack', title: '裂缝宽度' }] }];
+    render(<Harness field={{ name: 'trends', label: msg`趋势曲线`, widget: { type: 'tree', source, multiple: true } }} />);
+    (await element<HTMLButtonElement>('#w')).click();
+    await vi.waitFor(() => expect(document.querySelector('.vg-tree-select')?.textContent).toContain('大桥'));
+    expect(document.querySelectorAll('.vg-tree-select input[type=checkbox]')).toHaveLength(0);
+    (document.querySelector('.vg-tree-select .bp6-tree-node-caret') as HTMLElement).click();
+    await vi.waitFor(() => expect(document.querySelectorAll('.vg-tree-select input[type=checkbox]')).toHaveLength(1));
+    document.querySelector<HTMLInputElement>('.vg-tree-select input[type=checkbox]')!.click();
+    await vi.waitFor(() => expect(seen.at(-1)).toEqual(['p1|d1:crack']));
+  });
+
   it('shows and takes datetimes as yyyy-MM-dd HH:mm:ss, typed or picked', async () => {
     render(<Harness field={{ name: 'releaseTime', label: msg`创建时间`, widget: { type: 'datetime' } }} initial="2026-01-02 03:04:05" />);
     const input = await element<HTMLInputElement>('#w');

@@ -60,6 +60,15 @@ function titlesOf(nodes: readonly TreeOption[], ids: ReadonlySet<string>): strin
   return nodes.flatMap((n) => [...(ids.has(n.id) ? [n.title] : []), ...titlesOf(n.children ?? [], ids)]);
 }
 
+/** The ids of the nodes that are headings only. */
+function groupsOf(nodes: readonly TreeOption[], into = new Set<string>()): Set<string> {
+  for (const n of nodes) {
+    if (n.group) into.add(n.id);
+    groupsOf(n.children ?? [], into);
+  }
+  return into;
+}
+
 interface TreeSelectProps {
   id: string;
   source: TreeSource;
@@ -93,8 +102,8 @@ export function TreeSelect({ id, source, multiple, value, disabled, onChange, on
     list.map((n) => ({
       id: n.id,
       nodeData: n.id,
-      label: multiple ? <Checkbox checked={selected.has(n.id)} label={n.title} onChange={() => toggle(n.id)} onClick={(e) => e.stopPropagation()} style={{ margin: 0 }} /> : n.title,
-      isSelected: !multiple && selected.has(n.id),
+      label: multiple && !n.group ? <Checkbox checked={selected.has(n.id)} label={n.title} onChange={() => toggle(n.id)} onClick={(e) => e.stopPropagation()} style={{ margin: 0 }} /> : n.title,
+      isSelected: !multiple && !n.group && selected.has(n.id),
       isExpanded: open.has(n.id),
       hasCaret: !!n.children?.length,
       childNodes: n.children ? build(n.children) : undefined,
@@ -107,6 +116,7 @@ export function TreeSelect({ id, source, multiple, value, disabled, onChange, on
       return next;
     });
   const titles = titlesOf(nodes, selected);
+  const groups = useMemo(() => groupsOf(nodes), [nodes]);
   return (
     <Popover
       disabled={disabled}
@@ -115,7 +125,7 @@ export function TreeSelect({ id, source, multiple, value, disabled, onChange, on
       onClosed={onClose}
       content={
         <div className="vg-tree-select" data-tree-select={id}>
-          <Tree contents={build(nodes)} onNodeClick={(n) => !multiple && toggle(String(n.id))} onNodeExpand={(n) => expand(n, true)} onNodeCollapse={(n) => expand(n, false)} />
+          <Tree contents={build(nodes)} onNodeClick={(n) => !multiple && !groups.has(String(n.id)) && toggle(String(n.id))} onNodeExpand={(n) => expand(n, true)} onNodeCollapse={(n) => expand(n, false)} />
         </div>
       }
     >

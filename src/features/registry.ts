@@ -97,6 +97,8 @@ export const SCREENS: readonly Screen[] = [
   { path: '/xinde/alarmrecipient', title: msg`告警接收人`, component: crudScreen(() => import('./alarm/alarmViews').then((m) => m.recipientView)) },
   { path: '/xinde/alarmnoticestrategy', title: msg`通知策略`, component: crudScreen(() => import('./alarm/alarmViews').then((m) => m.strategyView)) },
   { path: '/xinde/alarmsendlog', title: msg`告警发送日志`, component: crudScreen(() => import('./alarm/alarmViews').then((m) => m.sendLogView)) },
+  // The wall screen's display links and the projects' layouts (docs/console-screens.md "The wall screen"); /wall itself is a static route.
+  { path: '/xinde/screen', title: msg`监测大屏`, component: lazyPage(() => import('./screen/DisplayLinkPage')) },
   // Third-party platforms (docs/third-party.md): connections, and projects bound to remote ones.
   { path: '/xinde/thirdmonitorparam', title: msg`第三方参数`, component: lazyPage(() => import('./third/ThirdParamPage')) },
   { path: '/xinde/thirdmonitorproject', title: msg`第三方项目`, component: lazyPage(() => import('./third/ThirdProjectPage')) },

@@ -24,6 +24,11 @@ export interface TestServer {
   storage: TestStore;
   /** Closes the server and removes its store, unless `keepStore` (a restart test starts another server on it). */
   stop(options?: { keepStore?: boolean }): Promise<void>;
+  /**
+   * Stops the server and starts another on the same store, HTTP port and MQTT port, with the same settings: a
+   * deployment restarted in place, which browsers and devices reconnect to at the address they knew.
+   */
+  restart(): Promise<TestServer>;
 }
 
 /** The outbound guard as a deployment has it by default: private and local addresses refused. */
@@ -72,18 +77,23 @@ export async function startServer(
   );
   const app = await buildApp(config, options);
   await prepare?.(app);
-  await app.app.listen({ port: 0, host: '127.0.0.1' });
+  await app.app.listen({ port: config.port, host: '127.0.0.1' });
   const address = app.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  const stop = async (options: { keepStore?: boolean } = {}) => {
+    await app.close();
+    if (!options.keepStore) await storage.remove();
+  };
   return {
     url: `http://127.0.0.1:${port}`,
     app,
     store: storage.kind,
     dataDir,
     storage,
-    stop: async (options = {}) => {
-      await app.close();
-      if (!options.keepStore) await storage.remove();
+    stop,
+    restart: async () => {
+      await stop({ keepStore: true });
+      return startServer(store, { ...overrides, port, mqttPort: app.broker?.port ?? overrides.mqttPort ?? 0 }, prepare, storage, options);
     },
   };
 }

@@ -21,9 +21,31 @@ export async function enableOne(platform: Platform, repo: Repository, ctx: CallC
   });
 }
 
-/** The caller's tenant's enabled config, if any. */
+/**
+ * Configs the caller sees, with their secret keys: for the server's own uses only (signing uploads and SMS, checking
+ * an S3 config), never to be answered. The repository's reads (`all`, `page`, `detail`) leave hidden fields out; its
+ * scoped select, used here, keeps them.
+ */
+export async function withSecrets(repo: Repository, ctx: CallContext, conditions: Condition[], limit = 10_000): Promise<Row[]> {
+  let qb = (await repo.select(ctx)).selectAll();
+  for (const condition of conditions) qb = qb.where(condition);
+  return qb.orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** The caller's tenant's enabled config, if any, with its secret key (server use only). */
 export async function enabledConfig(repo: Repository, ctx: CallContext): Promise<Row | undefined> {
-  const [row] = await repo.all(ctx, {}, [(eb) => eb('tenantId', '=', ctx.principal.tenantId), (eb) => eb('status', '=', ENABLED)], 1);
+  const [row] = await withSecrets(repo, ctx, [(eb) => eb('tenantId', '=', ctx.principal.tenantId), (eb) => eb('status', '=', ENABLED)], 1);
   return row;
 }
 
+const blank = (value: unknown) => typeof value === 'string' && value.trim() === '';
+
+/**
+ * A config's `secretKey` is write-only (`hidden`): never answered, so an edit that sends it blank (`""`) keeps the
+ * stored one, and `null` clears it. A new config's blank key is stored as null.
+ */
+export function keepSecret(values: Row, existing: Row | undefined): Row {
+  if (!blank(values.secretKey)) return values;
+  const { secretKey: _blank, ...rest } = values;
+  return existing ? rest : { ...rest, secretKey: null };
+}

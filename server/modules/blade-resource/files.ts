@@ -10,7 +10,7 @@ import { contextOf, idsOf, paramsOf } from '../../http/context';
 import { badRequest, notFound, ok } from '../../http/envelope';
 import { outboundGuard } from '../../net/outbound';
 import type { Platform } from '../../platform';
-import { enabledConfig } from './configs';
+import { enabledConfig, withSecrets } from './configs';
 import { S3Storage } from './s3';
 import { contentTypeOf, displayName, extensionOf, LocalStorage, newObjectName, OBJECT_NAME } from './storage';
 import { needs } from '../../auth/rights';
@@ -52,7 +52,7 @@ export function registerFiles(app: FastifyInstance, platform: Platform): void {
       if (OBJECT_NAME.exec(name)?.[1] === row.tenantId) await local.remove(name);
       return;
     }
-    const configs = await ossRepo.all(ctx, {}, [(eb) => eb('tenantId', '=', row.tenantId as string), (eb) => eb('category', '=', OSS_CATEGORY.s3)]);
+    const configs = await withSecrets(ossRepo, ctx, [(eb) => eb('tenantId', '=', row.tenantId as string), (eb) => eb('category', '=', OSS_CATEGORY.s3)]);
     const store = configs.map((config) => s3Of(platform, config)).find((s3) => s3.domain === row.domain);
     await store?.remove(name).catch((error: Error) => {
       throw badRequest(`文件删除失败: ${error.message}`);

@@ -8,7 +8,7 @@ import { badRequest, invalidParam, ok } from '../../http/envelope';
 import { refuseLocalUrl } from '../../net/check';
 import { outboundGuard } from '../../net/outbound';
 import type { Platform } from '../../platform';
-import { enableOne, enabledConfig } from './configs';
+import { enableOne, enabledConfig, keepSecret, withSecrets } from './configs';
 import { registerFiles } from './files';
 import { phoneProblem, providerOf } from './sms';
 import { needs } from '../../auth/rights';
@@ -24,9 +24,12 @@ const addressWritten = (values: Row) => values.endpoint !== undefined || values.
 function registerOss(app: FastifyInstance, platform: Platform): void {
   const repo = platform.repo(oss);
   registerCrud(app, platform, oss, {
-    async beforeSave(_ctx, values, existing) {
+    async beforeSave(ctx, given, existing) {
+      const values = keepSecret(given, existing);
       const merged = { ...existing, ...values };
       if (Number(merged.category) === OSS_CATEGORY.s3) {
+        // `existing` is the row as answered, without its key: an edit that keeps the key is checked against the stored one.
+        if (existing && values.secretKey === undefined) merged.secretKey = (await withSecrets(repo, ctx, [(eb) => eb('id', '=', existing.id)], 1))[0]?.secretKey;
         for (const [field, message] of [['endpoint', '请输入资源地址'], ['accessKey', '请输入accessKey'], ['secretKey', '请输入secretKey'], ['bucketName', '请输入空间名']] as const) {
           if (!String(merged[field] ?? '').trim()) throw invalidParam(`${field}: ${message}`);
         }
@@ -47,7 +50,8 @@ function registerOss(app: FastifyInstance, platform: Platform): void {
 function registerSms(app: FastifyInstance, platform: Platform): void {
   const repo = platform.repo(sms);
   registerCrud(app, platform, sms, {
-    async beforeSave(_ctx, values, existing) {
+    async beforeSave(_ctx, given, existing) {
+      const values = keepSecret(given, existing);
       const merged = { ...existing, ...values };
       if (Number(merged.category) === SMS_CATEGORY.http) {
         if (!String(merged.endpoint ?? '').trim()) throw invalidParam('endpoint: 请输入短信网关地址');
@@ -78,7 +82,7 @@ function registerSms(app: FastifyInstance, platform: Platform): void {
     const templateParams = templateParamsOf(params.params);
     const code = text(params, 'code');
     const config = code
-      ? (await repo.all(ctx, {}, [(eb) => eb('tenantId', '=', ctx.principal.tenantId), (eb) => eb('smsCode', '=', code)], 1))[0]
+      ? (await withSecrets(repo, ctx, [(eb) => eb('tenantId', '=', ctx.principal.tenantId), (eb) => eb('smsCode', '=', code)], 1))[0]
       : await enabledConfig(repo, ctx);
     if (!config) throw badRequest(code ? '短信配置不存在' : '未启用短信配置');
     const entry = { smsCode: config.smsCode, templateId: config.templateId, phones, params: templateParams };

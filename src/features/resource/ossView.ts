@@ -13,7 +13,8 @@ export const ossView: CrudView<typeof oss> = {
     { name: 'ossCode', label: msg`资源编号`, search: true, required: msg`请输入资源编号`, width: 140 },
     { name: 'endpoint', label: msg`资源地址`, width: 220 },
     { name: 'accessKey', label: msg`accessKey`, hideInTable: true },
-    { name: 'secretKey', label: msg`secretKey`, hideInTable: true },
+    // Write-only: the API never returns it; an edit that leaves it blank keeps the stored one.
+    { name: 'secretKey', label: msg`secretKey(编辑时留空不修改)`, widget: { type: 'password' }, hideInTable: true, keepIfBlank: (mode) => mode === 'edit', hideInForm: (mode) => mode === 'view' },
     { name: 'bucketName', label: msg`空间名`, width: 140 },
     { name: 'region', label: msg`区域`, hideInTable: true },
     { name: 'remark', label: msg`备注`, span: 24, width: 160 },

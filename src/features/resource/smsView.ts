@@ -15,7 +15,8 @@ export function smsView(sendTest: (row: Row) => void): CrudView<typeof sms> {
       { name: 'templateId', label: msg`模板ID`, search: true, required: msg`请输入模板ID`, width: 140 },
       { name: 'endpoint', label: msg`网关地址`, width: 220 },
       { name: 'accessKey', label: msg`accessKey`, hideInTable: true },
-      { name: 'secretKey', label: msg`secretKey`, hideInTable: true },
+      // Write-only: the API never returns it; an edit that leaves it blank keeps the stored one.
+      { name: 'secretKey', label: msg`secretKey(编辑时留空不修改)`, widget: { type: 'password' }, hideInTable: true, keepIfBlank: (mode) => mode === 'edit', hideInForm: (mode) => mode === 'view' },
       { name: 'regionId', label: msg`regionId`, hideInTable: true },
       { name: 'signName', label: msg`短信签名`, width: 120 },
       { name: 'remark', label: msg`备注`, span: 24, width: 140 },

@@ -6,25 +6,34 @@ import { type ApiClient, signedIn } from '../../support/client';
 import { startServer, type TestServer } from '../../support/server';
 
 export interface ConsoleUnderTest {
+  /** The server now running (another one after `restartServer`). */
   server: TestServer;
   browser: TestBrowser;
   page: Page;
   /** Signs in through the login page and waits for the home tab. */
   login(account?: string, password?: string): Promise<void>;
+  /** Restarts the server in place (same store and ports, tests/support/server.ts): the browser stays open. */
+  restartServer(): Promise<TestServer>;
   stop(): Promise<void>;
 }
 
 /** A real server (SQLite) serving this run's console build, and a fresh Chromium profile pointed at it. */
 export async function openConsole(overrides: Partial<Config> = {}): Promise<ConsoleUnderTest> {
-  const server = await startServer('sqlite', { consoleDir: inject('consoleDir'), ...overrides });
+  let server = await startServer('sqlite', { consoleDir: inject('consoleDir'), ...overrides });
   const browser = await launchBrowser(server.url);
   const page = browser.page;
   page.setDefaultTimeout(15_000);
   return {
-    server,
+    get server() {
+      return server;
+    },
     browser,
     page,
     login: (account = 'admin', password = 'admin') => signIn(page, undefined, account, password),
+    async restartServer() {
+      server = await server.restart();
+      return server;
+    },
     async stop() {
       await browser.close();
       await server.stop();
@@ -90,7 +99,7 @@ export function consoleSuite(options: ConsoleSuiteOptions = {}): SuiteConsole {
   let api: ApiClient | undefined;
   beforeAll(async () => {
     const c = await openConsole();
-    started = { ...c, get api() { return present(api, 'the API client (signed in with the console only)'); } };
+    started = { ...c, get server() { return c.server; }, get api() { return present(api, 'the API client (signed in with the console only)'); } };
     if (options.signIn === false) return;
     api = await signedIn(c.server.url, 'admin', 'admin', options.tenantId);
     await signIn(c.page, options.tenantId);
@@ -105,6 +114,7 @@ export function consoleSuite(options: ConsoleSuiteOptions = {}): SuiteConsole {
     get page() { return present(started).page; },
     get api() { return present(started).api; },
     login: (account, password) => present(started).login(account, password),
+    restartServer: () => present(started).restartServer(),
     stop: () => present(started).stop(),
   };
 }

@@ -3,10 +3,13 @@ import { existsSync, readdirSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { oss } from '../../../resources/resource/oss';
+import { sms } from '../../../resources/resource/sms';
 import { authorization } from '../../../server/modules/blade-resource/s3';
 import type { ApiClient, Envelope } from '../../support/client';
-import { expectOk, type PageData } from '../../support/envelope';
+import { expectOk, expectRefused, type PageData, type Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 
 interface Uploaded {
@@ -75,6 +78,54 @@ onEveryStore('OSS, SMS and attachments', { signIn: ['admin', 'demo'], config: { 
     form.append(field, new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), filename);
     const response = await fetch(`${ctx.server.url}/api/blade-resource/oss/endpoint/put-file`, { method: 'POST', headers: client.headers(), body: form });
     return { status: response.status, body: (await response.json()) as Envelope<Uploaded> };
+  }
+
+  /** A list export's rows (titles first) as cell values. */
+  async function exportedRows(client: ApiClient, path: string, columns: readonly string[]): Promise<unknown[][]> {
+    const url = new URL(path, ctx.server.url);
+    url.searchParams.set('columns', columns.map((c) => `${c}:${c}`).join(','));
+    const response = await fetch(url, { headers: client.headers() });
+    expect(response.headers.get('content-type')).toContain('spreadsheetml');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await response.arrayBuffer());
+    const rows: unknown[][] = [];
+    workbook.worksheets[0].eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    return rows;
+  }
+
+  /**
+   * No read of a config answers its secret key: the list (also when asked to filter or sort by the key), the detail, an
+   * export of every column it may name (one naming the key is refused). The resources have no select variant.
+   */
+  async function expectKeyNeverAnswered(client: ApiClient, resource: typeof oss | typeof sms, id: string, accessKey: string, secrets: readonly string[]): Promise<void> {
+    const base = `/api/blade-resource/${resource.name}`;
+    const list = expectOk(await client.get<PageData>(`${base}/list`, { size: 100 }));
+    const detail = expectOk(await client.get<Row>(`${base}/detail`, { id }));
+    const listed = list.records.find((r) => r.id === id);
+    for (const answer of [listed, detail]) {
+      expect(answer).toMatchObject({ id, accessKey });
+      expect(answer).not.toHaveProperty('secretKey');
+    }
+    const filtered = expectOk(await client.get<PageData>(`${base}/list`, { secretKey: 'not-the-key', size: 100 }));
+    expect(filtered.total).toBe(list.total);
+    // Nor is a list sorted by it: rows saved with chosen keys would find a stored one by bisection.
+    const order = (page: PageData) => page.records.map((r) => r.id);
+    for (const sort of ['ascs', 'descs']) expect(order(expectOk(await client.get<PageData>(`${base}/list`, { [sort]: 'secretKey', size: 100 })))).toEqual(order(list));
+    expectRefused(await client.get(`${base}/export`, { columns: 'secretKey:secretKey' }), '字段 secretKey 不能导出');
+    const columns = resource.columns.filter((c) => c !== 'secretKey');
+    const sheet = await exportedRows(client, `${base}/export`, columns);
+    expect(sheet.slice(1).map((row) => row[columns.indexOf('id')])).toContain(id);
+    const answered = JSON.stringify([list, filtered, detail, sheet]);
+    expect(answered).toContain(accessKey);
+    for (const secret of secrets) expect(answered).not.toContain(secret);
+  }
+
+  /** The API log records write bodies (a browser reads it) with the key masked. */
+  async function expectKeyMaskedInLog(client: ApiClient, path: string, accessKey: string, secrets: readonly string[]): Promise<void> {
+    await ctx.server.app.platform.logs.flush();
+    const logged = JSON.stringify(expectOk(await client.get<PageData>('/api/blade-log/api/list', { requestUri: path, size: 100 })).records);
+    expect(logged).toContain(accessKey);
+    for (const secret of secrets) expect(logged).not.toContain(secret);
   }
 
   it('keeps OSS configs per tenant with one enabled at a time', async () => {
@@ -259,5 +310,114 @@ onEveryStore('OSS, SMS and attachments', { signIn: ['admin', 'demo'], config: { 
     expect(logs.some((l) => JSON.parse(l.logData).smsCode === 'dev')).toBe(true);
     expect(expectOk(await ctx.demo.get<PageData>('/api/blade-resource/sms/list')).total).toBe(0);
     expect(expectOk(await ctx.demo.get<PageData>('/api/blade-log/usual/list', { logId: 'sms' })).total).toBe(0);
+  });
+
+  it('never answers an S3 secret key; an edit without one keeps it for signing, one with a new key replaces it', async () => {
+    const keys = ['Vault+Secret/One', 'Vault+Secret/Two'] as const;
+    const saved = expectOk(
+      await ctx.demo.post<Row>('/api/blade-resource/oss/submit', {
+        category: 2, ossCode: 'vault', endpoint: s3.origin, accessKey: 'vault-ak', secretKey: keys[0], bucketName: 'vault', region: 'cn-north-1',
+      }),
+    );
+    expect(saved).toMatchObject({ ossCode: 'vault', accessKey: 'vault-ak' });
+    expect(saved).not.toHaveProperty('secretKey');
+    // A config without a key beside it: a list sorted by the key would order the two.
+    const local = expectOk(await ctx.demo.post<Row>('/api/blade-resource/oss/submit', { category: 1, ossCode: 'vault-local', accessKey: 'local-ak' }));
+    await expectKeyNeverAnswered(ctx.demo, oss, saved.id, 'vault-ak', keys);
+    await expectKeyNeverAnswered(ctx.admin, oss, saved.id, 'vault-ak', keys);
+    expectOk(await ctx.demo.post('/api/blade-resource/oss/enable', undefined, { id: saved.id }));
+
+    /** The last request the bucket got was `method` of `name`, signed with these keys. */
+    const expectSigned = (method: string, name: string, accessKey: string, secretKey: string) => {
+      const got = s3.received.at(-1)!;
+      expect(got).toMatchObject({ method, url: `/vault/${name}` });
+      const amzDate = String(got.headers['x-amz-date']);
+      const payloadHash = String(got.headers['x-amz-content-sha256']);
+      expect(got.headers.authorization).toBe(
+        authorization({
+          method, path: got.url, payloadHash, headers: { host: String(got.headers.host), 'x-amz-content-sha256': payloadHash, 'x-amz-date': amzDate },
+          accessKey, secretKey, region: 'cn-north-1', day: amzDate.slice(0, 8), amzDate,
+        }),
+      );
+    };
+    const uploadSignedWith = async (accessKey: string, secretKey: string) => {
+      const file = expectOk(await upload(ctx.demo, 'vault', 'vault.txt'));
+      expectSigned('PUT', file.name, accessKey, secretKey);
+      return file;
+    };
+    await uploadSignedWith('vault-ak', keys[0]);
+
+    // An edit without the key (left out, or blank as a form leaves it) passes the S3 check and keeps the stored key.
+    const edited = expectOk(await ctx.demo.post<Row>('/api/blade-resource/oss/submit', { id: saved.id, remark: '改备注' }));
+    expect(edited).toMatchObject({ remark: '改备注', accessKey: 'vault-ak' });
+    expect(edited).not.toHaveProperty('secretKey');
+    await uploadSignedWith('vault-ak', keys[0]);
+    expectOk(
+      await ctx.demo.post('/api/blade-resource/oss/update', {
+        id: saved.id, category: 2, ossCode: 'vault', endpoint: s3.origin, accessKey: 'vault-ak-2', secretKey: '', bucketName: 'vault', region: 'cn-north-1',
+      }),
+    );
+    const kept = await uploadSignedWith('vault-ak-2', keys[0]);
+    expectOk(await ctx.demo.post('/api/blade-resource/attach/remove', undefined, { ids: kept.attachId }));
+    expectSigned('DELETE', kept.name, 'vault-ak-2', keys[0]);
+
+    // A new key replaces it; clearing it is refused while the config is S3, and the stored key stays.
+    expectOk(await ctx.demo.post('/api/blade-resource/oss/submit', { id: saved.id, secretKey: keys[1] }));
+    await uploadSignedWith('vault-ak-2', keys[1]);
+    expectRefused(await ctx.demo.post('/api/blade-resource/oss/submit', { id: saved.id, secretKey: null }), '请输入secretKey');
+    await uploadSignedWith('vault-ak-2', keys[1]);
+    await expectKeyNeverAnswered(ctx.demo, oss, saved.id, 'vault-ak-2', keys);
+
+    // A local config made S3 has no stored key to keep.
+    expectRefused(
+      await ctx.demo.post('/api/blade-resource/oss/submit', { id: local.id, category: 2, endpoint: s3.origin, accessKey: 'vault-ak', secretKey: '', bucketName: 'vault' }),
+      '请输入secretKey',
+    );
+    await expectKeyMaskedInLog(ctx.demo, '/blade-resource/oss/', 'vault-ak', keys);
+  });
+
+  it('never answers an SMS secret key; an edit without one keeps it for signing, one with a new key replaces it', async () => {
+    const keys = ['Sms+Secret/One', 'Sms+Secret/Two'] as const;
+    const saved = expectOk(
+      await ctx.admin.post<Row>('/api/blade-resource/sms/submit', {
+        category: 1, smsCode: 'signed', templateId: 'SIGNED_01', accessKey: 'sms-ak', secretKey: keys[0], endpoint: `${gateway.origin}/sms/signed`,
+      }),
+    );
+    expect(saved).toMatchObject({ smsCode: 'signed', accessKey: 'sms-ak' });
+    expect(saved).not.toHaveProperty('secretKey');
+    // A new config sent with a blank key has none (and orders against the other, were a list sorted by the key).
+    const blank = expectOk(await ctx.admin.post<Row>('/api/blade-resource/sms/submit', { category: 1, smsCode: 'unsigned', templateId: 'T3', secretKey: '', endpoint: `${gateway.origin}/sms/unsigned` }));
+    expect(await ctx.server.app.platform.db.selectFrom('blade_sms').select('secretKey').where('id', '=', blank.id).executeTakeFirst()).toEqual({ secretKey: null });
+    await expectKeyNeverAnswered(ctx.admin, sms, saved.id, 'sms-ak', keys);
+
+    /** Sends through the config; the gateway must get the body signed with `secretKey`, or unsigned without one. */
+    gateway.status = 200;
+    const sentSignedWith = async (secretKey: string | undefined) => {
+      expectOk(await ctx.admin.post('/api/blade-resource/sms/endpoint/send-message', undefined, { code: 'signed', phones: '13800138000' }));
+      const delivery = gateway.received.at(-1)!;
+      expect(delivery.url).toBe('/sms/signed');
+      expect(JSON.parse(delivery.body)).toMatchObject({ templateId: 'SIGNED_01', accessKey: 'sms-ak' });
+      expect(delivery.headers['x-sms-signature']).toBe(secretKey === undefined ? undefined : createHmac('sha256', secretKey).update(delivery.body).digest('hex'));
+    };
+    await sentSignedWith(keys[0]);
+
+    // An edit without the key (left out, or blank as a form leaves it) keeps it.
+    const edited = expectOk(await ctx.admin.post<Row>('/api/blade-resource/sms/submit', { id: saved.id, signName: 'Vigil' }));
+    expect(edited).not.toHaveProperty('secretKey');
+    await sentSignedWith(keys[0]);
+    expectOk(await ctx.admin.post('/api/blade-resource/sms/update', { id: saved.id, templateId: 'SIGNED_01', secretKey: '' }));
+    await sentSignedWith(keys[0]);
+
+    // A new key replaces it; null clears it (the gateway's messages go unsigned).
+    expectOk(await ctx.admin.post('/api/blade-resource/sms/submit', { id: saved.id, secretKey: keys[1] }));
+    await sentSignedWith(keys[1]);
+    await expectKeyNeverAnswered(ctx.admin, sms, saved.id, 'sms-ak', keys);
+    expectOk(await ctx.admin.post('/api/blade-resource/sms/submit', { id: saved.id, secretKey: null }));
+    await sentSignedWith(undefined);
+
+    await expectKeyMaskedInLog(ctx.admin, '/blade-resource/sms/', 'sms-ak', keys);
+    const usual = JSON.stringify(expectOk(await ctx.admin.get<PageData>('/api/blade-log/usual/list', { logId: 'sms', size: 100 })).records);
+    expect(usual).toContain('SIGNED_01');
+    for (const secret of keys) expect(usual).not.toContain(secret);
   });
 });

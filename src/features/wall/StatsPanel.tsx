@@ -1,0 +1,38 @@
+import { useLingui } from '@lingui/react/macro';
+import { memo } from 'react';
+import type { ScreenProject } from '../../../resources/wire/screen';
+import { onlineRate, openTotal } from '../../../streams/screenState';
+import { percent } from './format';
+import { LEVEL_NAMES, LEVELS } from './levels';
+
+/** The shown project's figures: devices online, data points stored today, open alarms by level. */
+export const StatsPanel = memo(function StatsPanel({ project }: { project: ScreenProject }) {
+  const { t, i18n } = useLingui();
+  const { online, total } = project.devices;
+  return (
+    <div className="vg-wall-stats">
+      <div className="vg-wall-stat">
+        <div className="vg-wall-stat-label">{t`在线率`}</div>
+        <div className="vg-wall-stat-value" data-stat="online">
+          {percent(onlineRate(project.devices))}
+        </div>
+        <div className="vg-wall-stat-note">{t`设备 ${online}/${total} 在线`}</div>
+      </div>
+      <div className="vg-wall-stat">
+        <div className="vg-wall-stat-label">{t`今日数据`}</div>
+        <div className="vg-wall-stat-value" data-stat="today">
+          {project.pointsToday.toLocaleString(i18n.locale === 'en' ? 'en' : 'zh-CN')}
+        </div>
+        <div className="vg-wall-stat-note">{t`开放告警 ${openTotal(project.openAlarms)} 条`}</div>
+      </div>
+      <div className="vg-wall-levels">
+        {LEVELS.map((level) => (
+          <div key={level} className={`vg-wall-level is-level-${level}`} data-level={level}>
+            <b>{project.openAlarms[String(level) as '1']}</b>
+            <span>{i18n._(LEVEL_NAMES[level])}</span>
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,97 @@
+import { useLingui } from '@lingui/react/macro';
+import { memo, useEffect, useRef, useState } from 'react';
+import { formatReading } from '../../../resources/readings';
+import type { ScreenPoint, ScreenProject } from '../../../resources/wire/screen';
+import { pointLevel } from '../../../streams/screenState';
+import { containRect } from './format';
+import { statusClass } from './levels';
+import { useProjectImage } from './wallHooks';
+import type { WallRuntime } from './wallRuntime';
+
+/** The first channel's latest value, as a point's marker shows it. */
+function headline(point: ScreenPoint): string {
+  const first = point.channels[0];
+  return first ? formatReading(first.value, first.precision, first.unit) : '—';
+}
+
+function PointMarker({ point }: { point: ScreenPoint }) {
+  const level = pointLevel(point);
+  return (
+    <div className={`vg-wall-marker ${statusClass(level, point.online)}`} style={{ left: `${(point.x ?? 0) * 100}%`, top: `${(point.y ?? 0) * 100}%` }} data-point={point.id}>
+      <span className="vg-wall-dot" />
+      <span className="vg-wall-marker-label">
+        {point.name} <b>{headline(point)}</b>
+      </span>
+    </div>
+  );
+}
+
+/** A point as a tile of the plain grid: its status colour, name and first values. */
+function PointTile({ point }: { point: ScreenPoint }) {
+  const { t } = useLingui();
+  const level = pointLevel(point);
+  return (
+    <div className={`vg-wall-tile ${statusClass(level, point.online)}`} data-point={point.id}>
+      <div className="vg-wall-tile-name">
+        <span className="vg-wall-dot" /> {point.name}
+        {!point.online && <small className="vg-wall-offline">{t`离线`}</small>}
+      </div>
+      {point.channels.slice(0, 2).map((c) => (
+        <div key={`${c.deviceId}:${c.pointKey}`} className="vg-wall-tile-value">
+          <span>{c.name}</span> <b>{formatReading(c.value, c.precision, c.unit)}</b>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** The image fitted whole into the panel, with the placed points at their fractions of it. */
+function ImageWithPoints({ url, points }: { url: string; points: readonly ScreenPoint[] }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [natural, setNatural] = useState<{ width: number; height: number }>();
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  useEffect(() => {
+    const element = box.current;
+    if (!element || !natural) return;
+    const place = () => setSize(containRect(element.clientWidth, element.clientHeight, natural.width, natural.height));
+    place();
+    const observer = new ResizeObserver(place);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [natural]);
+  return (
+    <div className="vg-wall-image-box" ref={box}>
+      <div className="vg-wall-image" style={natural ? { width: size.width, height: size.height } : undefined}>
+        <img src={url} alt="" onLoad={(e) => setNatural({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })} />
+        {natural && points.map((p) => <PointMarker key={p.id} point={p} />)}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The project's structure: its image with the monitor points at their places, coloured by their worst open alarm
+ * (grey when their devices are offline); a plain grid when there is no image, and for the points not placed on it.
+ */
+export const StructurePanel = memo(function StructurePanel({ runtime, project }: { runtime: WallRuntime; project: ScreenProject }) {
+  const { t } = useLingui();
+  const url = useProjectImage(runtime, project.image);
+  // While the image loads its place stays empty; without one (or when it cannot be had) every point is in the grid.
+  const withImage = url !== null;
+  const placed = project.points.filter((p) => p.x !== null && p.y !== null);
+  const loose = withImage ? project.points.filter((p) => p.x === null || p.y === null) : project.points;
+  return (
+    <div className="vg-wall-structure">
+      {withImage && (url ? <ImageWithPoints url={url} points={placed} /> : <div className="vg-wall-image-box" />)}
+      {loose.length > 0 && (
+        <div className={`vg-wall-grid${withImage ? ' is-aside' : ''}`}>
+          {withImage && <div className="vg-wall-grid-title">{t`未放置的测点`}</div>}
+          {loose.map((p) => (
+            <PointTile key={p.id} point={p} />
+          ))}
+        </div>
+      )}
+      {project.points.length === 0 && <div className="vg-wall-empty">{t`暂无测点`}</div>}
+    </div>
+  );
+});
