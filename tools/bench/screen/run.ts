@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { DISPLAY_HEADER } from '../../../resources/wire/screen';
 import { hashSecret, newSecret } from '../../../server/auth/display';
 import { openDatabase } from '../../../server/db/database';
 import { nextId } from '../../../server/ids';
@@ -98,12 +99,20 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info'] });
   try {
     await new Promise((resolve) => publishers.once('message', resolve));
+    const snapshotStarted = performance.now();
+    const snapshot = await fetch(`${server.url}/api/wit-xinde/screen/data`, { headers: { [DISPLAY_HEADER]: secret } });
+    const snapshotBytes = (await snapshot.arrayBuffer()).byteLength;
+    console.log(`  ${store.padEnd(10)} screen/data ${snapshot.status} in ${(performance.now() - snapshotStarted).toFixed(0)} ms, ${(snapshotBytes / 1e6).toFixed(1)} MB`);
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
     await page.addInitScript(recorder);
     const loadStarted = Date.now();
     await page.goto(`${server.url}/wall#${secret}`);
     const tile = page.locator(`[data-channel="${probeId}:k0"]`);
-    await tile.waitFor({ timeout: 60_000 });
+    await tile.waitFor({ timeout: 180_000 }).catch(async (error: unknown) => {
+      await page.screenshot({ path: join(tmpdir(), 'vigil-screen-bench.png'), timeout: 120_000 }).catch(() => undefined);
+      console.log(`  the probe's tile did not show; the page as it was: ${join(tmpdir(), 'vigil-screen-bench.png')}`);
+      throw error;
+    });
     const firstLoad = Date.now() - loadStarted;
     // The probe's value as the page shows it, noted the moment it changes (before paint: what the user sees next frame).
     await tile.evaluate((element) => {
