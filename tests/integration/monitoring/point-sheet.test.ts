@@ -28,14 +28,14 @@ onEveryStore('device point sheet upload', { signIn: ['demo'] }, (ctx) => {
   it('imports a good .xlsx sheet: new points inserted, existing ones updated', async () => {
     const file = await xlsx([
       ['QJ-TILT-01', 'temperature', '温度', '℃', 'temperature_raw', 1, 3, '内置温度'],
-      ['QJ-TILT-01', 'tilt_x', 'X向倾角(修)', '°', 'tilt_raw', 4, 1, ''],
+      ['QJ-TILT-01', 'tilt_x', 'X向倾角(修)', '°', 'tilt_raw', 3, 1, ''],
       [],
       ['QJ-RAIN-01', 'battery', '电池电压', 'V', '', 2, 2, ''],
     ]);
     const reply = await upload(ctx.demo, file, '点位表.xlsx');
     expect(expectOk(reply)).toEqual({ total: 3, inserted: 2, updated: 1 });
     const tilt = await pointsOf('QJ-TILT-01');
-    expect(tilt.map((p) => [p.pointKey, p.name, p.precision])).toEqual([['temperature', '温度', 1], ['tilt_x', 'X向倾角(修)', 4], ['tilt_y', 'Y向倾角', 2]]);
+    expect(tilt.map((p) => [p.pointKey, p.name, p.precision])).toEqual([['temperature', '温度', 1], ['tilt_x', 'X向倾角(修)', 3], ['tilt_y', 'Y向倾角', 4]]);
     expect(tilt[0].factorsItemId).toBe(demoId('fi:temperature_raw'));
     const listed = expectOk(await ctx.demo.get<PageData>(`${X}/devicepoint/list`, { deviceId: demoId('device:QJ-RAIN-01') }));
     expect(listed.total).toBe(2);
