@@ -6,7 +6,6 @@ import { initialScreenState, MAX_ALARMS, onlineRate, pointLevel, reduceScreen, t
 
 const channel = (deviceId: string, pointKey: string, extra: Partial<ScreenChannel> = {}): ScreenChannel => ({
   deviceId,
-  deviceName: deviceId,
   pointKey,
   name: pointKey,
   unit: 'mm',
@@ -36,7 +35,6 @@ const line = (id: string, level: number, extra: Partial<AlarmLine> = {}): AlarmL
   projectId: 'p1',
   projectName: 'p1',
   deviceId: 'd1',
-  deviceName: 'd1',
   pointKey: 'crack',
   alarmLevel: level,
   alarmState: 1,
