@@ -77,9 +77,9 @@ function ImageWithPoints({ runtime, url, points }: { runtime: WallRuntime; url: 
   );
 }
 
-/** Points in alarm first (worst first), then offline ones, then the others in the project's order. */
+/** Points in alarm first (worst first), then the others in the project's order (as ValuesPanel.tsx tileOrder). */
 export function pointOrder(points: readonly ScreenPoint[]): ScreenPoint[] {
-  const rank = (point: ScreenPoint) => pointLevel(point) ?? (point.online ? 6 : 5);
+  const rank = (point: ScreenPoint) => pointLevel(point) ?? 5;
   return [...points].sort((a, b) => rank(a) - rank(b));
 }
 

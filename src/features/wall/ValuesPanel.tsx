@@ -44,11 +44,12 @@ const ChannelTile = memo(function ChannelTile({ runtime, point, channel }: { run
 
 /**
  * The tiles in the order an operator across the room needs them: channels in alarm first (worst level first), then
- * those of offline points, then the others in the project's order.
+ * the others in the project's order. Offline points keep their place (their tiles are grey): devices come online one
+ * by one after a restart, and a page order following them would shuffle under the operator's eyes.
  */
 export function tileOrder(points: readonly ScreenPoint[]): Tile[] {
   const tiles = points.flatMap((point) => point.channels.map((channel) => ({ point, channel })));
-  const rank = ({ point, channel }: Tile) => (channel.level !== null ? channel.level : point.online ? 6 : 5);
+  const rank = ({ channel }: Tile) => channel.level ?? 5;
   // Array.prototype.sort is stable: equal ranks keep the project's order.
   return tiles.sort((a, b) => rank(a) - rank(b));
 }
