@@ -1,10 +1,12 @@
 import type { LevelCounts, PresenceCounts } from '../resources/wire/statistics';
-import type { ScreenAlarm, ScreenData, ScreenPoint, ScreenPresence, ScreenProject, ScreenReading } from '../resources/wire/screen';
+import type { ScreenAlarm, ScreenData, ScreenPoint, ScreenPresence, ScreenProject } from '../resources/wire/screen';
 import type { AlarmLine } from '../resources/wire/statistics';
 import type { LiveEvent, ScreenStreamEvent } from './screen';
 
 /**
- * What a wall screen shows, folded from its snapshots and live events (streams/screen.ts). Objects nothing changed
+ * What a wall screen shows, folded from its snapshots and live events (streams/screen.ts) — but for the readings:
+ * the channels' live values and today's counts are streams/screenChannels.ts, updated in place so that a reading
+ * renders its tiles only (the snapshot's values here are those of its time). Objects nothing changed
  * keep their identity, so the panels of other projects do not render again. Every collection is bounded: the alarm
  * list (MAX_ALARMS), the events held while a snapshot is fetched (MAX_PENDING), the presence remembered (one entry
  * per device of the link).
@@ -47,13 +49,15 @@ export function reduceScreen(state: ScreenState, events: readonly ScreenStreamEv
 }
 
 function withLive(state: ScreenState, event: LiveEvent): ScreenState {
+  // Readings are screenChannels.ts's: they change nothing here, and are not held for the next snapshot either.
+  if (event.type === 'readings') return state;
   const pending = state.pending && state.pending.length < MAX_PENDING ? [...state.pending, event] : state.pending;
-  return { ...applyLive(state, event, true), pending };
+  return { ...applyLive(state, event), pending };
 }
 
-function applyLive(state: ScreenState, event: LiveEvent, count: boolean): ScreenState {
+function applyLive(state: ScreenState, event: LiveEvent): ScreenState {
   if (!state.data) return state;
-  if (event.type === 'readings') return { ...state, data: withReadings(state.data, event.readings, count) };
+  if (event.type === 'readings') return state;
   if (event.type === 'alarm') return withAlarm(state, event.alarm);
   return withPresence(state, event.presence);
 }
@@ -72,9 +76,7 @@ function withSnapshot(state: ScreenState, data: ScreenData): ScreenState {
     presence: {},
   };
   for (const event of state.pending ?? []) {
-    // Readings of the snapshot's time or older are in it; today's count may already hold the others: not counted again.
-    if (event.type === 'readings') next = applyLive(next, event, false);
-    else if ((event.type === 'alarm' ? event.alarm.at : event.presence.at) > data.at) next = applyLive(next, event, true);
+    if (event.type !== 'readings' && (event.type === 'alarm' ? event.alarm.at : event.presence.at) > data.at) next = applyLive(next, event);
   }
   return next;
 }
@@ -99,30 +101,6 @@ const mapPoints = (project: ScreenProject, change: (point: ScreenPoint) => Scree
   });
   return touched ? { ...project, points } : project;
 };
-
-/** Latest values: a channel takes a reading newer than its own; today's count grows by the values stored. */
-export function withReadings(data: ScreenData, readings: readonly ScreenReading[], count = true): ScreenData {
-  let next = data;
-  for (const reading of readings) {
-    next = mapProject(next, reading.projectId, (project) => {
-      const updated = mapPoints(project, (point) => withReading(point, reading));
-      const stored = count ? Object.keys(reading.values).length : 0;
-      return stored ? { ...updated, pointsToday: updated.pointsToday + stored } : updated;
-    });
-  }
-  return next;
-}
-
-function withReading(point: ScreenPoint, reading: ScreenReading): ScreenPoint {
-  let touched = false;
-  const channels = point.channels.map((channel) => {
-    const value = reading.values[channel.pointKey];
-    if (channel.deviceId !== reading.deviceId || value === undefined || (channel.ts !== null && reading.ts <= channel.ts)) return channel;
-    touched = true;
-    return { ...channel, previous: channel.value, value, ts: reading.ts };
-  });
-  return touched ? { ...point, channels } : point;
-}
 
 const adjust = (counts: LevelCounts, level: number, by: number): LevelCounts => {
   const key = String(level) as keyof LevelCounts;

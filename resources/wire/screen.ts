@@ -28,7 +28,6 @@ export type ScreenLayout = (typeof SCREEN_LAYOUTS)[number];
 /** One channel of a device (a point key) as the screen shows it. */
 export interface ScreenChannel {
   deviceId: string;
-  deviceName: string;
   pointKey: string;
   /** The factor item's name, else the device point's, else the key. */
   name: string;

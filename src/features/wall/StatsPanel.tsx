@@ -4,11 +4,15 @@ import type { ScreenProject } from '../../../resources/wire/screen';
 import { onlineRate, openTotal } from '../../../streams/screenState';
 import { percent } from './format';
 import { LEVEL_NAMES, LEVELS } from './levels';
+import { usePointsToday } from './wallPaging';
+import type { WallRuntime } from './wallRuntime';
 
 /** The shown project's figures: devices online, data points stored today, open alarms by level. */
-export const StatsPanel = memo(function StatsPanel({ project }: { project: ScreenProject }) {
+export const StatsPanel = memo(function StatsPanel({ runtime, project }: { runtime: WallRuntime; project: ScreenProject }) {
   const { t, i18n } = useLingui();
   const { online, total } = project.devices;
+  // Live: it grows with every reading (streams/screenChannels.ts), without a new project object.
+  const pointsToday = usePointsToday(runtime, project.id);
   return (
     <div className="vg-wall-stats">
       <div className="vg-wall-stat">
@@ -21,7 +25,7 @@ export const StatsPanel = memo(function StatsPanel({ project }: { project: Scree
       <div className="vg-wall-stat">
         <div className="vg-wall-stat-label">{t`今日数据`}</div>
         <div className="vg-wall-stat-value" data-stat="today">
-          {project.pointsToday.toLocaleString(i18n.locale === 'en' ? 'en' : 'zh-CN')}
+          {pointsToday.toLocaleString(i18n.locale === 'en' ? 'en' : 'zh-CN')}
         </div>
         <div className="vg-wall-stat-note">{t`开放告警 ${openTotal(project.openAlarms)} 条`}</div>
       </div>

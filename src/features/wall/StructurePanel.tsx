@@ -1,33 +1,41 @@
 import { useLingui } from '@lingui/react/macro';
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { formatReading } from '../../../resources/readings';
-import type { ScreenPoint, ScreenProject } from '../../../resources/wire/screen';
+import type { ScreenChannel, ScreenPoint, ScreenProject } from '../../../resources/wire/screen';
 import { pointLevel } from '../../../streams/screenState';
 import { containRect } from './format';
 import { statusClass } from './levels';
+import { PageMark } from './PageMark';
 import { useProjectImage } from './wallHooks';
+import { useChannel, usePaged } from './wallPaging';
 import type { WallRuntime } from './wallRuntime';
 
-/** The first channel's latest value, as a point's marker shows it. */
-function headline(point: ScreenPoint): string {
-  const first = point.channels[0];
-  return first ? formatReading(first.value, first.precision, first.unit) : '—';
+/** A channel's live value with its unit (the tile reads it itself: a reading renders it alone). */
+function LiveReading({ runtime, channel }: { runtime: WallRuntime; channel: ScreenChannel }) {
+  const live = useChannel(runtime, channel.deviceId, channel.pointKey);
+  return <b>{formatReading(live.value, channel.precision, channel.unit)}</b>;
 }
 
-function PointMarker({ point }: { point: ScreenPoint }) {
+/** The first channel's latest value, as a point's marker shows it. */
+function Headline({ runtime, point }: { runtime: WallRuntime; point: ScreenPoint }) {
+  const first = point.channels[0];
+  return first ? <LiveReading runtime={runtime} channel={first} /> : <b>—</b>;
+}
+
+const PointMarker = memo(function PointMarker({ runtime, point }: { runtime: WallRuntime; point: ScreenPoint }) {
   const level = pointLevel(point);
   return (
     <div className={`vg-wall-marker ${statusClass(level, point.online)}`} style={{ left: `${(point.x ?? 0) * 100}%`, top: `${(point.y ?? 0) * 100}%` }} data-point={point.id}>
       <span className="vg-wall-dot" />
       <span className="vg-wall-marker-label">
-        {point.name} <b>{headline(point)}</b>
+        {point.name} <Headline runtime={runtime} point={point} />
       </span>
     </div>
   );
-}
+});
 
 /** A point as a tile of the plain grid: its status colour, name and first values. */
-function PointTile({ point }: { point: ScreenPoint }) {
+const PointTile = memo(function PointTile({ runtime, point }: { runtime: WallRuntime; point: ScreenPoint }) {
   const { t } = useLingui();
   const level = pointLevel(point);
   return (
@@ -38,15 +46,15 @@ function PointTile({ point }: { point: ScreenPoint }) {
       </div>
       {point.channels.slice(0, 2).map((c) => (
         <div key={`${c.deviceId}:${c.pointKey}`} className="vg-wall-tile-value">
-          <span>{c.name}</span> <b>{formatReading(c.value, c.precision, c.unit)}</b>
+          <span>{c.name}</span> <LiveReading runtime={runtime} channel={c} />
         </div>
       ))}
     </div>
   );
-}
+});
 
 /** The image fitted whole into the panel, with the placed points at their fractions of it. */
-function ImageWithPoints({ url, points }: { url: string; points: readonly ScreenPoint[] }) {
+function ImageWithPoints({ runtime, url, points }: { runtime: WallRuntime; url: string; points: readonly ScreenPoint[] }) {
   const box = useRef<HTMLDivElement>(null);
   const [natural, setNatural] = useState<{ width: number; height: number }>();
   const [size, setSize] = useState({ width: 0, height: 0 });
@@ -63,10 +71,16 @@ function ImageWithPoints({ url, points }: { url: string; points: readonly Screen
     <div className="vg-wall-image-box" ref={box}>
       <div className="vg-wall-image" style={natural ? { width: size.width, height: size.height } : undefined}>
         <img src={url} alt="" onLoad={(e) => setNatural({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })} />
-        {natural && points.map((p) => <PointMarker key={p.id} point={p} />)}
+        {natural && points.map((p) => <PointMarker key={p.id} runtime={runtime} point={p} />)}
       </div>
     </div>
   );
+}
+
+/** Points in alarm first (worst first), then the others in the project's order (as ValuesPanel.tsx tileOrder). */
+export function pointOrder(points: readonly ScreenPoint[]): ScreenPoint[] {
+  const rank = (point: ScreenPoint) => pointLevel(point) ?? 5;
+  return [...points].sort((a, b) => rank(a) - rank(b));
 }
 
 /**
@@ -78,19 +92,23 @@ export const StructurePanel = memo(function StructurePanel({ runtime, project }:
   const url = useProjectImage(runtime, project.image);
   // While the image loads its place stays empty; without one (or when it cannot be had) every point is in the grid.
   const withImage = url !== null;
-  const placed = project.points.filter((p) => p.x !== null && p.y !== null);
-  const loose = withImage ? project.points.filter((p) => p.x === null || p.y === null) : project.points;
+  const placed = useMemo(() => project.points.filter((p) => p.x !== null && p.y !== null), [project.points]);
+  const loose = useMemo(() => pointOrder(withImage ? project.points.filter((p) => p.x === null || p.y === null) : project.points), [withImage, project.points]);
+  const { ref, shown, page, pages } = usePaged(loose);
   return (
     <div className="vg-wall-structure">
-      {withImage && (url ? <ImageWithPoints url={url} points={placed} /> : <div className="vg-wall-image-box" />)}
+      {withImage && (url ? <ImageWithPoints runtime={runtime} url={url} points={placed} /> : <div className="vg-wall-image-box" />)}
       {loose.length > 0 && (
-        <div className={`vg-wall-grid${withImage ? ' is-aside' : ''}`}>
+        <div className={`vg-wall-loose${withImage ? ' is-aside' : ''}`}>
           {withImage && <div className="vg-wall-grid-title">{t`未放置的测点`}</div>}
-          {loose.map((p) => (
-            <PointTile key={p.id} point={p} />
-          ))}
+          <div className={`vg-wall-grid${withImage ? ' is-aside' : ''}`} ref={ref}>
+            {shown.map((p) => (
+              <PointTile key={p.id} runtime={runtime} point={p} />
+            ))}
+          </div>
         </div>
       )}
+      <PageMark page={page} pages={pages} />
       {project.points.length === 0 && <div className="vg-wall-empty">{t`暂无测点`}</div>}
     </div>
   );

@@ -1,22 +1,32 @@
 import { useLingui } from '@lingui/react/macro';
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import { displayUnit, formatValue } from '../../../resources/readings';
 import type { ScreenChannel, ScreenPoint, ScreenProject } from '../../../resources/wire/screen';
 import { Age } from './Age';
 import { changeOf } from './format';
 import { statusClass } from './levels';
+import { PageMark } from './PageMark';
+import { useChannel, usePaged } from './wallPaging';
+import type { WallRuntime } from './wallRuntime';
 
 const ARROWS = { up: '▲', down: '▼', flat: '■' } as const;
 
-function ChannelTile({ point, channel }: { point: ScreenPoint; channel: ScreenChannel }) {
-  const change = changeOf(channel.value, channel.previous, channel.precision);
+interface Tile {
+  point: ScreenPoint;
+  channel: ScreenChannel;
+}
+
+/** A channel's tile: it reads its live value itself, so a reading renders this tile only. */
+const ChannelTile = memo(function ChannelTile({ runtime, point, channel }: { runtime: WallRuntime; point: ScreenPoint; channel: ScreenChannel }) {
+  const live = useChannel(runtime, channel.deviceId, channel.pointKey);
+  const change = changeOf(live.value, live.previous, channel.precision);
   return (
     <div className={`vg-wall-value ${statusClass(channel.level, point.online)}`} data-channel={`${channel.deviceId}:${channel.pointKey}`}>
       <div className="vg-wall-value-name">
         {point.name} · {channel.name}
       </div>
       <div className="vg-wall-value-number">
-        <b>{formatValue(channel.value, channel.precision)}</b> <small>{displayUnit(channel.unit)}</small>
+        <b>{formatValue(live.value, channel.precision)}</b> <small>{displayUnit(channel.unit)}</small>
       </div>
       <div className="vg-wall-value-foot">
         {change ? (
@@ -26,22 +36,38 @@ function ChannelTile({ point, channel }: { point: ScreenPoint; channel: ScreenCh
         ) : (
           <span />
         )}
-        <Age ts={channel.ts} />
+        <Age ts={live.ts} />
       </div>
     </div>
   );
+});
+
+/**
+ * The tiles in the order an operator across the room needs them: channels in alarm first (worst level first), then
+ * the others in the project's order. Offline points keep their place (their tiles are grey): devices come online one
+ * by one after a restart, and a page order following them would shuffle under the operator's eyes.
+ */
+export function tileOrder(points: readonly ScreenPoint[]): Tile[] {
+  const tiles = points.flatMap((point) => point.channels.map((channel) => ({ point, channel })));
+  const rank = ({ channel }: Tile) => channel.level ?? 5;
+  // Array.prototype.sort is stable: equal ranks keep the project's order.
+  return tiles.sort((a, b) => rank(a) - rank(b));
 }
 
-/** The latest value of every channel of the project, with its change from the one before and its age. */
-export const ValuesPanel = memo(function ValuesPanel({ project }: { project: ScreenProject }) {
+/** The latest value of the project's channels, with their change from the one before and their age, a page at a time. */
+export const ValuesPanel = memo(function ValuesPanel({ runtime, project }: { runtime: WallRuntime; project: ScreenProject }) {
   const { t } = useLingui();
-  const tiles = project.points.flatMap((point) => point.channels.map((channel) => ({ point, channel })));
+  const tiles = useMemo(() => tileOrder(project.points), [project.points]);
+  const { ref, shown, page, pages } = usePaged(tiles);
   if (tiles.length === 0) return <div className="vg-wall-empty">{t`暂无数据`}</div>;
   return (
-    <div className="vg-wall-values">
-      {tiles.map(({ point, channel }) => (
-        <ChannelTile key={`${point.id}:${channel.deviceId}:${channel.pointKey}`} point={point} channel={channel} />
-      ))}
-    </div>
+    <>
+      <div className="vg-wall-values" ref={ref}>
+        {shown.map(({ point, channel }) => (
+          <ChannelTile key={`${point.id}:${channel.deviceId}:${channel.pointKey}`} runtime={runtime} point={point} channel={channel} />
+        ))}
+      </div>
+      <PageMark page={page} pages={pages} />
+    </>
   );
 });

@@ -83,7 +83,7 @@ export function WallScreen({ runtime, state, scale }: { runtime: WallRuntime; st
   const titles: Record<ScreenLayout, string> = { structure: t`结构测点`, values: t`最新数据`, trends: t`趋势曲线` };
   const panel = (layout: ScreenLayout) => {
     if (!project) return null;
-    const body = layout === 'structure' ? <StructurePanel runtime={runtime} project={project} /> : layout === 'values' ? <ValuesPanel project={project} /> : <TrendPanel runtime={runtime} project={project} scale={scale} />;
+    const body = layout === 'structure' ? <StructurePanel key={project.id} runtime={runtime} project={project} /> : layout === 'values' ? <ValuesPanel key={project.id} runtime={runtime} project={project} /> : <TrendPanel runtime={runtime} project={project} scale={scale} />;
     return (
       <Panel key={layout} title={titles[layout]} className={`is-${layout}`}>
         {body}
@@ -117,7 +117,7 @@ export function WallScreen({ runtime, state, scale }: { runtime: WallRuntime; st
         <aside className="vg-wall-side">
           {project && (
             <Panel title={t`项目概况`} className="is-stats">
-              <StatsPanel project={project} />
+              <StatsPanel runtime={runtime} project={project} />
             </Panel>
           )}
           <Panel title={t`告警 (${data.alarms.length})`} className="is-alarms">

@@ -3,6 +3,7 @@ import { io } from 'socket.io-client';
 import { type Actor, createActor, fromPromise } from 'xstate';
 import { type ProbeResult, screenMachine } from '../../../machines/screen';
 import { lifecycleEvents, type ScreenStreamEvent, screenEvents, screenTransport } from '../../../streams/screen';
+import { ScreenChannels } from '../../../streams/screenChannels';
 import { initialScreenState, reduceScreen, type ScreenState } from '../../../streams/screenState';
 import { createAlarmSound, type AlarmSound } from './alarmSound';
 import { consoleChanged, type WallClient, wallClient } from './wallApi';
@@ -17,6 +18,8 @@ export interface WallRuntime {
   actor: Actor<typeof screenMachine>;
   sound: AlarmSound;
   state(): ScreenState;
+  /** The channels' live values and today's counts: the tiles read them one by one (wallPaging.ts useChannel). */
+  channels: ScreenChannels;
   subscribe(listener: () => void): () => void;
   /**
    * A project's image (the `image` of the screen's data) as an object URL, or null when it cannot be had. Kept while
@@ -67,8 +70,12 @@ export function startWall(secret: string): WallRuntime {
   );
   const state$ = new BehaviorSubject<ScreenState>(initialScreenState);
   const batches$ = new Subject<readonly ScreenStreamEvent[]>();
+  const channels = new ScreenChannels();
   const events = screenEvents(screenTransport(socket), () => from(client.snapshot())).subscribe((batch) => {
-    state$.next(reduceScreen(state$.value, batch));
+    // The channels first, so a new snapshot's tiles find their values; the state only when something in it changed.
+    channels.take(batch);
+    const next = reduceScreen(state$.value, batch);
+    if (next !== state$.value) state$.next(next);
     batches$.next(batch);
     for (const event of lifecycleEvents(batch, Date.now())) actor.send(event);
   });
@@ -81,6 +88,7 @@ export function startWall(secret: string): WallRuntime {
     actor,
     sound,
     state: () => state$.value,
+    channels,
     subscribe: (listener) => {
       const subscription = state$.subscribe(listener);
       return () => subscription.unsubscribe();

@@ -60,7 +60,8 @@ onEveryStore('a display link reads its screen and nothing else', { signIn: ['dem
       expect.objectContaining({ id: s.points.M1, name: '塔顶倾角', x: null, y: null, online: true, channels: [channel(s.devices.A1.id, 'tilt_x', 0.15, 0.1), channel(s.devices.A1.id, 'tilt_y', 0.25, 0.2)] }),
       expect.objectContaining({ id: s.points.M2, name: '梁底裂缝', online: true, channels: [channel(s.devices.A2.id, 'crack', 6, 0.5, 2)] }),
     ]);
-    expect(a.points[1].channels[0]).toMatchObject({ name: '裂缝宽度', unit: 'mm', precision: 3, deviceName: `设备 ${s.devices.A2.code}` });
+    expect(a.points[1].channels[0]).toMatchObject({ name: '裂缝宽度', unit: 'mm', precision: 3 });
+    expect(a.points[1].channels[0]).not.toHaveProperty('deviceName');
     // A project without monitor points shows its devices as its points.
     expect(b.points).toEqual([expect.objectContaining({ id: s.devices.B1.id, name: `设备 ${s.devices.B1.code}`, online: true, channels: [channel(s.devices.B1.id, 'settlement', 1.5, null)] })]);
     const stored = async (deviceIds: string[]) =>

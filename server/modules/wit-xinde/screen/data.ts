@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import { ALARM_STATE } from '../../../../resources/iot/alarm';
 import { alarm } from '../../../../resources/iot/alarm';
 import { device, devicePoint } from '../../../../resources/iot/device';
@@ -7,10 +8,12 @@ import { project } from '../../../../resources/iot/project';
 import type { PresenceCounts } from '../../../../resources/wire/statistics';
 import type { ScreenChannel, ScreenData, ScreenPoint, ScreenProject } from '../../../../resources/wire/screen';
 import type { DisplayLink } from '../../../auth/display';
-import type { Db } from '../../../db/database';
+import type { DialectName } from '../../../db/database';
 import type { CallContext } from '../../../db/repository';
 import type { Platform } from '../../../platform';
+import { formatDateTime } from '../../../time';
 import { within } from '../common';
+import { pointsPerDevice } from '../statistics-figures';
 import { ALARM_COLUMNS, type AlarmColumns, alarmLineOf, levelCounts } from './lines';
 
 /**
@@ -41,12 +44,44 @@ interface PointRow {
   unit: string | null;
   precision: number | null;
   factorsItemId: string | null;
-}
-
-interface Latest {
+  /** The latest value and the one before it, epoch ms of the latest. */
   value: number | null;
   previous: number | null;
   ts: number | null;
+}
+
+/** Rows by a key, in their order. */
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = out.get(k);
+    if (list) list.push(row);
+    else out.set(k, [row]);
+  }
+  return out;
+}
+
+/**
+ * A channel's two newest series rows as a JSON array of `[ts, value]` pairs (newest first, at most two), a scalar
+ * subquery of its point row. One backward seek on the series' primary key (device, point, ts) reads both rows, where
+ * a subquery per column (ts, value, previous) cost three seeks per channel (60,000 for a project of 20,000 channels).
+ * JSON carries the doubles in their round-trip form on both stores, which text concatenation would not on SQLite.
+ */
+const recentOf = (dialect: DialectName) => {
+  const newest = sql`select l.ts, l.value from wit_device_log l where l.device_id = wit_device_point.device_id and l.point_key = wit_device_point.point_key order by l.ts desc limit 2`;
+  return dialect === 'postgres'
+    ? sql<unknown>`(select json_agg(json_build_array(r.ts, r.value)) from (${newest}) r)`
+    : sql<unknown>`(select json_group_array(json_array(r.ts, r.value)) from (${newest}) r)`;
+};
+
+/** The latest value, its ts and the value before it from `recentOf`'s pairs (PostgreSQL's driver parses json, SQLite gives text). */
+export function latestOf(recent: unknown): { ts: number | null; value: number | null; previous: number | null } {
+  const parsed: unknown = typeof recent === 'string' ? JSON.parse(recent) : recent;
+  // Ordered by ts here rather than trusting the aggregate to keep the subquery's order.
+  const pairs = (Array.isArray(parsed) ? (parsed as Array<[unknown, unknown]>) : []).map(([ts, value]) => [Number(ts), Number(value)] as const).sort((a, b) => b[0] - a[0]);
+  const [latest, before] = pairs;
+  return { ts: latest ? latest[0] : null, value: latest ? latest[1] : null, previous: before ? before[1] : null };
 }
 
 /** The screen call that streams a project's image, versioned by the image so a changed one is not taken from a cache. */
@@ -56,40 +91,18 @@ export function imageUrl(projectId: string, link: string | null): string | null 
   return `${IMAGE_PATH}?projectId=${projectId}&v=${version}`;
 }
 
-/** The newest value of a channel and the one before it. The series is read by device ids the repository gave. */
-async function latestTwo(db: Db, deviceId: string, pointKey: string): Promise<Latest> {
-  const rows = await db
-    .selectFrom('wit_device_log')
-    .select(['ts', 'value'])
-    .where('deviceId', '=', deviceId)
-    .where('pointKey', '=', pointKey)
-    .orderBy('ts', 'desc')
-    .limit(2)
-    .execute();
-  return { value: rows[0] ? Number(rows[0].value) : null, previous: rows[1] ? Number(rows[1].value) : null, ts: rows[0] ? Number(rows[0].ts) : null };
-}
-
 /**
- * Data points stored since `since` (epoch ms) for the devices: counted in the series, one range per device on its
- * primary key. The statistics' per-device-per-day counters (another branch, migration 0016) are to take its place.
+ * Data points stored today (the server's local date) per project of `devices`: the statistics' per-device-per-day
+ * counters (docs/statistics.md "Counters"), read for the devices the repository gave, one query.
  */
-export async function pointsTodayOf(db: Db, deviceIds: readonly string[], since: number): Promise<number> {
-  let total = 0;
-  for (let i = 0; i < deviceIds.length; i += 500) {
-    const row = await db
-      .selectFrom('wit_device_log')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('deviceId', 'in', deviceIds.slice(i, i + 500) as string[])
-      .where('ts', '>=', since)
-      .executeTakeFirst();
-    total += Number(row?.n ?? 0);
-  }
-  return total;
-}
-
-/** The server's local midnight of today, epoch ms. */
-export function startOfToday(now = new Date()): number {
-  return new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
+export async function pointsTodayOf(platform: Platform, ctx: CallContext, devices: readonly DeviceRow[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (devices.length === 0) return out;
+  const projectIds = [...new Set(devices.flatMap((d) => (d.projectId ? [d.projectId] : [])))];
+  const visible = (await platform.repo(device).select(ctx)).select('wit_device.id').where(within('wit_device.projectId', projectIds));
+  const perDevice = await pointsPerDevice(platform, [formatDateTime().slice(0, 10)], visible);
+  for (const d of devices) if (d.projectId) out.set(d.projectId, (out.get(d.projectId) ?? 0) + (perDevice.get(d.id) ?? 0));
+  return out;
 }
 
 /** Devices by presence; `never` were never heard of and count as offline too. */
@@ -104,9 +117,11 @@ export async function screenData(platform: Platform, ctx: CallContext, link: Dis
   const projects = await reader.projects(link.projectIds);
   const ids = projects.map((p) => p.id);
   const [devices, monitorPoints, openAlarms] = await Promise.all([reader.devices(ids), reader.monitorPoints(ids), reader.openAlarms(ids)]);
-  const [points, bindings] = await Promise.all([reader.points(devices.map((d) => d.id)), reader.bindings(monitorPoints.map((m) => m.id))]);
-  const latest = await reader.latest(points);
-  const since = startOfToday();
+  const [points, bindings, today] = await Promise.all([
+    reader.points(devices.map((d) => d.id)),
+    reader.bindings(monitorPoints.map((m) => m.id)),
+    pointsTodayOf(platform, ctx, devices),
+  ]);
   const projectNames = new Map(projects.map((p) => [p.id, p.name]));
   const deviceNames = new Map(devices.map((d) => [d.id, d.name]));
   const levels = new Map<string, number>();
@@ -115,22 +130,25 @@ export async function screenData(platform: Platform, ctx: CallContext, link: Dis
     levels.set(key, Math.min(levels.get(key) ?? 99, Number(row.alarmLevel)));
   }
   const channelOf = (d: DeviceRow, p: PointRow): ScreenChannel => {
-    const values = latest.get(`${d.id}|${p.pointKey}`) ?? { value: null, previous: null, ts: null };
     // A channel's own alarm, or one raised on the whole device (a manual alarm without a point).
     const level = Math.min(levels.get(`${d.id}|${p.pointKey}`) ?? 99, levels.get(`${d.id}|`) ?? 99);
-    return { deviceId: d.id, deviceName: d.name, pointKey: p.pointKey, name: p.name, unit: p.unit, precision: p.precision, ...values, level: level === 99 ? null : level };
+    const { pointKey, name, unit, precision, value, previous, ts } = p;
+    return { deviceId: d.id, pointKey, name, unit, precision, value, previous, ts, level: level === 99 ? null : level };
   };
-  const pointsOf = new Map<string, PointRow[]>();
-  for (const p of points) pointsOf.set(p.deviceId, [...(pointsOf.get(p.deviceId) ?? []), p]);
+  const pointsOf = groupBy(points, (p) => p.deviceId);
+  const bindingsOf = groupBy(bindings, (b) => b.monitorPointId);
+  const devicesOf = groupBy(devices, (d) => d.projectId ?? '');
+  const placedOf = groupBy(monitorPoints, (m) => m.projectId ?? '');
+  const alarmsOf = groupBy(openAlarms, (a) => a.projectId ?? '');
   const deviceById = new Map(devices.map((d) => [d.id, d]));
 
   const out: ScreenProject[] = [];
   for (const p of projects) {
-    const own = devices.filter((d) => d.projectId === p.id);
-    const placed = monitorPoints.filter((m) => m.projectId === p.id);
+    const own = devicesOf.get(p.id) ?? [];
+    const placed = placedOf.get(p.id) ?? [];
     const screenPoints: ScreenPoint[] = placed.length
       ? placed.map((m) => {
-          const bound = bindings.filter((b) => b.monitorPointId === m.id);
+          const bound = bindingsOf.get(m.id) ?? [];
           const boundDevices = [...new Set(bound.map((b) => b.deviceId))].flatMap((id) => deviceById.get(id) ?? []);
           const channels = bound.flatMap((b) => {
             const d = deviceById.get(b.deviceId);
@@ -151,8 +169,8 @@ export async function screenData(platform: Platform, ctx: CallContext, link: Dis
       image: imageUrl(p.id, p.screenImage),
       points: screenPoints,
       devices: presenceOf(own),
-      pointsToday: await pointsTodayOf(platform.db, own.map((d) => d.id), since),
-      openAlarms: levelCounts(openAlarms.filter((a) => a.projectId === p.id).map((a) => Number(a.alarmLevel))),
+      pointsToday: today.get(p.id) ?? 0,
+      openAlarms: levelCounts((alarmsOf.get(p.id) ?? []).map((a) => Number(a.alarmLevel))),
       trends: chosen.length ? chosen : [...channels].slice(0, DEFAULT_TRENDS),
     });
   }
@@ -193,16 +211,26 @@ class ScreenReader {
     return qb.select(['monitorPointId', 'deviceId', 'pointKey']).where(within('monitorPointId', monitorPointIds)).orderBy('id').execute();
   }
 
-  /** The devices' points, named by their factor item when they have one, with its unit and precision as fallbacks. */
+  /**
+   * The devices' points, named by their factor item when they have one, with its unit and precision as fallbacks,
+   * and each with its latest value and the one before: read in the same query, one seek per channel on the series'
+   * primary key (device, point, ts) for both rows (`recentOf`) — one query for all channels rather than one per channel.
+   */
   async points(deviceIds: readonly string[]): Promise<PointRow[]> {
     const qb = await this.platform.repo(devicePoint).select(this.ctx);
-    const rows = await qb.select(['deviceId', 'pointKey', 'name', 'unit', 'precision', 'factorsItemId']).where(within('deviceId', deviceIds)).orderBy('sort').orderBy('id').execute();
+    const rows = await qb
+      .select(['deviceId', 'pointKey', 'name', 'unit', 'precision', 'factorsItemId', recentOf(this.platform.dialect).as('recent')])
+      .where(within('deviceId', deviceIds))
+      .orderBy('sort')
+      .orderBy('id')
+      .execute();
     const itemIds = [...new Set(rows.flatMap((r) => (r.factorsItemId ? [r.factorsItemId] : [])))];
     const items = itemIds.length ? await (await this.platform.repo(monitorFactorsItem).select(this.ctx)).select(['id', 'name', 'unit', 'precision']).where(within('id', itemIds)).execute() : [];
     const itemById = new Map(items.map((i) => [i.id, i]));
-    return rows.map((r) => {
+    return rows.map(({ recent, ...r }) => {
       const item = r.factorsItemId ? itemById.get(r.factorsItemId) : undefined;
-      return { ...r, name: item?.name ?? r.name ?? r.pointKey, unit: r.unit ?? item?.unit ?? null, precision: r.precision ?? item?.precision ?? null };
+      const name = item?.name ?? r.name ?? r.pointKey;
+      return { ...r, name, unit: r.unit ?? item?.unit ?? null, precision: r.precision ?? item?.precision ?? null, ...latestOf(recent) };
     });
   }
 
@@ -217,11 +245,5 @@ class ScreenReader {
       .orderBy('levelTime', 'desc')
       .orderBy('id', 'desc')
       .execute();
-  }
-
-  async latest(points: readonly PointRow[]): Promise<Map<string, Latest>> {
-    const out = new Map<string, Latest>();
-    for (const p of points) out.set(`${p.deviceId}|${p.pointKey}`, await latestTwo(this.platform.db, p.deviceId, p.pointKey));
-    return out;
   }
 }

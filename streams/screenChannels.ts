@@ -1,0 +1,151 @@
+import type { ScreenData, ScreenReading } from '../resources/wire/screen';
+import type { ScreenStreamEvent } from './screen';
+
+/**
+ * The live values of a wall screen's channels and its projects' count of today's points, kept outside the screen's
+ * state (streams/screenState.ts): a project of 2,000 devices takes tens of reading batches a second, and copying the
+ * project per batch, then rendering its panels again, pegs the browser. Here a reading updates its channel's record
+ * in place (no allocation per point), and `flush` — once per batch of the stream, i.e. per animation frame — tells
+ * the listeners of the records that changed, so only their tiles render again.
+ */
+
+/** A channel's latest value, the one before it and the time of the latest; `version` grows with every change. */
+export interface LiveChannel {
+  value: number | null;
+  previous: number | null;
+  ts: number | null;
+  version: number;
+}
+
+interface Entry extends LiveChannel {
+  listeners: Set<() => void>;
+}
+
+interface Count {
+  value: number;
+  listeners: Set<() => void>;
+}
+
+export class ScreenChannels {
+  private readonly byDevice = new Map<string, Map<string, Entry>>();
+  private readonly counts = new Map<string, Count>();
+  private readonly dirty = new Set<{ listeners: Set<() => void> }>();
+  /** A snapshot is being fetched: readings from now on may be in its counts. */
+  private syncing = false;
+
+  /** A batch of the stream's events (one animation frame's): snapshots and readings taken in order, then flushed. */
+  take(batch: readonly ScreenStreamEvent[]): void {
+    for (const event of batch) {
+      if (event.type === 'syncing') this.syncing = true;
+      else if (event.type === 'snapshot') {
+        this.seed(event.data);
+        this.syncing = false;
+      } else if (event.type === 'readings') this.apply(event.readings, !this.syncing);
+    }
+    this.flush();
+  }
+
+  /**
+   * Takes a snapshot's values: a channel keeps a newer value it was told of meanwhile (a reading applied while the
+   * snapshot was fetched); channels and projects the snapshot no longer has are forgotten. Today's counts become the
+   * snapshot's (readings during the fetch may be in them already: not counted again).
+   */
+  seed(data: ScreenData): void {
+    const seen = new Map<string, Set<string>>();
+    for (const project of data.projects) {
+      this.countOf(project.id).value = project.pointsToday;
+      this.dirty.add(this.countOf(project.id));
+      for (const point of project.points) {
+        for (const c of point.channels) {
+          let keys = seen.get(c.deviceId);
+          if (!keys) seen.set(c.deviceId, (keys = new Set()));
+          keys.add(c.pointKey);
+          const entry = this.entry(c.deviceId, c.pointKey);
+          if (entry.ts !== null && (c.ts === null || entry.ts > c.ts)) continue;
+          entry.value = c.value;
+          entry.previous = c.previous;
+          entry.ts = c.ts;
+          this.changed(entry);
+        }
+      }
+    }
+    for (const [deviceId, channels] of this.byDevice) {
+      const keys = seen.get(deviceId);
+      if (!keys) this.byDevice.delete(deviceId);
+      else for (const key of channels.keys()) if (!keys.has(key)) channels.delete(key);
+    }
+    const projects = new Set(data.projects.map((p) => p.id));
+    for (const id of this.counts.keys()) if (!projects.has(id)) this.counts.delete(id);
+  }
+
+  /** A batch of readings: each channel the screen has takes a value newer than its own; `count` adds to today's. */
+  apply(readings: readonly ScreenReading[], count = true): void {
+    for (const reading of readings) {
+      const channels = this.byDevice.get(reading.deviceId);
+      let stored = 0;
+      for (const key in reading.values) {
+        stored++;
+        const entry = channels?.get(key);
+        if (!entry || (entry.ts !== null && reading.ts <= entry.ts)) continue;
+        entry.previous = entry.value;
+        entry.value = reading.values[key];
+        entry.ts = reading.ts;
+        this.changed(entry);
+      }
+      const total = this.counts.get(reading.projectId);
+      if (count && total && stored > 0) {
+        total.value += stored;
+        this.dirty.add(total);
+      }
+    }
+  }
+
+  /** Tells the listeners of what changed since the last flush. */
+  flush(): void {
+    if (this.dirty.size === 0) return;
+    const changed = [...this.dirty];
+    this.dirty.clear();
+    for (const entry of changed) for (const listener of entry.listeners) listener();
+  }
+
+  /** The record of a channel (the same object for as long as the screen has the channel). */
+  channel(deviceId: string, pointKey: string): LiveChannel {
+    return this.entry(deviceId, pointKey);
+  }
+
+  subscribeChannel(deviceId: string, pointKey: string, listener: () => void): () => void {
+    return listen(this.entry(deviceId, pointKey).listeners, listener);
+  }
+
+  pointsToday(projectId: string): number {
+    return this.counts.get(projectId)?.value ?? 0;
+  }
+
+  subscribeCount(projectId: string, listener: () => void): () => void {
+    return listen(this.countOf(projectId).listeners, listener);
+  }
+
+  private entry(deviceId: string, pointKey: string): Entry {
+    let channels = this.byDevice.get(deviceId);
+    if (!channels) this.byDevice.set(deviceId, (channels = new Map()));
+    let entry = channels.get(pointKey);
+    if (!entry) channels.set(pointKey, (entry = { value: null, previous: null, ts: null, version: 0, listeners: new Set() }));
+    return entry;
+  }
+
+  private countOf(projectId: string): Count {
+    let count = this.counts.get(projectId);
+    if (!count) this.counts.set(projectId, (count = { value: 0, listeners: new Set() }));
+    return count;
+  }
+
+  private changed(entry: Entry): void {
+    entry.version++;
+    this.dirty.add(entry);
+  }
+}
+
+function listen(listeners: Set<() => void>, listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
