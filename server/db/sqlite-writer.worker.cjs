@@ -4,7 +4,7 @@
 // are counted into the point counters (tally.cjs) in the same transaction.
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const { COUNTERS, Tally, upsertSql } = require('./tally.cjs');
+const { COUNTERS, Tally, upsertDaySql } = require('./tally.cjs');
 
 const db = new Database(workerData.file);
 for (const pragma of workerData.pragmas) db.pragma(pragma);
@@ -27,7 +27,9 @@ function prepare({ name, columns, key, tally }) {
 }
 
 const statements = workerData.tables.map(prepare);
-const counters = COUNTERS.map((counter) => db.prepare(upsertSql(counter, 1, () => '?')));
+// A statement per counter table and day, each binding the key and the count only: binding every day's column of a
+// row for each of a batch's devices cost as much again as the batch's own points.
+const counters = COUNTERS.map((counter) => Array.from({ length: 31 }, (_, i) => db.prepare(upsertDaySql(counter, i + 1))));
 
 /** writes: [{ table, columns, projects? }], a column being one array (or Float64Array) of values per bound parameter. */
 const runAll = db.transaction((writes) => {
@@ -43,8 +45,12 @@ const runAll = db.transaction((writes) => {
       else s.update.run(s.updateOrder.map((i) => args[i]));
     }
   }
-  tally.rows().forEach((rows, i) => {
-    for (const row of rows) counters[i].run(row);
+  tally.days().forEach((entries, i) => {
+    const keyLength = COUNTERS[i].key.length;
+    for (const entry of entries) {
+      const count = entry[keyLength + 1];
+      counters[i][entry[keyLength] - 1].run(...entry.slice(0, keyLength), count, count);
+    }
   });
 });
 

@@ -33,16 +33,15 @@ function monthDay(ts) {
   return last;
 }
 
-/** Adds one to day `day` of the row `key`: [...key, total, d1…d31]. */
-function bump(rows, key, day) {
+/** The row of `key` in `rows` ([...key, total, d1…d31]), made when missing. */
+function rowOf(rows, key) {
   const id = key.join('\u0000');
   let row = rows.get(id);
   if (!row) {
     row = [...key, ...new Array(32).fill(0)];
     rows.set(id, row);
   }
-  row[key.length] += 1;
-  row[key.length + day] += 1;
+  return row;
 }
 
 /** Rows in key order: writers committing side by side then lock them in the same order and never deadlock. */
@@ -55,13 +54,33 @@ class Tally {
   constructor() {
     this.devices = new Map();
     this.projects = new Map();
+    // The rows of the last point's device, project and day: a batch's points come device by device.
+    this.last = { device: undefined, project: undefined, tenant: undefined, from: 0, to: -1 };
   }
 
   /** One new point of `device` (of `tenant`, and of `project` or none) at `ts`. */
   add(device, tenant, project, ts) {
-    const { month, day } = monthDay(ts);
-    bump(this.devices, [device, month], day);
-    bump(this.projects, [tenant, project || NO_PROJECT, month], day);
+    const last = this.last;
+    const proj = project || NO_PROJECT;
+    if (device !== last.device || proj !== last.project || tenant !== last.tenant || ts < last.from || ts >= last.to) {
+      const when = monthDay(ts);
+      this.last = {
+        device,
+        project: proj,
+        tenant,
+        from: when.from,
+        to: when.to,
+        // Total, then the day's column: indexes into the rows below.
+        day: when.day,
+        deviceRow: rowOf(this.devices, [device, when.month]),
+        projectRow: rowOf(this.projects, [tenant, proj, when.month]),
+      };
+    }
+    const { deviceRow, projectRow, day } = this.last;
+    deviceRow[2] += 1;
+    deviceRow[2 + day] += 1;
+    projectRow[3] += 1;
+    projectRow[3 + day] += 1;
   }
 
   get empty() {
@@ -71,6 +90,21 @@ class Tally {
   /** The rows to add, per table of COUNTERS, each [...key, total, d1…d31] in key order. */
   rows() {
     return [sorted(this.devices), sorted(this.projects)];
+  }
+
+  /**
+   * The same as [...key, day, count] per day counted, in key order: what a writer that binds each value separately
+   * adds with `upsertDaySql` (5-6 values a statement instead of 34-35).
+   */
+  days() {
+    return this.rows().map((rows, i) => {
+      const keyLength = COUNTERS[i].key.length;
+      const out = [];
+      for (const row of rows) {
+        for (let day = 1; day <= 31; day++) if (row[keyLength + day]) out.push([...row.slice(0, keyLength), day, row[keyLength + day]]);
+      }
+      return out;
+    });
   }
 }
 
@@ -86,4 +120,12 @@ function upsertSql(counter, count, placeholder) {
   return `insert into ${counter.table} (${columns.join(', ')}) values ${rows.join(', ')} on conflict (${counter.key.join(', ')}) do update set ${added}`;
 }
 
-module.exports = { DAYS, COUNTERS, NO_PROJECT, ALL_PROJECTS, monthDay, Tally, upsertSql };
+/** The statement that adds a count to the total and to day `day` of one counter row: the key's values, then the count twice. */
+function upsertDaySql(counter, day) {
+  const column = DAYS[day - 1];
+  const columns = [...counter.key, 'total', column];
+  return `insert into ${counter.table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})
+    on conflict (${counter.key.join(', ')}) do update set total = ${counter.table}.total + excluded.total, ${column} = ${counter.table}.${column} + excluded.${column}`;
+}
+
+module.exports = { DAYS, COUNTERS, NO_PROJECT, ALL_PROJECTS, monthDay, Tally, upsertSql, upsertDaySql };

@@ -124,7 +124,7 @@ async function mostActivePoints(platform: Platform, scope: FigureScope, days: re
   // Only devices the caller sees count (its data scope may hide some that its monitor points name). Their points are
   // read for every device the caller sees: cheaper than naming the bound ones, nearly all of them.
   const devices = await visibleDevices(platform, scope);
-  const [perDevice, channels] = await Promise.all([pointsPerDevice(platform, days, devices), channelCounts(platform, scope, devices)]);
+  const [perDevice, channels] = await Promise.all([pointsPerDevice(platform, days, devices), channelCounts(platform, scope)]);
   const counts = new Map<string, number>();
   for (const b of bindings) {
     const n = perDevice.get(b.deviceId) ?? 0;
@@ -138,13 +138,14 @@ async function mostActivePoints(platform: Platform, scope: FigureScope, days: re
   return ranked(new Map(leaders.map((id) => [id, counts.get(id) as number])), new Map([...names].map(([id, r]) => [id, String(r.name)])), TOP);
 }
 
-/** How many channels (device points) each of the devices has. */
-async function channelCounts(platform: Platform, scope: FigureScope, devices: Awaited<ReturnType<typeof visibleDevices>>): Promise<Map<string, number>> {
-  const rows = await (await platform.repo(devicePoint).select(scope.ctx, WHOLE_TENANT))
-    .select(['wit_device_point.deviceId as deviceId', (eb) => eb.fn.countAll<number>().as('count')])
-    .where('wit_device_point.deviceId', 'in', devices)
-    .groupBy('wit_device_point.deviceId')
-    .execute();
+/**
+ * How many channels (device points) each device of the scope's tenants has: the points of the tenant's live devices,
+ * whatever the caller's scope — only the devices the caller sees are looked up in it.
+ */
+async function channelCounts(platform: Platform, scope: FigureScope): Promise<Map<string, number>> {
+  let qb = await platform.repo(devicePoint).select(scope.ctx, WHOLE_TENANT);
+  if (scope.tenantId !== undefined) qb = qb.where('wit_device_point.tenantId', '=', scope.tenantId);
+  const rows = await qb.select(['wit_device_point.deviceId as deviceId', (eb) => eb.fn.countAll<number>().as('count')]).groupBy('wit_device_point.deviceId').execute();
   return new Map(rows.map((r) => [r.deviceId, Number(r.count)]));
 }
 
