@@ -1,6 +1,8 @@
 import { ALARM_ACTION, ALARM_SOURCE, ALARM_STATE, ALARM_TYPE, type AlarmLevel, TARGET_TYPE } from '../../../resources/iot/alarm';
 import { type AlarmChannel, alarmWords, type Held, judge, type LimitKind, type Rule, ruleOf, transition } from '../../alarms/evaluate';
 import { nextId } from '../../ids';
+import type { SeriesRow } from '../../ingest/store';
+import { storeSeries } from '../../series/store';
 import { formatDateTime } from '../../time';
 import type { Db, Row } from '../database';
 import { seedId } from './ids';
@@ -134,7 +136,7 @@ function alarmsOver(series: ReadonlyArray<{ ts: number; value: number }>, rule: 
 const typeOf = (kind: LimitKind) => ({ upper: ALARM_TYPE.upper, lower: ALARM_TYPE.lower, rate: ALARM_TYPE.rate })[kind];
 const base = (at: number): Row => ({ tenantId: DEMO, createTime: formatDateTime(new Date(at)), updateTime: formatDateTime(new Date(at)), status: 1, isDeleted: 0 });
 
-async function insertChunks(db: Db, table: 'wit_device_log' | 'wit_alarm' | 'wit_alarm_log' | 'wit_device_threshold', rows: Row[]): Promise<void> {
+async function insertChunks(db: Db, table: 'wit_alarm' | 'wit_alarm_log' | 'wit_device_threshold', rows: Row[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 200) await db.insertInto(table).values(rows.slice(i, i + 200)).execute();
 }
 
@@ -142,8 +144,9 @@ async function insertChunks(db: Db, table: 'wit_device_log' | 'wit_alarm' | 'wit
 export async function seedDemoLife(db: Db, now = Date.now()): Promise<void> {
   const devices: Device[] = await db.selectFrom('wit_device').select(['id', 'code', 'name', 'projectId']).where('tenantId', '=', DEMO).where('code', 'in', DEMO_DEVICE_CODES).where('isDeleted', '=', 0).execute();
   const weeks = new Map(devices.map((d) => [d.code, weekOf(d.code, now)]));
-  const points: Row[] = devices.flatMap((d) => [...(weeks.get(d.code)?.entries() ?? [])].flatMap(([pointKey, rows]) => rows.map((r) => ({ deviceId: d.id, pointKey, ts: r.ts, value: r.value, raw: r.raw, tenantId: DEMO }))));
-  await insertChunks(db, 'wit_device_log', points);
+  // Through the series store, so the home's and the board's counters count the week too.
+  const points: SeriesRow[] = devices.flatMap((d) => [...(weeks.get(d.code)?.entries() ?? [])].flatMap(([pointKey, rows]) => rows.map((r) => ({ deviceId: d.id, projectId: d.projectId, pointKey, ts: r.ts, value: r.value, raw: r.raw, tenantId: DEMO }))));
+  await storeSeries(db, points);
 
   const thresholds: Row[] = [];
   const alarms: Row[] = [];

@@ -6,6 +6,8 @@ import { until } from '../../support/wait';
 import { X } from '../monitoring/support';
 import { demoWallLink } from '../../../server/db/seed/demo-wall';
 import type { ScreenData } from '../../../resources/wire/screen';
+import type { BoardData } from '../../../resources/wire/statistics';
+import { formatDateTime } from '../../../resources/datetime';
 import { displayCall } from '../screen/support';
 
 const WEEK_MS = 7 * 24 * 3_600_000;
@@ -54,6 +56,9 @@ onEveryStore('demo life', { signIn: ['demo'], config: { demo: true } }, (ctx) =>
       expect(Date.now() - Number(row.first)).toBeLessThanOrEqual(WEEK_MS);
       expect(Date.now() - Number(row.last)).toBeLessThan(20 * 60_000);
     }
+    // Counted, so the home and the data board show the week.
+    const board = expectOk(await ctx.demo.get<BoardData>(`${X}/countAvue/avueStatis`, { startTime: formatDateTime(new Date(Date.now() - WEEK_MS - 86_400_000)) }));
+    expect(board.pointsPerDay.reduce((n, d) => n + d.count, 0)).toBe(rows.reduce((n, r) => n + Number(r.n), 0));
   });
 
   it('sets thresholds at rising levels from the week, and the week’s alarms are there, the old ones handled', async () => {
