@@ -156,7 +156,8 @@ describe('SQLite writers taking turns', () => {
     const device = await db.selectFrom('wit_device').select(['id', 'tenantId']).where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow();
     const order: string[] = [];
     await native.writeLock.acquire();
-    const updates = Array.from({ length: 20 }, (_, i) =>
+    // A burst small enough to run inside one turn (WRITE_TURN_MS, 50 ms) even on a machine busy with other suites.
+    const updates = Array.from({ length: 5 }, (_, i) =>
       db.updateTable('wit_device').set({ lastSeen: `2026-06-07 00:00:${String(i).padStart(2, '0')}` }).where('id', '=', device.id).execute().then(() => void order.push('update')),
     );
     // Asked for after the updates' turn: it would come between the first two updates, were turns per statement.
