@@ -105,8 +105,8 @@ describe('device debug and history views', () => {
     const lines = csv.body.toString('utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(lines[0]).toBe('时间,裂缝宽度 (mm),温度 (°C)');
     expect(lines).toHaveLength(3);
-    // Time in the spec's format, values with the points' precision (2).
-    expect(lines[2]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,-?\d+\.\d\d,20\.00$/);
+    // Time in the spec's format, values with the points' precision (crack width 2, temperature 1).
+    expect(lines[2]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,-?\d+\.\d\d,20\.0$/);
 
     const xlsx = await download('导出Excel');
     const workbook = new ExcelJS.Workbook();
