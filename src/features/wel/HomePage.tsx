@@ -6,6 +6,7 @@ import { merge, Subject } from 'rxjs';
 import type { IndexData } from '../../../resources/wire/statistics';
 import { navigate } from '../../app/navigation';
 import { sessionActor } from '../../app/shell';
+import { needsRegistration } from '../shell/registration';
 import { noticeListAvailable, noticeMarks$, openNoticeList } from '../notice/noticeRequests';
 import { indexData } from './api';
 import { LatestAlarms, type LinkIfHeld, OpenAlarms, PresenceCard, StatCard, StatSkeletons } from './components/HomeCards';
@@ -64,6 +65,13 @@ function Freshness({ at, loading, stale, onRefresh }: { at?: string; loading: bo
  * `stats.changed` over the console's socket with a poll behind it. Every figure leads to the list it counts.
  */
 export default function HomePage() {
+  const userId = useSelector(sessionActor, (s) => s.context.user?.userId);
+  // A third-party guest still registering holds no rights: the registration dialog covers the page, and the home's
+  // calls would answer 401 and sign the guest out from under it.
+  return userId && !needsRegistration(userId) ? <Overview /> : <div className="vg-page vg-home" />;
+}
+
+function Overview() {
   const { t } = useLingui();
   const nickName = useSelector(sessionActor, (s) => s.context.user?.nickName ?? '');
   const [projectId, setProjectId] = useState<string>();
