@@ -1,5 +1,5 @@
 import { DEBUG_EVENTS, type DebugKind, type DebugMessage, type DebugPresence, type SubscribeAnswer, type SubscribeRequest } from '../resources/wire/debug';
-import { fromSocketEvent, type SocketEvents } from './socket';
+import { connectedOf, fromSocketEvent, type SocketEvents } from './socket';
 import {
   animationFrameScheduler,
   asyncScheduler,
@@ -184,17 +184,7 @@ export interface SocketLike extends SocketEvents {
 /** A socket.io-client socket as a DebugTransport (event names from gateway/getWebsocketUrl). */
 export function socketTransport(socket: SocketLike, ackTimeoutMs = 10_000): DebugTransport {
   return {
-    connected$: new Observable<boolean>((subscriber) => {
-      const up = () => subscriber.next(true);
-      const down = () => subscriber.next(false);
-      socket.on('connect', up);
-      socket.on('disconnect', down);
-      if (socket.connected) up();
-      return () => {
-        socket.off('connect', up);
-        socket.off('disconnect', down);
-      };
-    }),
+    connected$: connectedOf(socket),
     messages$: fromSocketEvent<DebugMessage>(socket, DEBUG_EVENTS.message),
     presence$: fromSocketEvent<DebugPresence>(socket, DEBUG_EVENTS.presence),
     subscribe: (request) =>

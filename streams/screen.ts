@@ -18,7 +18,7 @@ import {
 import type { Refusal, ScreenEvent } from '../machines/screen';
 import { SCREEN_EVENTS, type ScreenAlarm, type ScreenData, type ScreenPresence, type ScreenReading } from '../resources/wire/screen';
 import { batchFrames } from './debug';
-import { fromSocketEvent, type SocketEvents } from './socket';
+import { connectedOf, fromSocketEvent, type SocketEvents } from './socket';
 
 /**
  * The data of a wall screen (docs/console-screens.md "The wall screen"): the socket's events, and the snapshot
@@ -152,17 +152,7 @@ export interface ScreenSocket extends SocketEvents {
 /** A socket.io-client socket as a ScreenTransport (events of resources/wire/screen.ts). */
 export function screenTransport(socket: ScreenSocket): ScreenTransport {
   return {
-    connected$: new Observable<boolean>((subscriber) => {
-      const up = () => subscriber.next(true);
-      const down = () => subscriber.next(false);
-      socket.on('connect', up);
-      socket.on('disconnect', down);
-      if (socket.connected) up();
-      return () => {
-        socket.off('connect', up);
-        socket.off('disconnect', down);
-      };
-    }),
+    connected$: connectedOf(socket),
     refused$: fromSocketEvent<unknown>(socket, 'connect_error').pipe(
       filter(() => !socket.active),
       map(() => undefined),

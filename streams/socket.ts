@@ -19,6 +19,20 @@ export const fromSocketEvent = <T>(socket: SocketEvents, event: string) =>
     return () => socket.off(event, listener);
   });
 
+/** The socket's connection state: true on every (re)connect (and at once when already connected), false on a disconnect. */
+export const connectedOf = (socket: SocketEvents) =>
+  new Observable<boolean>((subscriber) => {
+    const up = () => subscriber.next(true);
+    const down = () => subscriber.next(false);
+    socket.on('connect', up);
+    socket.on('disconnect', down);
+    if (socket.connected) up();
+    return () => {
+      socket.off('connect', up);
+      socket.off('disconnect', down);
+    };
+  });
+
 /** A socket that can be told to connect again: socket.io does not retry a handshake the server refused by itself. */
 export interface RetryingSocket extends SocketEvents {
   /** False after the server refused the handshake. */
@@ -30,9 +44,8 @@ export interface RetryingSocket extends SocketEvents {
 export const REFUSED_RETRY_MS = 5_000;
 
 /**
- * The socket's connection state: true on every (re)connect (and at once when already connected), false on every
- * disconnect. While someone listens, a handshake the server refused is tried again after REFUSED_RETRY_MS; the
- * socket reads the current token on every attempt.
+ * The socket's connection state (connectedOf). While someone listens, a handshake the server refused is tried again
+ * after REFUSED_RETRY_MS; the socket reads the current token on every attempt.
  */
 export function connectionOf(socket: RetryingSocket, scheduler: SchedulerLike = asyncScheduler): Observable<boolean> {
   const refused$ = new Observable<void>((subscriber) => {
@@ -48,16 +61,11 @@ export function connectionOf(socket: RetryingSocket, scheduler: SchedulerLike = 
   };
   const retries$ = refused$.pipe(switchMap(() => timer(REFUSED_RETRY_MS, scheduler).pipe(switchMap(reconnect))));
   return new Observable<boolean>((subscriber) => {
-    const up = () => subscriber.next(true);
-    const down = () => subscriber.next(false);
-    socket.on('connect', up);
-    socket.on('disconnect', down);
-    if (socket.connected) up();
     const retrying = retries$.subscribe();
+    const connection = connectedOf(socket).subscribe(subscriber);
     return () => {
       retrying.unsubscribe();
-      socket.off('connect', up);
-      socket.off('disconnect', down);
+      connection.unsubscribe();
     };
   });
 }
