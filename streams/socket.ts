@@ -19,7 +19,7 @@ export const fromSocketEvent = <T>(socket: SocketEvents, event: string) =>
     return () => socket.off(event, listener);
   });
 
-/** The socket's connection state: true on every (re)connect (and at once when already connected), false on a disconnect. */
+/** The socket's connection state: true on every connect (at once when already connected), false on disconnect. */
 export const connectedOf = (socket: SocketEvents) =>
   new Observable<boolean>((subscriber) => {
     const up = () => subscriber.next(true);
