@@ -3,8 +3,8 @@ import type { ScreenReading, ScreenTrend } from '../resources/wire/screen';
 
 /**
  * The trend charts of a wall screen: each chosen channel's recent history, fetched after every connect, with the live
- * readings appended as they come — bounded by a time window and a number of points, so a screen that runs for weeks
- * holds no more than TREND_MAX_POINTS per series.
+ * readings appended as they come — bounded by a time window and the chart's resolution, so a screen that runs for
+ * weeks holds about one point per pixel per series, however fast its channels report.
  */
 
 export interface TrendChannel {
@@ -23,28 +23,42 @@ export function parseChannel(key: string): TrendChannel | undefined {
 export interface TrendBounds {
   /** Points older than this before the newest are dropped. */
   windowMs: number;
-  /** At most this many points, the newest. */
-  max: number;
+  /**
+   * The chart's resolution: a live point in the same bucket as the newest point replaces it (a chart of 24 hours has
+   * no pixel for every reading of a device that reports each second), so a series holds about windowMs / bucketMs
+   * points however fast its channel reports, and its window stays whole.
+   */
+  bucketMs: number;
 }
 
 export const TREND_HOURS = 24;
-export const TREND_BOUNDS: TrendBounds = { windowMs: TREND_HOURS * 3_600_000, max: 1_500 };
 
-/** The points within the bounds: the newest `max` not older than `windowMs` before the newest. */
+/** The bounds of a chart `width` pixels wide over TREND_HOURS: about one point per pixel. */
+export const trendBounds = (width: number): TrendBounds => {
+  const windowMs = TREND_HOURS * 3_600_000;
+  return { windowMs, bucketMs: Math.ceil(windowMs / Math.max(1, width)) };
+};
+
+/** The points not older than `windowMs` before the newest. */
 export function bounded(points: ScreenTrend, bounds: TrendBounds): ScreenTrend {
   if (points.length === 0) return points;
   const oldest = points[points.length - 1][0] - bounds.windowMs;
-  let from = Math.max(0, points.length - bounds.max);
+  let from = 0;
   while (from < points.length && points[from][0] < oldest) from += 1;
   return from === 0 ? points : points.slice(from);
 }
 
-/** A point added in time order (one at an instant already there replaces it), within the bounds. */
+/**
+ * A point added in time order, within the bounds: one at an instant already there replaces it, and one newer than
+ * the newest, in the newest's bucket, replaces the newest (the bucket shows its latest value).
+ */
 export function withPoint(points: ScreenTrend, point: [number, number], bounds: TrendBounds): ScreenTrend {
   let at = points.length;
   while (at > 0 && points[at - 1][0] > point[0]) at -= 1;
-  const same = at > 0 && points[at - 1][0] === point[0];
-  const next = [...points.slice(0, same ? at - 1 : at), point, ...points.slice(at)];
+  const before = points[at - 1];
+  const bucketOf = (ts: number) => Math.floor(ts / bounds.bucketMs);
+  const replace = before !== undefined && (before[0] === point[0] || (at === points.length && bucketOf(before[0]) === bucketOf(point[0])));
+  const next = [...points.slice(0, replace ? at - 1 : at), point, ...points.slice(at)];
   return bounded(next, bounds);
 }
 
@@ -65,7 +79,7 @@ export function trendPoints(
   syncs$: Observable<unknown>,
   readings$: Observable<readonly ScreenReading[]>,
   load: (channel: TrendChannel) => Observable<ScreenTrend>,
-  bounds: TrendBounds = TREND_BOUNDS,
+  bounds: TrendBounds,
 ): Observable<ScreenTrend> {
   const live = readings$.pipe(
     mergeMap((readings) =>

@@ -17,6 +17,7 @@ import * as seedSteps from './migrations/0014_seed_steps';
 import * as strategyClaims from './migrations/0015_strategy_claims';
 import * as statistics from './migrations/0016_statistics';
 import * as screen from './migrations/0017_screen';
+import * as channelLatest from './migrations/0018_channel_latest';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0015_strategy_claims': strategyClaims,
   '0016_statistics': statistics,
   '0017_screen': screen,
+  '0018_channel_latest': channelLatest,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -6,14 +6,43 @@ export interface LatestValue {
   value: number;
 }
 
+/** A channel's latest value with the one before it (the wall screen shows the change). */
+export interface LatestChannel extends LatestValue {
+  previous: number | null;
+}
+
+/** `wit_device.last_channels`: {pointKey: [ts, value, previous]}. */
+type StoredChannels = Record<string, [number, number, number | null]>;
+
+/** A device's stored channels, or undefined when the text is not what the write-back writes. */
+export function parseChannels(text: string | null | undefined): Map<string, LatestChannel> | undefined {
+  if (!text) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const out = new Map<string, LatestChannel>();
+  for (const [key, entry] of Object.entries(parsed as Record<string, unknown>)) {
+    if (!Array.isArray(entry) || typeof entry[0] !== 'number' || typeof entry[1] !== 'number') continue;
+    out.set(key, { ts: entry[0], value: entry[1], previous: typeof entry[2] === 'number' ? entry[2] : null });
+  }
+  return out;
+}
+
 /**
- * The latest value of every device channel, in memory for the live views and the pipeline (temperature for
- * compensation), written back to wit_device.last_values / last_seen every few seconds for the lists and restarts.
+ * The latest value of every device channel and the one before it, in memory for the live views and the pipeline
+ * (temperature for compensation), written back to wit_device (last_values, last_channels, last_seen) every few
+ * seconds for the lists, the wall screen's snapshot and restarts: `start` reads what was written back, so a channel
+ * keeps its previous value across a restart.
  */
 export class LatestValues {
-  private readonly byDevice = new Map<string, Map<string, LatestValue>>();
+  private readonly byDevice = new Map<string, Map<string, LatestChannel>>();
   private readonly dirty = new Map<string, number>();
   private timer?: NodeJS.Timeout;
+  private loaded?: Promise<void>;
 
   constructor(
     private readonly db: Db,
@@ -21,6 +50,7 @@ export class LatestValues {
   ) {}
 
   start(intervalMs = 2000): void {
+    this.loaded = this.load().catch((error) => this.onError(error, 'latest values load'));
     this.timer = setInterval(() => void this.persist().catch((error) => this.onError(error, 'latest values write-back')), intervalMs);
     this.timer.unref();
   }
@@ -37,32 +67,62 @@ export class LatestValues {
     return Object.fromEntries(this.byDevice.get(deviceId) ?? []);
   }
 
+  /** A device's channels as this process knows them now (newer than its last write-back). */
+  channels(deviceId: string): ReadonlyMap<string, LatestChannel> | undefined {
+    return this.byDevice.get(deviceId);
+  }
+
   /** Keeps the newest value per channel by measurement time (late, buffered readings do not overwrite). */
   update(deviceId: string, pointKey: string, ts: number, value: number, seenAt: number): void {
-    let channels = this.byDevice.get(deviceId);
-    if (!channels) {
-      channels = new Map();
-      this.byDevice.set(deviceId, channels);
-    }
+    const channels = this.channelsOf(deviceId);
     const current = channels.get(pointKey);
-    if (!current || current.ts <= ts) channels.set(pointKey, { ts, value });
+    if (!current) channels.set(pointKey, { ts, value, previous: null });
+    else if (current.ts < ts) channels.set(pointKey, { ts, value, previous: current.value });
+    else if (current.ts === ts) current.value = value;
     this.dirty.set(deviceId, seenAt);
   }
 
   /** Writes the changed devices' latest values and last-seen times. */
   async persist(): Promise<void> {
+    await this.loaded;
     if (this.dirty.size === 0) return;
     const changed = [...this.dirty];
     this.dirty.clear();
     await this.db.transaction().execute(async (trx) => {
       for (const [deviceId, seenAt] of changed) {
-        const values = Object.fromEntries([...(this.byDevice.get(deviceId) ?? [])].map(([key, v]) => [key, v.value]));
+        const channels = [...(this.byDevice.get(deviceId) ?? [])];
+        const values = Object.fromEntries(channels.map(([key, v]) => [key, v.value]));
+        const stored: StoredChannels = Object.fromEntries(channels.map(([key, v]) => [key, [v.ts, v.value, v.previous]]));
         await trx
           .updateTable('wit_device')
-          .set({ lastValues: JSON.stringify(values), lastSeen: formatDateTime(new Date(seenAt)) })
+          .set({ lastValues: JSON.stringify(values), lastChannels: JSON.stringify(stored), lastSeen: formatDateTime(new Date(seenAt)) })
           .where('id', '=', deviceId)
           .execute();
       }
     });
+  }
+
+  private channelsOf(deviceId: string): Map<string, LatestChannel> {
+    let channels = this.byDevice.get(deviceId);
+    if (!channels) this.byDevice.set(deviceId, (channels = new Map()));
+    return channels;
+  }
+
+  /**
+   * What was written back before this start (every device with channels, one query; background, no caller). A
+   * reading that came meanwhile is newer and stays; it takes the stored value as its previous.
+   */
+  private async load(): Promise<void> {
+    const rows = await this.db.selectFrom('wit_device').select(['id', 'lastChannels']).where('lastChannels', 'is not', null).where('isDeleted', '=', 0).execute();
+    for (const row of rows) {
+      const stored = parseChannels(row.lastChannels);
+      if (!stored) continue;
+      const channels = this.channelsOf(row.id);
+      for (const [key, before] of stored) {
+        const now = channels.get(key);
+        if (!now) channels.set(key, before);
+        else if (now.ts > before.ts && now.previous === null) now.previous = before.value;
+      }
+    }
   }
 }

@@ -23,7 +23,7 @@ export function registerModules(app: FastifyInstance, platform: Platform, link: 
   registerLog(app, platform);
   registerDesk(app, platform);
   registerDevelop(app, platform);
-  registerXinde(app, platform, third);
+  registerXinde(app, platform, third, link.ingest.latest);
   // Device data and commands need the ingestion side and the broker, built with the app.
   registerDeviceLog(app, platform, link);
   registerStrategies(app, platform, registerCommands(app, platform, link));

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { mqttUser } from '../../../resources/iot/mqtt';
 import { hashPassword } from '../../auth/passwords';
 import { registerCrud } from '../../http/crud';
+import type { LatestValues } from '../../ingest/latest';
 import type { Platform } from '../../platform';
 import type { Third } from '../../third';
 import { registerAlarms } from './alarms';
@@ -21,7 +22,7 @@ import { registerStatistics } from './statistics';
 import { registerThird } from './third';
 
 /** wit-xinde: the monitoring domain — broker identities, projects, the device catalogue, gateways, devices, monitoring. */
-export function registerXinde(app: FastifyInstance, platform: Platform, third: Third): void {
+export function registerXinde(app: FastifyInstance, platform: Platform, third: Third, latest: LatestValues): void {
   const guard = new EscalationGuard(platform);
   registerCrud(app, platform, mqttUser, {
     beforeSave: async (ctx, values, existing) => {
@@ -41,6 +42,6 @@ export function registerXinde(app: FastifyInstance, platform: Platform, third: T
   registerComparison(app, platform);
   registerPush(app, platform);
   registerThird(app, platform, third);
-  registerScreen(app, platform);
+  registerScreen(app, platform, latest);
   registerStatistics(app, platform);
 }

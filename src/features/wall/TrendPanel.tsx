@@ -1,20 +1,14 @@
 import { useLingui } from '@lingui/react/macro';
-import { LineChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import * as echarts from 'echarts/core';
-import { CanvasRenderer } from 'echarts/renderers';
-import { memo, useEffect, useRef } from 'react';
-import { animationFrameScheduler, auditTime, filter, from, map, type Observable, startWith, switchMap, of } from 'rxjs';
+import { memo, useEffect, useMemo, useRef } from 'react';
+import { filter, from, map, merge, type Observable, of, startWith, switchMap } from 'rxjs';
 import { displayUnit } from '../../../resources/readings';
 import type { ScreenProject, ScreenReading } from '../../../resources/wire/screen';
+import { batchFrames } from '../../../streams/debug';
 import type { ScreenStreamEvent } from '../../../streams/screen';
-import { channelKey, parseChannel, TREND_HOURS, type TrendChannel, trendPoints } from '../../../streams/screenTrend';
+import { channelKey, parseChannel, TREND_HOURS, type TrendChannel, trendBounds, trendPoints } from '../../../streams/screenTrend';
+import { drawTrends, type TrendChart, type TrendMessage, type TrendSeries, type TrendSize, type TrendSpec } from './trendChart';
 import type { WallRuntime } from './wallRuntime';
 
-// Only what the trend panel draws; the wall's chunk carries it, never the login bundle.
-echarts.use([LineChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
-
-const COLOURS = ['#4cc9f0', '#f9c74f', '#90be6d', '#f8961e', '#c77dff', '#43aa8b', '#f94144', '#577590'];
 const MIN_WIDTH = 100;
 const MAX_WIDTH = 2000;
 
@@ -25,26 +19,15 @@ interface Line {
 
 /** The charted channels of the project, named by point, channel and unit. */
 function linesOf(project: ScreenProject): Line[] {
-  const names = new Map(project.points.flatMap((p) => p.channels.map((c) => [channelKey(c), `${p.name} ${c.name}${c.unit ? ` (${displayUnit(c.unit)})` : ''}`] as const)));
+  const chosen = new Set(project.trends);
+  const names = new Map<string, string>();
+  for (const p of project.points) {
+    for (const c of p.channels) if (chosen.has(channelKey(c))) names.set(channelKey(c), `${p.name} ${c.name}${c.unit ? ` (${displayUnit(c.unit)})` : ''}`);
+  }
   return project.trends.flatMap((key) => {
     const channel = parseChannel(key);
     return channel ? [{ channel, name: names.get(key) ?? key }] : [];
   });
-}
-
-function baseOption(lines: readonly Line[], scale: number): echarts.EChartsCoreOption {
-  const font = Math.round(14 * scale);
-  return {
-    backgroundColor: 'transparent',
-    color: COLOURS,
-    animation: false,
-    grid: { left: 16, right: 24, top: font * 3, bottom: 8, containLabel: true },
-    legend: { top: 0, textStyle: { color: '#cfd8e6', fontSize: font } },
-    tooltip: { trigger: 'axis' },
-    xAxis: { type: 'time', axisLabel: { color: '#9fb0c8', fontSize: font }, axisLine: { lineStyle: { color: '#3a4a63' } }, splitLine: { show: false } },
-    yAxis: { type: 'value', scale: true, axisLabel: { color: '#9fb0c8', fontSize: font }, splitLine: { lineStyle: { color: '#243247' } } },
-    series: lines.map((line) => ({ id: channelKey(line.channel), name: line.name, type: 'line', showSymbol: false, sampling: 'lttb', lineStyle: { width: Math.max(1.5, 2 * scale) }, data: [] })),
-  };
 }
 
 /** The readings of the screen's batches. */
@@ -62,39 +45,64 @@ const syncsOf = (batches$: Observable<readonly ScreenStreamEvent[]>): Observable
     startWith(undefined),
   );
 
+const sizeOf = (element: HTMLElement): TrendSize => ({ width: element.clientWidth, height: element.clientHeight, pixelRatio: window.devicePixelRatio || 1 });
+
 /**
- * The trend charts of the project's chosen channels: each series' recent history, then its live readings appended
- * straight into the ECharts instance (at most once per frame) — the panel itself does not render again per reading.
- * Series are bounded (streams/screenTrend.ts) and the instance is disposed with the panel.
+ * The chart in `element`: drawn by a worker on a canvas handed to it where the browser can (OffscreenCanvas), so a
+ * chart's layout and paint never hold the page; on the page otherwise.
+ */
+function openChart(element: HTMLElement, spec: TrendSpec): TrendChart {
+  const size = sizeOf(element);
+  const canvas = document.createElement('canvas');
+  if (typeof Worker === 'undefined' || !('transferControlToOffscreen' in canvas)) return drawTrends(element, spec, size);
+  element.replaceChildren(canvas);
+  const offscreen = canvas.transferControlToOffscreen();
+  const worker = new Worker(new URL('./trendWorker.ts', import.meta.url), { type: 'module' });
+  const post = (message: TrendMessage, transfer: Transferable[] = []) => worker.postMessage(message, transfer);
+  post({ type: 'open', canvas: offscreen, spec, size }, [offscreen]);
+  return {
+    update: (series) => post({ type: 'series', series }),
+    resize: (next) => post({ type: 'resize', size: next }),
+    dispose: () => {
+      worker.terminate();
+      canvas.remove();
+    },
+  };
+}
+
+/**
+ * The trend charts of the project's chosen channels: each series' recent history, then its live readings, bounded to
+ * about a point per pixel (streams/screenTrend.ts); the series that changed go to the chart together, at most once
+ * per animation frame — the panel itself does not render again per reading.
  */
 export const TrendPanel = memo(function TrendPanel({ runtime, project, scale }: { runtime: WallRuntime; project: ScreenProject; scale: number }) {
   const { t } = useLingui();
   const box = useRef<HTMLDivElement>(null);
-  const lines = linesOf(project);
   // The chart is made again only when the project or its channels change, not when their values do.
   const identity = `${project.id}|${project.trends.join(',')}|${scale}`;
+  // `project` follows `identity`.
+  const lines = useMemo(() => linesOf(project), [identity]);
   useEffect(() => {
     const element = box.current;
     if (!element || lines.length === 0) return;
-    const chart = echarts.init(element, undefined, { renderer: 'canvas' });
-    chart.setOption(baseOption(lines, scale));
+    const chart = openChart(element, { lines: lines.map((line) => ({ id: channelKey(line.channel), name: line.name })), scale });
     const width = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, element.clientWidth));
     const readings$ = readingsOf(runtime.batches$);
     const syncs$ = syncsOf(runtime.batches$);
-    const subscriptions = lines.map(({ channel }) =>
-      trendPoints(channel, syncs$, readings$, (c) => from(runtime.client.trend(c, TREND_HOURS, width)))
-        .pipe(auditTime(0, animationFrameScheduler))
-        .subscribe((points) => chart.setOption({ series: [{ id: channelKey(channel), data: points }] })),
+    const series$ = merge(
+      ...lines.map(({ channel }) =>
+        trendPoints(channel, syncs$, readings$, (c) => from(runtime.client.trend(c, TREND_HOURS, width)), trendBounds(width)).pipe(map((points) => ({ id: channelKey(channel), points }))),
+      ),
     );
-    const observer = new ResizeObserver(() => chart.resize());
+    const subscription = series$.pipe(batchFrames()).subscribe((changes: TrendSeries) => chart.update(changes));
+    const observer = new ResizeObserver(() => chart.resize(sizeOf(element)));
     observer.observe(element);
     return () => {
-      for (const subscription of subscriptions) subscription.unsubscribe();
+      subscription.unsubscribe();
       observer.disconnect();
       chart.dispose();
     };
-    // `lines` follows `identity`.
-  }, [runtime, identity]);
+  }, [runtime, lines, scale]);
   if (lines.length === 0) return <div className="vg-wall-empty">{t`暂无趋势曲线`}</div>;
   return <div className="vg-wall-trend" ref={box} data-series={lines.length} />;
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REFERENCE_IDS } from '../../../resources/iot/examples';
 import { SCREEN_EVENTS, type ScreenData, type ScreenTrend } from '../../../resources/wire/screen';
 import { DISPLAY_MESSAGES } from '../../../server/auth/display';
+import { LatestValues } from '../../../server/ingest/latest';
 import { expectOk, type Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
@@ -82,6 +83,32 @@ onEveryStore('a display link reads its screen and nothing else', { signIn: ['dem
     // The project not on the link is nowhere.
     expect(JSON.stringify(data)).not.toContain(s.projectC);
     expect(JSON.stringify(data)).not.toContain(s.devices.C1.id);
+  });
+
+  it("keeps each channel's latest value and the one before beside its device, and a restarted ingestion goes on from them", async () => {
+    const { db } = ctx.server.app.platform;
+    const a1 = s.devices.A1.id;
+    const column = async () => JSON.parse((await db.selectFrom('wit_device').select('lastChannels').where('id', '=', a1).executeTakeFirstOrThrow()).lastChannels ?? 'null');
+    await ctx.server.app.ingest.latest.persist();
+    const written = await column();
+    const t2 = written.tilt_x[0];
+    expect(written).toEqual({ tilt_x: [t2, 0.15, 0.1], tilt_y: [t2, 0.25, 0.2] });
+    // What a restart builds: a new ingestion memory that reads the write-back, then takes the next reading.
+    const restarted = new LatestValues(db, (error) => {
+      throw error;
+    });
+    restarted.start(60_000);
+    restarted.update(a1, 'tilt_x', t2 + 1000, 0.3, Date.now());
+    await restarted.persist();
+    restarted.stop();
+    expect(await column()).toEqual({ tilt_x: [t2 + 1000, 0.3, 0.15], tilt_y: [t2, 0.25, 0.2] });
+    // The screen reads the device's write-back and this process's newer memory, whichever is newer.
+    const data = expectOk(await displayCall<ScreenData>(ctx.server, link.secret, DATA));
+    const tilt = data.projects[0].points[0].channels;
+    expect(tilt.map(({ pointKey, value, previous }) => [pointKey, value, previous])).toEqual([
+      ['tilt_x', 0.3, 0.15],
+      ['tilt_y', 0.25, 0.2],
+    ]);
   });
 
   it("charts a channel of its projects, and refuses another project's, another tenant's and bad arguments", async () => {

@@ -11,6 +11,7 @@ import type { DisplayLink } from '../../../auth/display';
 import type { DialectName } from '../../../db/database';
 import type { CallContext } from '../../../db/repository';
 import type { Platform } from '../../../platform';
+import { type LatestValues, parseChannels } from '../../../ingest/latest';
 import { formatDateTime } from '../../../time';
 import { within } from '../common';
 import { pointsPerDevice } from '../statistics-figures';
@@ -35,6 +36,7 @@ interface DeviceRow {
   projectId: string | null;
   online: number | null;
   lastSeen: string | null;
+  lastChannels?: string | null;
 }
 
 interface PointRow {
@@ -111,14 +113,14 @@ export function presenceOf(devices: readonly DeviceRow[]): PresenceCounts {
   return { total: devices.length, online, offline: devices.length - online, never: devices.filter((d) => !d.lastSeen).length };
 }
 
-/** Everything the screen of `link` paints, now. */
-export async function screenData(platform: Platform, ctx: CallContext, link: DisplayLink): Promise<ScreenData> {
-  const reader = new ScreenReader(platform, ctx);
+/** Everything the screen of `link` paints, now; `latest`: this process's ingestion, newer than its write-back. */
+export async function screenData(platform: Platform, ctx: CallContext, link: DisplayLink, latest: LatestValues): Promise<ScreenData> {
+  const reader = new ScreenReader(platform, ctx, latest);
   const projects = await reader.projects(link.projectIds);
   const ids = projects.map((p) => p.id);
   const [devices, monitorPoints, openAlarms] = await Promise.all([reader.devices(ids), reader.monitorPoints(ids), reader.openAlarms(ids)]);
   const [points, bindings, today] = await Promise.all([
-    reader.points(devices.map((d) => d.id)),
+    reader.points(devices),
     reader.bindings(monitorPoints.map((m) => m.id)),
     pointsTodayOf(platform, ctx, devices),
   ]);
@@ -187,6 +189,7 @@ class ScreenReader {
   constructor(
     private readonly platform: Platform,
     private readonly ctx: CallContext,
+    private readonly latest: LatestValues,
   ) {}
 
   /** The link's projects that are still live in its tenant, in the link's order. */
@@ -198,7 +201,7 @@ class ScreenReader {
 
   async devices(projectIds: readonly string[]): Promise<DeviceRow[]> {
     const qb = await this.platform.repo(device).select(this.ctx);
-    return qb.select(['id', 'name', 'projectId', 'online', 'lastSeen']).where(within('projectId', projectIds)).orderBy('sort').orderBy('id').execute();
+    return qb.select(['id', 'name', 'projectId', 'online', 'lastSeen', 'lastChannels']).where(within('projectId', projectIds)).orderBy('sort').orderBy('id').execute();
   }
 
   async monitorPoints(projectIds: readonly string[]) {
@@ -212,25 +215,41 @@ class ScreenReader {
   }
 
   /**
-   * The devices' points, named by their factor item when they have one, with its unit and precision as fallbacks,
-   * and each with its latest value and the one before: read in the same query, one seek per channel on the series'
-   * primary key (device, point, ts) for both rows (`recentOf`) — one query for all channels rather than one per channel.
+   * The devices' points, named by their factor item when they have one, with its unit and precision as fallbacks, and
+   * each with its latest value and the one before: from the ingestion's write-back beside the device
+   * (`wit_device.last_channels`, one row per device) or this process's newer memory of it, whichever is newer. Only
+   * devices without a write-back (history written by other means, nothing heard since the upgrade) read the series:
+   * one seek per channel on its primary key for both rows (`recentOf`), in the same query as their points.
    */
-  async points(deviceIds: readonly string[]): Promise<PointRow[]> {
-    const qb = await this.platform.repo(devicePoint).select(this.ctx);
-    const rows = await qb
-      .select(['deviceId', 'pointKey', 'name', 'unit', 'precision', 'factorsItemId', recentOf(this.platform.dialect).as('recent')])
-      .where(within('deviceId', deviceIds))
-      .orderBy('sort')
-      .orderBy('id')
-      .execute();
+  async points(devices: readonly DeviceRow[]): Promise<PointRow[]> {
+    const stored = new Map(devices.flatMap((d) => {
+      const channels = parseChannels(d.lastChannels);
+      return channels ? [[d.id, channels] as const] : [];
+    }));
+    const written = devices.filter((d) => stored.has(d.id)).map((d) => d.id);
+    const unwritten = devices.filter((d) => !stored.has(d.id)).map((d) => d.id);
+    const columns = ['deviceId', 'pointKey', 'name', 'unit', 'precision', 'factorsItemId'] as const;
+    // Each device's points come from one of the two queries, each in the devices' point order.
+    const pointsOf = async () => (await this.platform.repo(devicePoint).select(this.ctx)).orderBy('sort').orderBy('id');
+    const [fromDevices, fromSeries] = await Promise.all([
+      written.length ? (await pointsOf()).select([...columns]).where(within('deviceId', written)).execute() : [],
+      unwritten.length ? (await pointsOf()).select([...columns, recentOf(this.platform.dialect).as('recent')]).where(within('deviceId', unwritten)).execute() : [],
+    ]);
+    const newestOf = (deviceId: string, pointKey: string, recent: unknown) => {
+      if (recent !== undefined) return latestOf(recent);
+      const known = stored.get(deviceId)?.get(pointKey);
+      const live = this.latest.channels(deviceId)?.get(pointKey);
+      const newest = live && (!known || live.ts >= known.ts) ? live : known;
+      return newest ? { ts: newest.ts, value: newest.value, previous: newest.previous } : { ts: null, value: null, previous: null };
+    };
+    const rows = [...fromDevices.map((r) => ({ ...r, recent: undefined as unknown })), ...fromSeries];
     const itemIds = [...new Set(rows.flatMap((r) => (r.factorsItemId ? [r.factorsItemId] : [])))];
     const items = itemIds.length ? await (await this.platform.repo(monitorFactorsItem).select(this.ctx)).select(['id', 'name', 'unit', 'precision']).where(within('id', itemIds)).execute() : [];
     const itemById = new Map(items.map((i) => [i.id, i]));
     return rows.map(({ recent, ...r }) => {
       const item = r.factorsItemId ? itemById.get(r.factorsItemId) : undefined;
       const name = item?.name ?? r.name ?? r.pointKey;
-      return { ...r, name, unit: r.unit ?? item?.unit ?? null, precision: r.precision ?? item?.precision ?? null, ...latestOf(recent) };
+      return { ...r, name, unit: r.unit ?? item?.unit ?? null, precision: r.precision ?? item?.precision ?? null, ...newestOf(r.deviceId, r.pointKey, recent) };
     });
   }
 

@@ -11,6 +11,7 @@ import { badRequest, invalidParam, missingParam, notFound, ok, paramType } from 
 import type { Platform } from '../../../platform';
 import { sampled } from '../../../series/sampling';
 import { eq, idArg, within } from '../common';
+import type { LatestValues } from '../../../ingest/latest';
 import { screenData } from './data';
 import { assertScreenImage, findScreenImage, sendScreenImage } from './image';
 import { registerDisplayLinks } from './links';
@@ -90,12 +91,12 @@ async function saveLayout(platform: Platform, ctx: CallContext, body: Record<str
   });
 }
 
-export function registerScreen(app: FastifyInstance, platform: Platform): void {
+export function registerScreen(app: FastifyInstance, platform: Platform, latest: LatestValues): void {
   registerDisplayLinks(app, platform);
 
   app.get('/wit-xinde/screen/data', needs.display, async (request) => {
     const { link, ctx } = displayContextOf(request);
-    return ok(await screenData(platform, ctx, link));
+    return ok(await screenData(platform, ctx, link, latest));
   });
 
   /** deviceId, pointKey, hours (1…744, default 24), width (buckets, default 600): a channel of the link's projects. */
