@@ -162,8 +162,16 @@ describe('the wall screen and its display links', () => {
     await wall.mouse.click(5, 300);
     await wall.locator('.vg-wall-sound').waitFor({ state: 'detached' });
 
+    // The trend chart is drawn by a worker on the panel's canvas (data-drawn counts its paints): a reading of its
+    // channel is painted.
+    const trend = wall.locator('.vg-wall-trend[data-series="1"]');
+    await wall.locator('.vg-wall-trend[data-drawn]').waitFor();
+    const paints = Number(await trend.getAttribute('data-drawn'));
+    const drawn = await trend.screenshot();
     await publish(0.777);
     await expect.poll(() => crackValue(wall).innerText()).toBe('0.78');
+    await expect.poll(async () => Number(await trend.getAttribute('data-drawn'))).toBeGreaterThan(paints);
+    await expect.poll(async () => (await trend.screenshot()).equals(drawn)).toBe(false);
     expect(await wall.locator(`.vg-wall-value[data-channel="${deviceId}:crack"] .vg-wall-age`).innerText()).toMatch(/^\d+ 秒前$/);
     expect(await wall.locator('.vg-wall-alarm').count()).toBe(0);
 

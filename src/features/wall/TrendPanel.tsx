@@ -6,7 +6,7 @@ import type { ScreenProject, ScreenReading } from '../../../resources/wire/scree
 import { batchFrames } from '../../../streams/debug';
 import type { ScreenStreamEvent } from '../../../streams/screen';
 import { channelKey, parseChannel, TREND_HOURS, type TrendChannel, trendBounds, trendPoints } from '../../../streams/screenTrend';
-import { drawTrends, type TrendChart, type TrendMessage, type TrendSeries, type TrendSize, type TrendSpec } from './trendChart';
+import { drawTrends, type TrendChart, type TrendDrawn, type TrendMessage, type TrendSeries, type TrendSize, type TrendSpec } from './trendChart';
 import type { WallRuntime } from './wallRuntime';
 
 const MIN_WIDTH = 100;
@@ -49,15 +49,21 @@ const sizeOf = (element: HTMLElement): TrendSize => ({ width: element.clientWidt
 
 /**
  * The chart in `element`: drawn by a worker on a canvas handed to it where the browser can (OffscreenCanvas), so a
- * chart's layout and paint never hold the page; on the page otherwise.
+ * chart's layout and paint never hold the page; on the page otherwise. The element's `data-drawn` counts the
+ * finished paints (what a test or a benchmark can wait for).
  */
 function openChart(element: HTMLElement, spec: TrendSpec): TrendChart {
   const size = sizeOf(element);
+  let drawn = 0;
+  const onDrawn = () => {
+    element.dataset.drawn = String(++drawn);
+  };
   const canvas = document.createElement('canvas');
-  if (typeof Worker === 'undefined' || !('transferControlToOffscreen' in canvas)) return drawTrends(element, spec, size);
+  if (typeof Worker === 'undefined' || !('transferControlToOffscreen' in canvas)) return drawTrends(element, spec, size, onDrawn);
   element.replaceChildren(canvas);
   const offscreen = canvas.transferControlToOffscreen();
   const worker = new Worker(new URL('./trendWorker.ts', import.meta.url), { type: 'module' });
+  worker.onmessage = ({ data }: MessageEvent<TrendDrawn>) => data.type === 'drawn' && onDrawn();
   const post = (message: TrendMessage, transfer: Transferable[] = []) => worker.postMessage(message, transfer);
   post({ type: 'open', canvas: offscreen, spec, size }, [offscreen]);
   return {

@@ -36,6 +36,9 @@ export interface TrendSize {
 /** Series whose points changed, each the whole bounded series. */
 export type TrendSeries = ReadonlyArray<{ id: string; points: ScreenTrend }>;
 
+/** What the worker tells the panel: the chart finished drawing (after each update; the panel counts them). */
+export type TrendDrawn = { type: 'drawn' };
+
 /** What the panel tells a chart drawn in a worker. */
 export type TrendMessage =
   | { type: 'open'; canvas: OffscreenCanvas; spec: TrendSpec; size: TrendSize }
@@ -65,12 +68,13 @@ function optionOf({ lines, scale }: TrendSpec): echarts.EChartsCoreOption {
 /**
  * A chart of `spec` in `target` (an element on the page, or a worker's OffscreenCanvas, which ECharts draws on as
  * on a canvas element). Updates arriving while one is drawn are taken together by the next: one layout and paint
- * for all the series that changed.
+ * for all the series that changed. `onDrawn` follows every finished paint.
  */
-export function drawTrends(target: HTMLElement | OffscreenCanvas, spec: TrendSpec, size: TrendSize): TrendChart {
+export function drawTrends(target: HTMLElement | OffscreenCanvas, spec: TrendSpec, size: TrendSize, onDrawn: () => void): TrendChart {
   if (target instanceof OffscreenCanvas) Object.assign(target, { width: size.width * size.pixelRatio, height: size.height * size.pixelRatio });
   // ECharts' types know only elements; it draws on any canvas-like target (its documented use with node-canvas).
   const chart = echarts.init(target as HTMLElement, undefined, { renderer: 'canvas', width: size.width, height: size.height, devicePixelRatio: size.pixelRatio });
+  chart.on('finished', onDrawn);
   chart.setOption(optionOf(spec));
   const pending = new Map<string, ScreenTrend>();
   let scheduled = false;

@@ -127,11 +127,11 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
   let report: PublishReport = { published: 0, failed: 0, sentAt: {} };
   try {
     await new Promise((resolve) => publishers.once('message', resolve));
-    const snapshotStarted = performance.now();
-    const snapshot = await fetch(`${server.url}/api/wit-xinde/screen/data`, { headers: { [DISPLAY_HEADER]: secret } });
-    const snapshotBytes = (await snapshot.arrayBuffer()).byteLength;
-    console.log(`  ${store.padEnd(10)} screen/data ${snapshot.status} in ${(performance.now() - snapshotStarted).toFixed(0)} ms, ${(snapshotBytes / 1e6).toFixed(2)} MB`);
+    await timeSnapshot('at the start (no write-back yet)');
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.stack ?? error.message));
+    page.on('worker', (worker) => worker.on('console', (m) => m.type() === 'error' && errors.push(`worker: ${m.text()}`)));
     // The functions handed to the page are compiled by tsx, whose esbuild names them with a `__name` helper.
     await page.addInitScript('globalThis.__name ??= (target) => target');
     await page.addInitScript(recorder);
@@ -168,14 +168,17 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
     if (profile) writeFileSync(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
     const heapEnd = await heap();
 
+    await timeSnapshot('at the end (from the write-back)');
     report = await stopPublishers();
-    const latencies = recorded.seen
+    const timed = recorded.seen
       .filter(([, , at]) => at >= measureFrom)
       .flatMap(([channel, text, at]) => {
         const sent = report.sentAt[gatewayOf.get(channel.split(':')[0]) ?? '']?.[Math.floor(Number(text.replace(/[^\d.]/g, ''))) - 1];
-        return sent === undefined ? [] : [at - sent];
-      })
-      .sort((a, b) => a - b);
+        return sent === undefined ? [] : [[at - measureFrom, at - sent] as const];
+      });
+    const latencies = timed.map(([, latency]) => latency).sort((a, b) => a - b);
+    // Where the slow ones were: p99 of each 10 s of the measured time (the link was renamed half way).
+    const windows = Array.from({ length: Math.ceil(SECONDS / 10) }, (_, w) => timed.filter(([at]) => Math.floor(at / 10_000) === w).map(([, l]) => l).sort((a, b) => a - b));
     const tiles = new Set(recorded.seen.map(([channel]) => channel)).size;
     const longest = Math.max(0, ...recorded.longTasks);
     const dropped = recorded.gaps.reduce((n, gap) => n + (gap > 25 ? Math.round(gap / 16.7) - 1 : 0), 0);
@@ -184,6 +187,8 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
         `(${latencies.length} changes on ${tiles} tiles); long tasks ${recorded.longTasks.length} (longest ${longest.toFixed(0)} ms); ` +
         `frames ${recorded.gaps.length}, dropped ${dropped}; heap ${heapStart.toFixed(1)} → ${heapEnd.toFixed(1)} MB over ${SECONDS} s`,
     );
+    if (errors.length) console.log(`  ${store.padEnd(10)} page errors: ${errors.join('\n')}`);
+    console.log(`  ${store.padEnd(10)} publish→screen p99 per 10 s: ${windows.map((w) => percentile(w, 99).toFixed(0)).join(' ')} ms`);
   } finally {
     await browser.close();
     if (publishers.connected) report = await stopPublishers();
@@ -191,6 +196,14 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(consoleDir, { recursive: true, force: true });
+  }
+
+  /** The snapshot as a screen fetches it, timed from outside the page. */
+  async function timeSnapshot(when: string): Promise<void> {
+    const started = performance.now();
+    const snapshot = await fetch(`${server.url}/api/wit-xinde/screen/data`, { headers: { [DISPLAY_HEADER]: secret } });
+    const bytes = (await snapshot.arrayBuffer()).byteLength;
+    console.log(`  ${store.padEnd(10)} screen/data ${when}: ${snapshot.status} in ${(performance.now() - started).toFixed(0)} ms, ${(bytes / 1e6).toFixed(2)} MB`);
   }
 
   function stopPublishers(): Promise<PublishReport> {
