@@ -93,4 +93,19 @@ describe('ScreenChannels', () => {
     store.take([{ type: 'snapshot', data: snapshot(5_000), reason: 'connect' }]);
     expect(store.channel('d1', 'crack')).toMatchObject({ value: 1, ts: 1_000 });
   });
+
+  it("forgets channels a snapshot no longer has, takes a correction at the same instant, and tells a listener only of a real change", () => {
+    const { store, calls } = seeded();
+    const withoutTilt = snapshot(6_000);
+    withoutTilt.projects[0].points[0].channels = withoutTilt.projects[0].points[0].channels.filter((c) => c.pointKey !== 'tilt');
+    // The same values again: no listener is told.
+    store.take([{ type: 'snapshot', data: withoutTilt, reason: 'resync' }]);
+    expect(calls.crack).toBe(0);
+    // tilt is gone: asked again, it is a new, empty record.
+    expect(store.channel('d1', 'tilt')).toMatchObject({ value: null, ts: null, version: 0 });
+    // A value corrected at the same instant is taken.
+    store.take([{ type: 'snapshot', data: snapshot(7_000, 1.5), reason: 'resync' }]);
+    expect(store.channel('d1', 'crack')).toMatchObject({ value: 1.5, ts: 1_000 });
+    expect(calls.crack).toBe(1);
+  });
 });

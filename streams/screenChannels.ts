@@ -19,6 +19,8 @@ export interface LiveChannel {
 
 interface Entry extends LiveChannel {
   listeners: Set<() => void>;
+  /** The last snapshot that had the channel. */
+  generation: number;
 }
 
 interface Count {
@@ -32,6 +34,7 @@ export class ScreenChannels {
   private readonly dirty = new Set<{ listeners: Set<() => void> }>();
   /** A snapshot is being fetched: readings from now on may be in its counts. */
   private syncing = false;
+  private generation = 0;
 
   /** A batch of the stream's events (one animation frame's): snapshots and readings taken in order, then flushed. */
   take(batch: readonly ScreenStreamEvent[]): void {
@@ -48,20 +51,21 @@ export class ScreenChannels {
   /**
    * Takes a snapshot's values: a channel keeps a newer value it was told of meanwhile (a reading applied while the
    * snapshot was fetched); channels and projects the snapshot no longer has are forgotten. Today's counts become the
-   * snapshot's (readings during the fetch may be in them already: not counted again).
+   * snapshot's (readings during the fetch may be in them already: not counted again). A project of 20,000 channels
+   * is taken in one pass that allocates nothing per channel it already has: each entry is stamped with the snapshot's
+   * generation, and those left unstamped are the ones to forget.
    */
   seed(data: ScreenData): void {
-    const seen = new Map<string, Set<string>>();
+    const generation = ++this.generation;
     for (const project of data.projects) {
       this.countOf(project.id).value = project.pointsToday;
       this.dirty.add(this.countOf(project.id));
       for (const point of project.points) {
         for (const c of point.channels) {
-          let keys = seen.get(c.deviceId);
-          if (!keys) seen.set(c.deviceId, (keys = new Set()));
-          keys.add(c.pointKey);
           const entry = this.entry(c.deviceId, c.pointKey);
+          entry.generation = generation;
           if (entry.ts !== null && (c.ts === null || entry.ts > c.ts)) continue;
+          if (entry.ts === c.ts && entry.value === c.value && entry.previous === c.previous) continue;
           entry.value = c.value;
           entry.previous = c.previous;
           entry.ts = c.ts;
@@ -70,9 +74,8 @@ export class ScreenChannels {
       }
     }
     for (const [deviceId, channels] of this.byDevice) {
-      const keys = seen.get(deviceId);
-      if (!keys) this.byDevice.delete(deviceId);
-      else for (const key of channels.keys()) if (!keys.has(key)) channels.delete(key);
+      for (const [key, entry] of channels) if (entry.generation !== generation) channels.delete(key);
+      if (channels.size === 0) this.byDevice.delete(deviceId);
     }
     const projects = new Set(data.projects.map((p) => p.id));
     for (const id of this.counts.keys()) if (!projects.has(id)) this.counts.delete(id);
@@ -129,7 +132,7 @@ export class ScreenChannels {
     let channels = this.byDevice.get(deviceId);
     if (!channels) this.byDevice.set(deviceId, (channels = new Map()));
     let entry = channels.get(pointKey);
-    if (!entry) channels.set(pointKey, (entry = { value: null, previous: null, ts: null, version: 0, listeners: new Set() }));
+    if (!entry) channels.set(pointKey, (entry = { value: null, previous: null, ts: null, version: 0, listeners: new Set(), generation: this.generation }));
     return entry;
   }
 
@@ -139,9 +142,10 @@ export class ScreenChannels {
     return count;
   }
 
+  /** A new version; told at the next flush when a tile listens (a tile that mounts later reads the record as it is). */
   private changed(entry: Entry): void {
     entry.version++;
-    this.dirty.add(entry);
+    if (entry.listeners.size > 0) this.dirty.add(entry);
   }
 }
 

@@ -4,7 +4,7 @@ import { formatReading } from '../../../resources/readings';
 import type { ScreenChannel, ScreenPoint, ScreenProject } from '../../../resources/wire/screen';
 import { pointLevel } from '../../../streams/screenState';
 import { containRect } from './format';
-import { statusClass } from './levels';
+import { statusClass, worstFirst } from './levels';
 import { PageMark } from './PageMark';
 import { useProjectImage } from './wallHooks';
 import { useChannel, usePaged } from './wallPaging';
@@ -79,8 +79,7 @@ function ImageWithPoints({ runtime, url, points }: { runtime: WallRuntime; url: 
 
 /** Points in alarm first (worst first), then the others in the project's order (as ValuesPanel.tsx tileOrder). */
 export function pointOrder(points: readonly ScreenPoint[]): ScreenPoint[] {
-  const rank = (point: ScreenPoint) => pointLevel(point) ?? 5;
-  return [...points].sort((a, b) => rank(a) - rank(b));
+  return worstFirst(points, pointLevel);
 }
 
 /**

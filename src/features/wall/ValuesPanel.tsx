@@ -4,7 +4,7 @@ import { displayUnit, formatValue } from '../../../resources/readings';
 import type { ScreenChannel, ScreenPoint, ScreenProject } from '../../../resources/wire/screen';
 import { Age } from './Age';
 import { changeOf } from './format';
-import { statusClass } from './levels';
+import { statusClass, worstFirst } from './levels';
 import { PageMark } from './PageMark';
 import { useChannel, usePaged } from './wallPaging';
 import type { WallRuntime } from './wallRuntime';
@@ -49,9 +49,7 @@ const ChannelTile = memo(function ChannelTile({ runtime, point, channel }: { run
  */
 export function tileOrder(points: readonly ScreenPoint[]): Tile[] {
   const tiles = points.flatMap((point) => point.channels.map((channel) => ({ point, channel })));
-  const rank = ({ channel }: Tile) => channel.level ?? 5;
-  // Array.prototype.sort is stable: equal ranks keep the project's order.
-  return tiles.sort((a, b) => rank(a) - rank(b));
+  return worstFirst(tiles, ({ channel }) => channel.level);
 }
 
 /** The latest value of the project's channels, with their change from the one before and their age, a page at a time. */

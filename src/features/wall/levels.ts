@@ -16,3 +16,16 @@ export function statusClass(level: number | null, online = true): string {
   if (level !== null && level >= 1 && level <= 4) return `is-level-${level}`;
   return online ? 'is-normal' : 'is-offline';
 }
+
+/**
+ * Items in alarm first, worst level first, then the others, each group in its given order: one pass into a bucket per
+ * level (a project of 20,000 channels is ordered again on every snapshot, where a sort cost tens of milliseconds).
+ */
+export function worstFirst<T>(items: Iterable<T>, level: (item: T) => number | null): T[] {
+  const buckets: T[][] = [[], [], [], [], []];
+  for (const item of items) {
+    const l = level(item);
+    buckets[l !== null && l >= 1 && l <= 4 ? l - 1 : 4].push(item);
+  }
+  return buckets.flat();
+}

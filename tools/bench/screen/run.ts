@@ -206,8 +206,15 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
     console.log(`  ${store.padEnd(10)} screen/data ${when}: ${snapshot.status} in ${(performance.now() - started).toFixed(0)} ms, ${(bytes / 1e6).toFixed(2)} MB`);
   }
 
+  /** The publishers' report; a process that died without one has none to give (an empty report, said so). */
   function stopPublishers(): Promise<PublishReport> {
-    const answered = new Promise<PublishReport>((resolve) => publishers.once('message', (m: PublishReport) => resolve(m)));
+    const answered = new Promise<PublishReport>((resolve) => {
+      publishers.once('message', (m: PublishReport) => resolve(m));
+      publishers.once('exit', (code) => {
+        console.log(`  ${store.padEnd(10)} the publishers exited with ${code} before reporting`);
+        resolve({ published: 0, failed: 0, sentAt: {} });
+      });
+    });
     publishers.send('stop');
     return answered;
   }
