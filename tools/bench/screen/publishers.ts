@@ -53,8 +53,8 @@ process.on('message', async (message) => {
   for (const timer of timers) clearInterval(timer);
   // A client the server already dropped may refuse to end cleanly: the report is sent whatever each answers.
   await Promise.allSettled(clients.map((c) => c.endAsync()));
-  process.send?.(report);
-  process.disconnect?.();
+  // Disconnected once the report is written: a disconnect right after `send` can drop it.
+  process.send?.(report, () => process.disconnect?.());
 });
 
 await Promise.all(specs.map((spec, i) => gateway(spec, Math.floor((i * 1000) / specs.length))));
