@@ -209,10 +209,14 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
   /** The publishers' report; a process that died without one has none to give (an empty report, said so). */
   function stopPublishers(): Promise<PublishReport> {
     const answered = new Promise<PublishReport>((resolve) => {
-      publishers.once('message', (m: PublishReport) => resolve(m));
-      publishers.once('exit', (code) => {
+      const died = (code: number | null) => {
         console.log(`  ${store.padEnd(10)} the publishers exited with ${code} before reporting`);
         resolve({ published: 0, failed: 0, sentAt: {} });
+      };
+      publishers.once('exit', died);
+      publishers.once('message', (m: PublishReport) => {
+        publishers.off('exit', died);
+        resolve(m);
       });
     });
     publishers.send('stop');
