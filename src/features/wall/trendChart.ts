@@ -51,6 +51,14 @@ export interface TrendChart {
   dispose(): void;
 }
 
+/** A worker's canvas (a browser without OffscreenCanvas has no such global, and draws on an element). */
+const isOffscreen = (target: HTMLElement | OffscreenCanvas): target is OffscreenCanvas => typeof OffscreenCanvas !== 'undefined' && target instanceof OffscreenCanvas;
+
+/** Sizes a worker's canvas in device pixels; ECharts sizes its own canvas in an element. */
+function sizeCanvas(target: HTMLElement | OffscreenCanvas, size: TrendSize): void {
+  if (isOffscreen(target)) Object.assign(target, { width: size.width * size.pixelRatio, height: size.height * size.pixelRatio });
+}
+
 function optionOf({ lines, scale }: TrendSpec): echarts.EChartsCoreOption {
   const font = Math.round(14 * scale);
   return {
@@ -71,7 +79,7 @@ function optionOf({ lines, scale }: TrendSpec): echarts.EChartsCoreOption {
  * for all the series that changed. `onDrawn` follows every finished paint.
  */
 export function drawTrends(target: HTMLElement | OffscreenCanvas, spec: TrendSpec, size: TrendSize, onDrawn: () => void): TrendChart {
-  if (target instanceof OffscreenCanvas) Object.assign(target, { width: size.width * size.pixelRatio, height: size.height * size.pixelRatio });
+  sizeCanvas(target, size);
   // ECharts' types know only elements; it draws on any canvas-like target (its documented use with node-canvas).
   const chart = echarts.init(target as HTMLElement, undefined, { renderer: 'canvas', width: size.width, height: size.height, devicePixelRatio: size.pixelRatio });
   chart.on('finished', onDrawn);
@@ -93,7 +101,7 @@ export function drawTrends(target: HTMLElement | OffscreenCanvas, spec: TrendSpe
       setTimeout(draw, 0);
     },
     resize(next) {
-      if (target instanceof OffscreenCanvas) Object.assign(target, { width: next.width * next.pixelRatio, height: next.height * next.pixelRatio });
+      sizeCanvas(target, next);
       chart.resize({ width: next.width, height: next.height });
     },
     dispose: () => chart.dispose(),

@@ -111,6 +111,23 @@ onEveryStore('a display link reads its screen and nothing else', { signIn: ['dem
     ]);
   });
 
+  it('reads from the series a channel that neither the write-back nor the ingestion knows', async () => {
+    // B1 (shown as its project's point) has a write-back; its new channel gets values only by hand (devicelog), which
+    // the ingestion never sees.
+    const b1 = s.devices.B1.id;
+    await ctx.server.app.ingest.latest.persist();
+    expectOk(await ctx.demo.post(`${X}/devicepoint/submit`, { deviceId: b1, pointKey: 'temp', name: '温度' }));
+    const ts = Date.now() - 5000;
+    for (const [at, value] of [[ts, 11], [ts + 1000, 12.5]]) expectOk(await ctx.demo.post(`${X}/devicelog/submit`, { deviceId: b1, pointKey: 'temp', ts: at, value, reason: '补录' }));
+    const data = expectOk(await displayCall<ScreenData>(ctx.server, link.secret, DATA));
+    // A point without `sort` comes first on SQLite, last on PostgreSQL: compared by key.
+    const channels = [...data.projects[1].points[0].channels].sort((a, b) => a.pointKey.localeCompare(b.pointKey));
+    expect(channels.map(({ pointKey, value, previous, ts: at }) => [pointKey, value, previous, at])).toEqual([
+      ['settlement', 1.5, null, expect.any(Number)],
+      ['temp', 12.5, 11, ts + 1000],
+    ]);
+  });
+
   it("charts a channel of its projects, and refuses another project's, another tenant's and bad arguments", async () => {
     const trend = expectOk(await displayCall<ScreenTrend>(ctx.server, link.secret, TREND, { deviceId: s.devices.A2.id, pointKey: 'crack', hours: 1 }));
     expect(trend.map(([, value]) => value)).toEqual([0.5, 6]);

@@ -218,38 +218,42 @@ class ScreenReader {
    * The devices' points, named by their factor item when they have one, with its unit and precision as fallbacks, and
    * each with its latest value and the one before: from the ingestion's write-back beside the device
    * (`wit_device.last_channels`, one row per device) or this process's newer memory of it, whichever is newer. Only
-   * devices without a write-back (history written by other means, nothing heard since the upgrade) read the series:
-   * one seek per channel on its primary key for both rows (`recentOf`), in the same query as their points.
+   * channels neither knows (history written by other means, a channel silent since the upgrade) read the series: one
+   * seek per channel on its primary key for both rows (`recentOf`), one query for their devices.
    */
   async points(devices: readonly DeviceRow[]): Promise<PointRow[]> {
-    const stored = new Map(devices.flatMap((d) => {
+    const written = new Map(devices.flatMap((d) => {
       const channels = parseChannels(d.lastChannels);
       return channels ? [[d.id, channels] as const] : [];
     }));
-    const written = devices.filter((d) => stored.has(d.id)).map((d) => d.id);
-    const unwritten = devices.filter((d) => !stored.has(d.id)).map((d) => d.id);
-    const columns = ['deviceId', 'pointKey', 'name', 'unit', 'precision', 'factorsItemId'] as const;
-    // Each device's points come from one of the two queries, each in the devices' point order.
-    const pointsOf = async () => (await this.platform.repo(devicePoint).select(this.ctx)).orderBy('sort').orderBy('id');
-    const [fromDevices, fromSeries] = await Promise.all([
-      written.length ? (await pointsOf()).select([...columns]).where(within('deviceId', written)).execute() : [],
-      unwritten.length ? (await pointsOf()).select([...columns, recentOf(this.platform.dialect).as('recent')]).where(within('deviceId', unwritten)).execute() : [],
-    ]);
-    const newestOf = (deviceId: string, pointKey: string, recent: unknown) => {
-      if (recent !== undefined) return latestOf(recent);
-      const known = stored.get(deviceId)?.get(pointKey);
+    const known = (deviceId: string, pointKey: string) => {
+      const stored = written.get(deviceId)?.get(pointKey);
       const live = this.latest.channels(deviceId)?.get(pointKey);
-      const newest = live && (!known || live.ts >= known.ts) ? live : known;
-      return newest ? { ts: newest.ts, value: newest.value, previous: newest.previous } : { ts: null, value: null, previous: null };
+      return live && (!stored || live.ts >= stored.ts) ? live : stored;
     };
-    const rows = [...fromDevices.map((r) => ({ ...r, recent: undefined as unknown })), ...fromSeries];
+    const rows = await (await this.platform.repo(devicePoint).select(this.ctx))
+      .select(['deviceId', 'pointKey', 'name', 'unit', 'precision', 'factorsItemId'])
+      .where(within('deviceId', devices.map((d) => d.id)))
+      .orderBy('sort')
+      .orderBy('id')
+      .execute();
+    const unknown = [...new Set(rows.flatMap((r) => (known(r.deviceId, r.pointKey) ? [] : [r.deviceId])))];
+    const fromSeries = unknown.length
+      ? await (await this.platform.repo(devicePoint).select(this.ctx)).select(['deviceId', 'pointKey', recentOf(this.platform.dialect).as('recent')]).where(within('deviceId', unknown)).execute()
+      : [];
+    const recentByChannel = new Map(fromSeries.map((r) => [`${r.deviceId}|${r.pointKey}`, latestOf(r.recent)]));
+    const newestOf = (deviceId: string, pointKey: string) => {
+      const newest = known(deviceId, pointKey);
+      if (newest) return { ts: newest.ts, value: newest.value, previous: newest.previous };
+      return recentByChannel.get(`${deviceId}|${pointKey}`) ?? { ts: null, value: null, previous: null };
+    };
     const itemIds = [...new Set(rows.flatMap((r) => (r.factorsItemId ? [r.factorsItemId] : [])))];
     const items = itemIds.length ? await (await this.platform.repo(monitorFactorsItem).select(this.ctx)).select(['id', 'name', 'unit', 'precision']).where(within('id', itemIds)).execute() : [];
     const itemById = new Map(items.map((i) => [i.id, i]));
-    return rows.map(({ recent, ...r }) => {
+    return rows.map((r) => {
       const item = r.factorsItemId ? itemById.get(r.factorsItemId) : undefined;
       const name = item?.name ?? r.name ?? r.pointKey;
-      return { ...r, name, unit: r.unit ?? item?.unit ?? null, precision: r.precision ?? item?.precision ?? null, ...newestOf(r.deviceId, r.pointKey, recent) };
+      return { ...r, name, unit: r.unit ?? item?.unit ?? null, precision: r.precision ?? item?.precision ?? null, ...newestOf(r.deviceId, r.pointKey) };
     });
   }
 
