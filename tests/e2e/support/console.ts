@@ -58,10 +58,19 @@ export async function signIn(page: Page, tenantId?: string, account = 'admin', p
 export async function openMenu(page: Page, title: string, path?: string): Promise<void> {
   const entry = page.locator('.vg-sidebar').getByText(title, { exact: true });
   await entry.waitFor({ state: 'attached' });
-  const header = page.locator('.vg-sidebar .vg-menu-group').filter({ has: page.getByText(title, { exact: true }) }).last().locator(':scope > .vg-menu-item');
-  if ((await header.count()) && (await header.getAttribute('aria-expanded')) === 'false') await header.click();
+  const group = page.locator('.vg-sidebar .vg-menu-group').filter({ has: page.getByText(title, { exact: true }) }).last();
+  const header = group.locator(':scope > .vg-menu-item');
+  if ((await header.count()) && (await header.getAttribute('aria-expanded')) === 'false') {
+    await header.click();
+    // The group slides open (Blueprint's Collapse, whose height is `auto` once open): the entry is clicked where it
+    // rests, not while it moves.
+    await group.locator(':scope > .bp6-collapse[style*="height: auto"]').waitFor();
+  }
   await entry.click();
-  if (path) await page.waitForURL(`**${path}`);
+  if (!path) return;
+  await page.waitForURL(`**${path}`).catch((error: unknown) => {
+    throw new Error(`the menu entry ${title} did not lead to ${path}: the page is at ${page.url()}`, { cause: error });
+  });
 }
 
 /** The console's access token, read from its cookie. */
