@@ -3,6 +3,7 @@ import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import type { ScreenData, ScreenReading } from '../resources/wire/screen';
 import { AFTER_MIDNIGHT_MS, lifecycleEvents, nextResyncAt, rotation, RESYNC_MS, type ScreenStreamEvent, type ScreenTransport, type SnapshotAnswer, screenEvents, SNAPSHOT_RETRY_MS } from './screen';
+import { viewOf } from './screenSnapshot';
 
 const newScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
@@ -24,7 +25,7 @@ describe('screenEvents', () => {
     scheduler.run(({ hot, cold, expectObservable }) => {
       const reading: ScreenReading = { projectId: 'p', deviceId: 'd', ts: 5, values: { crack: 0.3 } };
       let fetches = 0;
-      const answers = [cold<SnapshotAnswer>('--a|', { a: { kind: 'data', data: data(1) } }), cold<SnapshotAnswer>('----a|', { a: { kind: 'data', data: data(2) } }), cold<SnapshotAnswer>('-a|', { a: { kind: 'data', data: data(3) } })];
+      const answers = [cold<SnapshotAnswer>('--a|', { a: { kind: 'data', ...viewOf(data(1)) } }), cold<SnapshotAnswer>('----a|', { a: { kind: 'data', ...viewOf(data(2)) } }), cold<SnapshotAnswer>('-a|', { a: { kind: 'data', ...viewOf(data(3)) } })];
       const events = screenEvents(
         transport({
           connected$: hot('-t-----f-t---f-t----', { t: true, f: false }),
@@ -37,14 +38,14 @@ describe('screenEvents', () => {
       const down = (at: number): ScreenStreamEvent => ({ type: 'connection', connected: false, at });
       expectObservable(events, '^ 25ms !').toBe('-a-b-c-d-e---f-gh', {
         a: [up(1), { type: 'syncing' }],
-        b: [{ type: 'snapshot', data: data(1), reason: 'connect' }],
+        b: [{ type: 'snapshot', ...viewOf(data(1)), reason: 'connect' }],
         c: [{ type: 'readings', readings: [reading] }],
         d: [down(7)],
         e: [up(9), { type: 'syncing' }],
         // The second fetch would answer at 13: the drop at 13 cancelled it.
         f: [down(13)],
         g: [up(15), { type: 'syncing' }],
-        h: [{ type: 'snapshot', data: data(3), reason: 'connect' }],
+        h: [{ type: 'snapshot', ...viewOf(data(3)), reason: 'connect' }],
       });
     });
   });
@@ -55,13 +56,13 @@ describe('screenEvents', () => {
       let fetches = 0;
       const answers: Observable<SnapshotAnswer>[] = [
         cold('#', undefined, new Error('网络异常')),
-        cold('a|', { a: { kind: 'data', data: data(1) } }),
+        cold('a|', { a: { kind: 'data', ...viewOf(data(1)) } }),
         cold('a|', { a: { kind: 'refused', reason: 'revoked' } }),
       ];
       const events = screenEvents(transport({ connected$: hot('t', { t: true }), changed$: hot(`${SNAPSHOT_RETRY_MS + 10}ms c`, { c: undefined }) }), () => answers[fetches++], scheduler);
       expectObservable(events, `^ ${SNAPSHOT_RETRY_MS + 20}ms !`).toBe(`a ${SNAPSHOT_RETRY_MS - 1}ms b 9ms (cd)`, {
         a: [{ type: 'connection', connected: true, at: 0 }, { type: 'syncing' }],
-        b: [{ type: 'snapshot', data: data(1), reason: 'connect' }],
+        b: [{ type: 'snapshot', ...viewOf(data(1)), reason: 'connect' }],
         c: [{ type: 'syncing' }],
         d: [{ type: 'refused', reason: 'revoked' }],
       });
@@ -71,13 +72,13 @@ describe('screenEvents', () => {
   it('resyncs every RESYNC_MS while connected', () => {
     const scheduler = newScheduler();
     scheduler.run(({ hot, cold, expectObservable }) => {
-      const events = screenEvents(transport({ connected$: hot('t', { t: true }) }), () => cold('a|', { a: { kind: 'data', data: data(0) } as SnapshotAnswer }), scheduler);
+      const events = screenEvents(transport({ connected$: hot('t', { t: true }) }), () => cold('a|', { a: { kind: 'data', ...viewOf(data(0)) } as SnapshotAnswer }), scheduler);
       // The timer's syncing and the answer are two scheduler actions of the same instant: two batches.
       expectObservable(events, `^ ${2 * RESYNC_MS + 1}ms !`).toBe(`(ab) ${RESYNC_MS - 4}ms (cd) ${RESYNC_MS - 4}ms (cd)`, {
         a: [{ type: 'connection', connected: true, at: 0 }, { type: 'syncing' }],
-        b: [{ type: 'snapshot', data: data(0), reason: 'connect' }],
+        b: [{ type: 'snapshot', ...viewOf(data(0)), reason: 'connect' }],
         c: [{ type: 'syncing' }],
-        d: [{ type: 'snapshot', data: data(0), reason: 'resync' }],
+        d: [{ type: 'snapshot', ...viewOf(data(0)), reason: 'resync' }],
       });
     });
   });
@@ -112,7 +113,7 @@ describe('lifecycleEvents', () => {
         [
           { type: 'connection', connected: true, at: 1 },
           { type: 'syncing' },
-          { type: 'snapshot', data: data(2), reason: 'connect' },
+          { type: 'snapshot', ...viewOf(data(2)), reason: 'connect' },
           { type: 'readings', readings: [reading] },
           { type: 'heartbeat', at: 3 },
         ],

@@ -16,8 +16,9 @@ import {
   timer,
 } from 'rxjs';
 import type { Refusal, ScreenEvent } from '../machines/screen';
-import { SCREEN_EVENTS, type ScreenAlarm, type ScreenData, type ScreenPresence, type ScreenReading } from '../resources/wire/screen';
+import { SCREEN_EVENTS, type ScreenAlarm, type ScreenPresence, type ScreenReading } from '../resources/wire/screen';
 import { batchFrames } from './debug';
+import type { ChannelValues, ScreenView, SnapshotView } from './screenSnapshot';
 import { connectedOf, fromSocketEvent, type SocketEvents } from './socket';
 
 /**
@@ -43,7 +44,7 @@ export interface ScreenTransport {
 }
 
 /** The screen call's answer: the snapshot, or why the link is refused. A failure to answer is an error. */
-export type SnapshotAnswer = { kind: 'data'; data: ScreenData } | { kind: 'refused'; reason: Refusal };
+export type SnapshotAnswer = ({ kind: 'data' } & SnapshotView) | { kind: 'refused'; reason: Refusal };
 
 /** Why a snapshot was fetched: trends refetch their history only after a connect (a periodic resync misses nothing). */
 export type SyncReason = 'connect' | 'changed' | 'resync';
@@ -59,7 +60,7 @@ export type ScreenStreamEvent =
   | { type: 'connection'; connected: boolean; at: number }
   /** A snapshot is being fetched: live events from now on are applied again on top of it. */
   | { type: 'syncing' }
-  | { type: 'snapshot'; data: ScreenData; reason: SyncReason }
+  | { type: 'snapshot'; data: ScreenView; values: ChannelValues; reason: SyncReason }
   | { type: 'refused'; reason: Refusal }
   | { type: 'handshakeRefused' }
   | { type: 'revoked' }
@@ -86,7 +87,7 @@ export function nextResyncAt(now: number): number {
 function fetchSnapshot(load: () => Observable<SnapshotAnswer>, reason: SyncReason, scheduler: SchedulerLike): Observable<ScreenStreamEvent> {
   const answer = defer(load).pipe(
     retry({ delay: (_error, count) => timer(Math.min(SNAPSHOT_RETRY_MS * 2 ** (count - 1), SNAPSHOT_RETRY_MAX_MS), scheduler) }),
-    map((answer): ScreenStreamEvent => (answer.kind === 'data' ? { type: 'snapshot', data: answer.data, reason } : { type: 'refused', reason: answer.reason })),
+    map((answer): ScreenStreamEvent => (answer.kind === 'data' ? { type: 'snapshot', data: answer.data, values: answer.values, reason } : { type: 'refused', reason: answer.reason })),
   );
   return concat(of<ScreenStreamEvent>({ type: 'syncing' }), answer);
 }
@@ -134,7 +135,7 @@ export function screenEvents(transport: ScreenTransport, load: () => Observable<
 }
 
 /** The snapshots of a screen's events, with why each was fetched (the trend charts follow them). */
-export const snapshotsOf = (events$: Observable<ScreenStreamEvent[]>): Observable<{ data: ScreenData; reason: SyncReason }> =>
+export const snapshotsOf = (events$: Observable<ScreenStreamEvent[]>): Observable<{ data: ScreenView; reason: SyncReason }> =>
   events$.pipe(
     switchMap((batch) => of(...batch)),
     filter((event): event is Extract<ScreenStreamEvent, { type: 'snapshot' }> => event.type === 'snapshot'),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScreenChannel, ScreenData, ScreenReading } from '../resources/wire/screen';
 import { ScreenChannels } from './screenChannels';
+import { type JoinedShapes, viewOf } from './screenSnapshot';
 
 const channel = (deviceId: string, pointKey: string, value: number, ts: number): ScreenChannel => ({
   deviceId,
@@ -37,7 +38,7 @@ const reading = (ts: number, values: Record<string, number>): ScreenReading => (
 /** A store seeded with the snapshot, and the calls of listeners on crack, tilt and the count. */
 function seeded() {
   const store = new ScreenChannels();
-  store.take([{ type: 'syncing' }, { type: 'snapshot', data: snapshot(5_000), reason: 'connect' }]);
+  store.take([{ type: 'syncing' }, { type: 'snapshot', ...viewOf(snapshot(5_000)), reason: 'connect' }]);
   const calls = { crack: 0, tilt: 0, count: 0 };
   store.subscribeChannel('d1', 'crack', () => calls.crack++);
   store.subscribeChannel('d1', 'tilt', () => calls.tilt++);
@@ -77,7 +78,7 @@ describe('ScreenChannels', () => {
     store.take([{ type: 'syncing' }, { type: 'readings', readings: [reading(8_500, { crack: 2 })] }]);
     expect(store.pointsToday('p1')).toBe(10);
     // The snapshot (taken at 8 000) has an older value: the reading stays; its count is the snapshot's.
-    store.take([{ type: 'snapshot', data: snapshot(8_000, 1.2, 7_900), reason: 'resync' }]);
+    store.take([{ type: 'snapshot', ...viewOf(snapshot(8_000, 1.2, 7_900)), reason: 'resync' }]);
     expect(store.channel('d1', 'crack')).toMatchObject({ value: 2, ts: 8_500 });
     expect(store.channel('d1', 'tilt')).toMatchObject({ value: 5, ts: 7_900 });
     expect(store.pointsToday('p1')).toBe(10);
@@ -90,7 +91,7 @@ describe('ScreenChannels', () => {
     const store = new ScreenChannels();
     store.take([{ type: 'readings', readings: [reading(1, { crack: 1 })] }]);
     expect(store.pointsToday('p1')).toBe(0);
-    store.take([{ type: 'snapshot', data: snapshot(5_000), reason: 'connect' }]);
+    store.take([{ type: 'snapshot', ...viewOf(snapshot(5_000)), reason: 'connect' }]);
     expect(store.channel('d1', 'crack')).toMatchObject({ value: 1, ts: 1_000 });
   });
 
@@ -99,13 +100,30 @@ describe('ScreenChannels', () => {
     const withoutTilt = snapshot(6_000);
     withoutTilt.projects[0].points[0].channels = withoutTilt.projects[0].points[0].channels.filter((c) => c.pointKey !== 'tilt');
     // The same values again: no listener is told.
-    store.take([{ type: 'snapshot', data: withoutTilt, reason: 'resync' }]);
+    store.take([{ type: 'snapshot', ...viewOf(withoutTilt), reason: 'resync' }]);
     expect(calls.crack).toBe(0);
     // tilt is gone: asked again, it is a new, empty record.
     expect(store.channel('d1', 'tilt')).toMatchObject({ value: null, ts: null, version: 0 });
     // A value corrected at the same instant is taken.
-    store.take([{ type: 'snapshot', data: snapshot(7_000, 1.5), reason: 'resync' }]);
+    store.take([{ type: 'snapshot', ...viewOf(snapshot(7_000, 1.5)), reason: 'resync' }]);
     expect(store.channel('d1', 'crack')).toMatchObject({ value: 1.5, ts: 1_000 });
     expect(calls.crack).toBe(1);
+  });
+
+  it('takes later snapshots of the same points (kept by the page) in their remembered order, and still forgets', () => {
+    const store = new ScreenChannels();
+    const joined: JoinedShapes = new Map();
+    const first = viewOf(snapshot(5_000), joined);
+    store.take([{ type: 'snapshot', ...first, reason: 'connect' }]);
+    const later = viewOf(snapshot(6_000, 2, 5_500), joined);
+    expect(later.data.projects[0].points).toBe(first.data.projects[0].points);
+    store.take([{ type: 'snapshot', ...later, reason: 'resync' }]);
+    expect(store.channel('d1', 'crack')).toMatchObject({ value: 2, ts: 5_500 });
+    expect(store.channel('d1', 'tilt')).toMatchObject({ value: 5, ts: 5_500 });
+    // A channel a tile asked for that no snapshot has is forgotten at the next one.
+    store.channel('d9', 'ghost').value = 1;
+    store.take([{ type: 'snapshot', ...viewOf(snapshot(7_000, 3, 6_500), joined), reason: 'resync' }]);
+    expect(store.channel('d9', 'ghost').value).toBeNull();
+    expect(store.channel('d1', 'crack')).toMatchObject({ value: 3, ts: 6_500 });
   });
 });

@@ -1,5 +1,6 @@
-import type { ScreenData, ScreenReading } from '../resources/wire/screen';
+import type { ScreenReading } from '../resources/wire/screen';
 import type { ScreenStreamEvent } from './screen';
+import { type ChannelValues, orNull, type ScreenView, VALUES_PER_CHANNEL } from './screenSnapshot';
 
 /**
  * The live values of a wall screen's channels and its projects' count of today's points, kept outside the screen's
@@ -35,13 +36,16 @@ export class ScreenChannels {
   /** A snapshot is being fetched: readings from now on may be in its counts. */
   private syncing = false;
   private generation = 0;
+  /** How many entries byDevice holds. */
+  private size = 0;
+  private ordered = new WeakMap<object, Entry[]>();
 
   /** A batch of the stream's events (one animation frame's): snapshots and readings taken in order, then flushed. */
   take(batch: readonly ScreenStreamEvent[]): void {
     for (const event of batch) {
       if (event.type === 'syncing') this.syncing = true;
       else if (event.type === 'snapshot') {
-        this.seed(event.data);
+        this.seed(event.data, event.values);
         this.syncing = false;
       } else if (event.type === 'readings') this.apply(event.readings, !this.syncing);
     }
@@ -52,33 +56,59 @@ export class ScreenChannels {
    * Takes a snapshot's values: a channel keeps a newer value it was told of meanwhile (a reading applied while the
    * snapshot was fetched); channels and projects the snapshot no longer has are forgotten. Today's counts become the
    * snapshot's (readings during the fetch may be in them already: not counted again). A project of 20,000 channels
-   * is taken in one pass that allocates nothing per channel it already has: each entry is stamped with the snapshot's
-   * generation, and those left unstamped are the ones to forget.
+   * is taken without a lookup per channel when its points are those of an earlier snapshot (streams/screenSnapshot.ts
+   * keeps them): their entries are remembered in order. Each entry is stamped with the snapshot's generation; those
+   * left unstamped, if any, are the ones to forget.
    */
-  seed(data: ScreenData): void {
+  seed(data: ScreenView, values: ChannelValues): void {
     const generation = ++this.generation;
+    let stamped = 0;
     for (const project of data.projects) {
       this.countOf(project.id).value = project.pointsToday;
       this.dirty.add(this.countOf(project.id));
-      for (const point of project.points) {
-        for (const c of point.channels) {
-          const entry = this.entry(c.deviceId, c.pointKey);
-          entry.generation = generation;
-          if (entry.ts !== null && (c.ts === null || entry.ts > c.ts)) continue;
-          if (entry.ts === c.ts && entry.value === c.value && entry.previous === c.previous) continue;
-          entry.value = c.value;
-          entry.previous = c.previous;
-          entry.ts = c.ts;
-          this.changed(entry);
-        }
+      const entries = this.entriesOf(project.points);
+      for (let i = 0; i < entries.length; i++) {
+        const entry = entries[i];
+        const at = (stamped + i) * VALUES_PER_CHANNEL;
+        entry.generation = generation;
+        const value = orNull(values[at]);
+        const previous = orNull(values[at + 1]);
+        const ts = orNull(values[at + 2]);
+        if (entry.ts !== null && (ts === null || entry.ts > ts)) continue;
+        if (entry.ts === ts && entry.value === value && entry.previous === previous) continue;
+        entry.value = value;
+        entry.previous = previous;
+        entry.ts = ts;
+        this.changed(entry);
       }
+      stamped += entries.length;
     }
-    for (const [deviceId, channels] of this.byDevice) {
-      for (const [key, entry] of channels) if (entry.generation !== generation) channels.delete(key);
-      if (channels.size === 0) this.byDevice.delete(deviceId);
-    }
+    if (stamped < this.size) this.forgetBefore(generation);
     const projects = new Set(data.projects.map((p) => p.id));
     for (const id of this.counts.keys()) if (!projects.has(id)) this.counts.delete(id);
+  }
+
+  /** The entries of points' channels, in order: remembered for as long as the points are the same objects. */
+  private entriesOf(points: ScreenView['projects'][number]['points']): Entry[] {
+    let entries = this.ordered.get(points);
+    if (!entries) {
+      entries = points.flatMap((point) => point.channels.map((c) => this.entry(c.deviceId, c.pointKey)));
+      this.ordered.set(points, entries);
+    }
+    return entries;
+  }
+
+  /** Forgets the channels no snapshot since `generation` had (and the remembered orders, which may hold them). */
+  private forgetBefore(generation: number): void {
+    for (const [deviceId, channels] of this.byDevice) {
+      for (const [key, entry] of channels) {
+        if (entry.generation === generation) continue;
+        channels.delete(key);
+        this.size--;
+      }
+      if (channels.size === 0) this.byDevice.delete(deviceId);
+    }
+    this.ordered = new WeakMap();
   }
 
   /** A batch of readings: each channel the screen has takes a value newer than its own; `count` adds to today's. */
@@ -132,7 +162,10 @@ export class ScreenChannels {
     let channels = this.byDevice.get(deviceId);
     if (!channels) this.byDevice.set(deviceId, (channels = new Map()));
     let entry = channels.get(pointKey);
-    if (!entry) channels.set(pointKey, (entry = { value: null, previous: null, ts: null, version: 0, listeners: new Set(), generation: this.generation }));
+    if (!entry) {
+      channels.set(pointKey, (entry = { value: null, previous: null, ts: null, version: 0, listeners: new Set(), generation: this.generation }));
+      this.size++;
+    }
     return entry;
   }
 

@@ -3,6 +3,7 @@ import type { ScreenAlarm, ScreenChannel, ScreenData, ScreenPoint, ScreenProject
 import type { AlarmLine } from '../resources/wire/statistics';
 import type { ScreenStreamEvent } from './screen';
 import { initialScreenState, MAX_ALARMS, onlineRate, pointLevel, reduceScreen, type ScreenState } from './screenState';
+import { viewOf } from './screenSnapshot';
 
 const channel = (deviceId: string, pointKey: string, extra: Partial<ScreenChannel> = {}): ScreenChannel => ({
   deviceId,
@@ -57,7 +58,7 @@ const snapshot = (at = 5_000, alarms: AlarmLine[] = [line('a0', 2, { pointKey: '
 });
 
 const fold = (state: ScreenState, ...events: ScreenStreamEvent[]) => reduceScreen(state, events);
-const loaded = (data = snapshot()) => fold(initialScreenState, { type: 'syncing' }, { type: 'snapshot', data, reason: 'connect' });
+const loaded = (data = snapshot()) => fold(initialScreenState, { type: 'syncing' }, { type: 'snapshot', ...viewOf(data), reason: 'connect' });
 const p1 = (state: ScreenState) => state.data?.projects[0] as ScreenProject;
 
 describe('reduceScreen', () => {
@@ -132,7 +133,7 @@ describe('reduceScreen', () => {
       { type: 'alarm', alarm: alarm('new', 4, 9_000) },
     );
     // The snapshot (taken at 8 000) has neither alarm and an older value.
-    state = fold(state, { type: 'snapshot', data: snapshot(8_000), reason: 'connect' });
+    state = fold(state, { type: 'snapshot', ...viewOf(snapshot(8_000)), reason: 'connect' });
     expect(state.data?.alarms.map((a) => a.id)).toEqual(['a0', 'new']);
     expect(state.pending).toBeUndefined();
   });
@@ -140,7 +141,7 @@ describe('reduceScreen', () => {
   it('tells red alarms a resync found that the screen did not show, but not those of the first snapshot', () => {
     const first = loaded(snapshot(5_000, [line('r0', 1)]));
     expect(first.redArrivals).toBe(0);
-    const next = fold(first, { type: 'syncing' }, { type: 'snapshot', data: snapshot(9_000, [line('r0', 1), line('r1', 1, { levelTime: '2026-01-10 11:00:00' })]), reason: 'connect' });
+    const next = fold(first, { type: 'syncing' }, { type: 'snapshot', ...viewOf(snapshot(9_000, [line('r0', 1), line('r1', 1, { levelTime: '2026-01-10 11:00:00' })])), reason: 'connect' });
     expect(next).toMatchObject({ redArrivals: 1, lastRed: { id: 'r1' } });
     expect(next.data?.alarms.map((a) => a.id)).toEqual(['r1', 'r0']);
   });

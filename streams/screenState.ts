@@ -1,7 +1,8 @@
 import type { LevelCounts, PresenceCounts } from '../resources/wire/statistics';
-import type { ScreenAlarm, ScreenData, ScreenPoint, ScreenPresence, ScreenProject } from '../resources/wire/screen';
+import type { ScreenAlarm, ScreenPresence } from '../resources/wire/screen';
 import type { AlarmLine } from '../resources/wire/statistics';
 import type { LiveEvent, ScreenStreamEvent } from './screen';
+import type { PointView, ProjectView, ScreenView } from './screenSnapshot';
 
 /**
  * What a wall screen shows, folded from its snapshots and live events (streams/screen.ts) — but for the readings:
@@ -12,7 +13,7 @@ import type { LiveEvent, ScreenStreamEvent } from './screen';
  * per device of the link).
  */
 export interface ScreenState {
-  data?: ScreenData;
+  data?: ScreenView;
   /** Live events received since a snapshot was asked for (undefined when none is): applied again on top of it. */
   pending?: LiveEvent[];
   /** Red (level 1) open alarms that arrived, live or found by a resync: the screen flashes and beeps as it grows. */
@@ -66,7 +67,7 @@ function applyLive(state: ScreenState, event: LiveEvent): ScreenState {
  * A new snapshot replaces what is shown; the live events received while it was fetched are applied again (those the
  * snapshot is newer than change nothing). Red alarms it has that the screen did not show arrived meanwhile.
  */
-function withSnapshot(state: ScreenState, data: ScreenData): ScreenState {
+function withSnapshot(state: ScreenState, data: ScreenView): ScreenState {
   const shownRed = new Set((state.data?.alarms ?? []).filter(isOpenRed).map((a) => a.id));
   const arrived = state.data ? data.alarms.filter((a) => isOpenRed(a) && !shownRed.has(a.id)) : [];
   let next: ScreenState = {
@@ -81,7 +82,7 @@ function withSnapshot(state: ScreenState, data: ScreenData): ScreenState {
   return next;
 }
 
-const mapProject = (data: ScreenData, projectId: string | null, change: (project: ScreenProject) => ScreenProject): ScreenData => {
+const mapProject = (data: ScreenView, projectId: string | null, change: (project: ProjectView) => ProjectView): ScreenView => {
   const index = data.projects.findIndex((p) => p.id === projectId);
   if (index < 0) return data;
   const changed = change(data.projects[index]);
@@ -92,7 +93,7 @@ const mapProject = (data: ScreenData, projectId: string | null, change: (project
 };
 
 /** Points (and channels) the change touches are new objects; the others are kept. */
-const mapPoints = (project: ScreenProject, change: (point: ScreenPoint) => ScreenPoint): ScreenProject => {
+const mapPoints = (project: ProjectView, change: (point: PointView) => PointView): ProjectView => {
   let touched = false;
   const points = project.points.map((point) => {
     const changed = change(point);
@@ -112,7 +113,7 @@ const adjust = (counts: LevelCounts, level: number, by: number): LevelCounts => 
  * and the level of the channel it is about. A red one that was not red before has arrived.
  */
 function withAlarm(state: ScreenState, alarm: ScreenAlarm): ScreenState {
-  const data = state.data as ScreenData;
+  const data = state.data as ScreenView;
   const before = data.alarms.find((a) => a.id === alarm.id);
   const open = alarm.alarmState === OPEN;
   const line: AlarmLine = stripAt(alarm);
@@ -136,7 +137,7 @@ function stripAt({ at: _at, ...line }: ScreenAlarm): AlarmLine {
   return line;
 }
 
-function withChannelLevel(point: ScreenPoint, alarm: AlarmLine, level: number | null): ScreenPoint {
+function withChannelLevel(point: PointView, alarm: AlarmLine, level: number | null): PointView {
   let touched = false;
   const channels = point.channels.map((channel) => {
     if (channel.deviceId !== alarm.deviceId || channel.pointKey !== alarm.pointKey || channel.level === level) return channel;
@@ -148,7 +149,7 @@ function withChannelLevel(point: ScreenPoint, alarm: AlarmLine, level: number | 
 
 /** A device went online or offline: its points follow, and the project's counts move once per real change. */
 function withPresence(state: ScreenState, presence: ScreenPresence): ScreenState {
-  const data = state.data as ScreenData;
+  const data = state.data as ScreenView;
   if (state.presence[presence.deviceId] === presence.online) return state;
   const next = mapProject(data, presence.projectId, (project) => {
     const points = mapPoints(project, (point) =>
@@ -167,7 +168,7 @@ function movedPresence(counts: PresenceCounts, online: boolean): PresenceCounts 
 }
 
 /** The worst level among a point's channels' open alarms (1 is worst), or null. */
-export function pointLevel(point: ScreenPoint): number | null {
+export function pointLevel(point: PointView): number | null {
   let worst: number | null = null;
   for (const channel of point.channels) if (channel.level !== null && (worst === null || channel.level < worst)) worst = channel.level;
   return worst;

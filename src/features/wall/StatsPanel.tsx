@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { memo } from 'react';
-import type { ScreenProject } from '../../../resources/wire/screen';
+import type { ProjectView } from '../../../streams/screenSnapshot';
 import { onlineRate, openTotal } from '../../../streams/screenState';
 import { percent } from './format';
 import { LEVEL_NAMES, LEVELS } from './levels';
@@ -8,7 +8,7 @@ import { usePointsToday } from './wallPaging';
 import type { WallRuntime } from './wallRuntime';
 
 /** The shown project's figures: devices online, data points stored today, open alarms by level. */
-export const StatsPanel = memo(function StatsPanel({ runtime, project }: { runtime: WallRuntime; project: ScreenProject }) {
+export const StatsPanel = memo(function StatsPanel({ runtime, project }: { runtime: WallRuntime; project: ProjectView }) {
   const { t, i18n } = useLingui();
   const { online, total } = project.devices;
   // Live: it grows with every reading (streams/screenChannels.ts), without a new project object.

@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { formatReading } from '../../../resources/readings';
-import type { ScreenChannel, ScreenPoint, ScreenProject } from '../../../resources/wire/screen';
+import type { ChannelView, PointView, ProjectView } from '../../../streams/screenSnapshot';
 import { pointLevel } from '../../../streams/screenState';
 import { containRect } from './format';
 import { statusClass, worstFirst } from './levels';
@@ -11,18 +11,18 @@ import { useChannel, usePaged } from './wallPaging';
 import type { WallRuntime } from './wallRuntime';
 
 /** A channel's live value with its unit (the tile reads it itself: a reading renders it alone). */
-function LiveReading({ runtime, channel }: { runtime: WallRuntime; channel: ScreenChannel }) {
+function LiveReading({ runtime, channel }: { runtime: WallRuntime; channel: ChannelView }) {
   const live = useChannel(runtime, channel.deviceId, channel.pointKey);
   return <b>{formatReading(live.value, channel.precision, channel.unit)}</b>;
 }
 
 /** The first channel's latest value, as a point's marker shows it. */
-function Headline({ runtime, point }: { runtime: WallRuntime; point: ScreenPoint }) {
+function Headline({ runtime, point }: { runtime: WallRuntime; point: PointView }) {
   const first = point.channels[0];
   return first ? <LiveReading runtime={runtime} channel={first} /> : <b>—</b>;
 }
 
-const PointMarker = memo(function PointMarker({ runtime, point }: { runtime: WallRuntime; point: ScreenPoint }) {
+const PointMarker = memo(function PointMarker({ runtime, point }: { runtime: WallRuntime; point: PointView }) {
   const level = pointLevel(point);
   return (
     <div className={`vg-wall-marker ${statusClass(level, point.online)}`} style={{ left: `${(point.x ?? 0) * 100}%`, top: `${(point.y ?? 0) * 100}%` }} data-point={point.id}>
@@ -35,7 +35,7 @@ const PointMarker = memo(function PointMarker({ runtime, point }: { runtime: Wal
 });
 
 /** A point as a tile of the plain grid: its status colour, name and first values. */
-const PointTile = memo(function PointTile({ runtime, point }: { runtime: WallRuntime; point: ScreenPoint }) {
+const PointTile = memo(function PointTile({ runtime, point }: { runtime: WallRuntime; point: PointView }) {
   const { t } = useLingui();
   const level = pointLevel(point);
   return (
@@ -54,7 +54,7 @@ const PointTile = memo(function PointTile({ runtime, point }: { runtime: WallRun
 });
 
 /** The image fitted whole into the panel, with the placed points at their fractions of it. */
-function ImageWithPoints({ runtime, url, points }: { runtime: WallRuntime; url: string; points: readonly ScreenPoint[] }) {
+function ImageWithPoints({ runtime, url, points }: { runtime: WallRuntime; url: string; points: readonly PointView[] }) {
   const box = useRef<HTMLDivElement>(null);
   const [natural, setNatural] = useState<{ width: number; height: number }>();
   const [size, setSize] = useState({ width: 0, height: 0 });
@@ -78,7 +78,7 @@ function ImageWithPoints({ runtime, url, points }: { runtime: WallRuntime; url: 
 }
 
 /** Points in alarm first (worst first), then the others in the project's order (as ValuesPanel.tsx tileOrder). */
-export function pointOrder(points: readonly ScreenPoint[]): ScreenPoint[] {
+export function pointOrder(points: readonly PointView[]): PointView[] {
   return worstFirst(points, pointLevel);
 }
 
@@ -86,7 +86,7 @@ export function pointOrder(points: readonly ScreenPoint[]): ScreenPoint[] {
  * The project's structure: its image with the monitor points at their places, coloured by their worst open alarm
  * (grey when their devices are offline); a plain grid when there is no image, and for the points not placed on it.
  */
-export const StructurePanel = memo(function StructurePanel({ runtime, project }: { runtime: WallRuntime; project: ScreenProject }) {
+export const StructurePanel = memo(function StructurePanel({ runtime, project }: { runtime: WallRuntime; project: ProjectView }) {
   const { t } = useLingui();
   const url = useProjectImage(runtime, project.image);
   // While the image loads its place stays empty; without one (or when it cannot be had) every point is in the grid.

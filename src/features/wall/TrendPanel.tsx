@@ -2,7 +2,8 @@ import { useLingui } from '@lingui/react/macro';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { filter, from, map, merge, type Observable, of, startWith, switchMap } from 'rxjs';
 import { displayUnit } from '../../../resources/readings';
-import type { ScreenProject, ScreenReading } from '../../../resources/wire/screen';
+import type { ScreenReading } from '../../../resources/wire/screen';
+import type { ProjectView } from '../../../streams/screenSnapshot';
 import { batchFrames } from '../../../streams/debug';
 import type { ScreenStreamEvent } from '../../../streams/screen';
 import { channelKey, parseChannel, TREND_HOURS, type TrendChannel, trendBounds, trendPoints } from '../../../streams/screenTrend';
@@ -18,7 +19,7 @@ interface Line {
 }
 
 /** The charted channels of the project, named by point, channel and unit. */
-function linesOf(project: ScreenProject): Line[] {
+function linesOf(project: ProjectView): Line[] {
   const chosen = new Set(project.trends);
   const names = new Map<string, string>();
   for (const p of project.points) {
@@ -81,7 +82,7 @@ function openChart(element: HTMLElement, spec: TrendSpec): TrendChart {
  * about a point per pixel (streams/screenTrend.ts); the series that changed go to the chart together, at most once
  * per animation frame — the panel itself does not render again per reading.
  */
-export const TrendPanel = memo(function TrendPanel({ runtime, project, scale }: { runtime: WallRuntime; project: ScreenProject; scale: number }) {
+export const TrendPanel = memo(function TrendPanel({ runtime, project, scale }: { runtime: WallRuntime; project: ProjectView; scale: number }) {
   const { t } = useLingui();
   const box = useRef<HTMLDivElement>(null);
   // The chart is made again only when the project or its channels change, not when their values do.

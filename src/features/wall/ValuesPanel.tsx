@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { memo, useMemo } from 'react';
 import { displayUnit, formatValue } from '../../../resources/readings';
-import type { ScreenChannel, ScreenPoint, ScreenProject } from '../../../resources/wire/screen';
+import type { ChannelView, PointView, ProjectView } from '../../../streams/screenSnapshot';
 import { Age } from './Age';
 import { changeOf } from './format';
 import { statusClass, worstFirst } from './levels';
@@ -12,12 +12,12 @@ import type { WallRuntime } from './wallRuntime';
 const ARROWS = { up: '▲', down: '▼', flat: '■' } as const;
 
 interface Tile {
-  point: ScreenPoint;
-  channel: ScreenChannel;
+  point: PointView;
+  channel: ChannelView;
 }
 
 /** A channel's tile: it reads its live value itself, so a reading renders this tile only. */
-const ChannelTile = memo(function ChannelTile({ runtime, point, channel }: { runtime: WallRuntime; point: ScreenPoint; channel: ScreenChannel }) {
+const ChannelTile = memo(function ChannelTile({ runtime, point, channel }: { runtime: WallRuntime; point: PointView; channel: ChannelView }) {
   const live = useChannel(runtime, channel.deviceId, channel.pointKey);
   const change = changeOf(live.value, live.previous, channel.precision);
   return (
@@ -47,13 +47,13 @@ const ChannelTile = memo(function ChannelTile({ runtime, point, channel }: { run
  * the others in the project's order. Offline points keep their place (their tiles are grey): devices come online one
  * by one after a restart, and a page order following them would shuffle under the operator's eyes.
  */
-export function tileOrder(points: readonly ScreenPoint[]): Tile[] {
+export function tileOrder(points: readonly PointView[]): Tile[] {
   const tiles = points.flatMap((point) => point.channels.map((channel) => ({ point, channel })));
   return worstFirst(tiles, ({ channel }) => channel.level);
 }
 
 /** The latest value of the project's channels, with their change from the one before and their age, a page at a time. */
-export const ValuesPanel = memo(function ValuesPanel({ runtime, project }: { runtime: WallRuntime; project: ScreenProject }) {
+export const ValuesPanel = memo(function ValuesPanel({ runtime, project }: { runtime: WallRuntime; project: ProjectView }) {
   const { t } = useLingui();
   const tiles = useMemo(() => tileOrder(project.points), [project.points]);
   const { ref, shown, page, pages } = usePaged(tiles);

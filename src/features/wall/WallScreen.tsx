@@ -1,7 +1,8 @@
 import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import { type ReactNode, useEffect, useRef, useSyncExternalStore } from 'react';
-import type { ScreenLayout, ScreenProject } from '../../../resources/wire/screen';
+import type { ScreenLayout } from '../../../resources/wire/screen';
+import type { ProjectView } from '../../../streams/screenSnapshot';
 import type { ScreenState } from '../../../streams/screenState';
 import { AlarmPanel } from './AlarmPanel';
 import { clockOf } from './format';
@@ -71,7 +72,7 @@ export function WallScreen({ runtime, state, scale }: { runtime: WallRuntime; st
   const { t } = useLingui();
   const { data } = state;
   const index = useRotation(data.projects.length, data.link.rotateSeconds);
-  const project = data.projects[index] as ScreenProject | undefined;
+  const project = data.projects[index] as ProjectView | undefined;
   const stale = useSelector(runtime.actor, (s) => phaseOf(s.value) !== 'live');
 
   const heard = useRef(state.redArrivals);

@@ -1,10 +1,12 @@
 import type { ProbeResult, Refusal } from '../../../machines/screen';
-import { DISPLAY_HEADER, type ScreenData, type ScreenTrend } from '../../../resources/wire/screen';
+import { DISPLAY_HEADER, type ScreenTrend } from '../../../resources/wire/screen';
 import type { SnapshotAnswer } from '../../../streams/screen';
+import { type JoinedShapes, joinSnapshot, knownOf } from '../../../streams/screenSnapshot';
 import type { TrendChannel } from '../../../streams/screenTrend';
 import type { Envelope } from '../../api/client';
 import { createHttp, RequestError } from '../../api/http';
 import { site } from '../../app/config';
+import { snapshotDecoder } from './snapshotDecoder';
 
 /**
  * The calls of a wall screen (docs/console-screens.md "The wall screen"): each carries the link's secret in the
@@ -37,6 +39,8 @@ export interface WallClient {
   image(path: string): Promise<Blob>;
   /** The server's message of the last refusal (shown under the screen's own). */
   lastRefusal(): string | undefined;
+  /** Ends the snapshot worker. */
+  close(): void;
 }
 
 export function wallClient(secret: string): WallClient {
@@ -60,11 +64,16 @@ export function wallClient(secret: string): WallClient {
     refusal = error.message;
     return { kind: 'refused', reason: refusalOf(error.message) };
   };
+  // The snapshot is decoded and taken apart in a worker; the shapes of the projects joined last are not sent again.
+  const decoder = snapshotDecoder();
+  const joined: JoinedShapes = new Map();
   const snapshot = async (): Promise<SnapshotAnswer> => {
     try {
-      const answer = await http.get<Envelope<ScreenData>>('api/wit-xinde/screen/data', { headers, authenticate: false });
+      const body = await http.bytes('api/wit-xinde/screen/data', { headers, authenticate: false });
+      const decoded = await decoder.decode(body, knownOf(joined));
+      if ('refusal' in decoded) throw new RequestError(decoded.refusal.msg, decoded.refusal.code, true);
       refusal = undefined;
-      return { kind: 'data', data: answer.data };
+      return { kind: 'data', ...joinSnapshot(decoded.parts, joined) };
     } catch (error) {
       const answer = refused(error);
       if (answer) return answer;
@@ -82,6 +91,7 @@ export function wallClient(secret: string): WallClient {
       (await http.get<Envelope<ScreenTrend>>('api/wit-xinde/screen/trend', { headers, authenticate: false, searchParams: { ...channel, hours, width } })).data,
     image: async (path) => (await http.download(path.replace(/^\//, ''), { headers, authenticate: false })).blob,
     lastRefusal: () => refusal,
+    close: decoder.close,
   };
 }
 

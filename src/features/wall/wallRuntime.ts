@@ -102,6 +102,7 @@ export function startWall(secret: string): WallRuntime {
       actor.stop();
       socket.close();
       sound.close();
+      client.close();
       batches$.complete();
       state$.complete();
     },

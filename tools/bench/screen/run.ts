@@ -2,7 +2,6 @@ import { execFileSync, fork } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { DISPLAY_HEADER } from '../../../resources/wire/screen';
 import { hashSecret, newSecret } from '../../../server/auth/display';
 import { openDatabase } from '../../../server/db/database';
@@ -10,6 +9,7 @@ import { nextId } from '../../../server/ids';
 import { formatDateTime } from '../../../server/time';
 import { CHROMIUM } from '../../../tests/support/browser';
 import { type Fleet, PASSWORD, provisionFleet, TENANT } from '../support/fleet';
+import { launchBareChromium } from '../support/bareChromium';
 import { describeMachine } from '../support/machine';
 import { signIn, startServerProcess } from '../support/server-process';
 import { onEveryStore, percentile } from '../support/stores';
@@ -31,6 +31,7 @@ const SECONDS = Number(args.get('--seconds') ?? 120);
 const GATEWAYS = Number(args.get('--gateways') ?? 200);
 const LAYOUT = args.get('--layout') ?? 'values';
 const WARMUP_MS = 10_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Prepared {
   secret: string;
@@ -67,16 +68,17 @@ async function prepare(dataDir: string, databaseUrl: string | undefined, fleet: 
 type Seen = [channel: string, text: string, at: number];
 interface Recorded {
   seen: Seen[];
-  longTasks: number[];
+  /** [start (epoch ms), duration (ms)] */
+  longTasks: Array<[number, number]>;
   gaps: number[];
 }
 
 /** What the page records, installed before the wall's own script runs. */
 function recorder(): void {
-  const bench = { seen: [] as Seen[], longTasks: [] as number[], gaps: [] as number[], measuring: false, last: performance.now() };
+  const bench = { seen: [] as Seen[], longTasks: [] as Array<[number, number]>, gaps: [] as number[], measuring: false, last: performance.now() };
   (window as unknown as { vgBench: typeof bench }).vgBench = bench;
   new PerformanceObserver((list) => {
-    if (bench.measuring) for (const entry of list.getEntries()) bench.longTasks.push(entry.duration);
+    if (bench.measuring) for (const entry of list.getEntries()) bench.longTasks.push([performance.timeOrigin + entry.startTime, entry.duration]);
   }).observe({ type: 'longtask', buffered: false });
   requestAnimationFrame(function frame(now) {
     if (bench.measuring) bench.gaps.push(now - bench.last);
@@ -123,49 +125,56 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
   const server = await startServerProcess({ DATA_DIR: dataDir, CONSOLE_DIR: consoleDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
   const specs = fleet.map((f) => `${f.gateway}:${f.devices.join(',')}`);
   const publishers = fork(join(import.meta.dirname, 'publishers.ts'), [`mqtt://127.0.0.1:${server.mqttPort}`, TENANT, PASSWORD, ...specs], { execArgv: ['--import', 'tsx'] });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info'] });
+  // Not Playwright: its inspector would decode every response on the page's main thread (support/bareChromium.ts).
+  const browser = await launchBareChromium(CHROMIUM, ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info']);
   let report: PublishReport = { published: 0, failed: 0, sentAt: {} };
   try {
     await new Promise((resolve) => publishers.once('message', resolve));
     await timeSnapshot('at the start (no write-back yet)');
-    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.stack ?? error.message));
-    page.on('worker', (worker) => worker.on('console', (m) => m.type() === 'error' && errors.push(`worker: ${m.text()}`)));
-    // The functions handed to the page are compiled by tsx, whose esbuild names them with a `__name` helper.
-    await page.addInitScript('globalThis.__name ??= (target) => target');
-    await page.addInitScript(recorder);
     const loadStarted = Date.now();
-    await page.goto(`${server.url}/wall#${secret}`);
-    await page.locator('[data-channel]').first().waitFor({ timeout: 180_000 });
+    const page = await browser.newPage(`${server.url}/wall#${secret}`, {
+      width: 1920,
+      height: 1080,
+      // The functions handed to the page are compiled by tsx, whose esbuild names them with a `__name` helper.
+      initScripts: ['globalThis.__name ??= (target) => target', `(${recorder.toString()})()`],
+    });
+    const { errors } = page;
+    await page.waitFor(() => document.querySelector('[data-channel]') !== null, 180_000);
     const firstLoad = Date.now() - loadStarted;
     await page.evaluate(watchTiles);
-    await page.waitForTimeout(WARMUP_MS);
-    const cdp = await page.context().newCDPSession(page);
+    await sleep(WARMUP_MS);
     const heap = async () => {
-      await cdp.send('HeapProfiler.collectGarbage');
-      return (await cdp.send('Runtime.getHeapUsage')).usedSize / 1e6;
+      await page.send('HeapProfiler.collectGarbage');
+      return (await page.send('Runtime.getHeapUsage')).usedSize / 1e6;
     };
     const heapStart = await heap();
     const measureFrom = Date.now();
     // BENCH_PROFILE=<file.cpuprofile>: the page's CPU profile of the measured time, to open in Chrome's DevTools.
     const profile = process.env.BENCH_PROFILE;
-    if (profile) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.start'));
+    if (profile) await page.send('Profiler.enable').then(() => page.send('Profiler.start'));
     await page.evaluate(() => {
       (window as unknown as { vgBench: { measuring: boolean } }).vgBench.measuring = true;
     });
-    await page.waitForTimeout((SECONDS * 1000) / 2);
+    await sleep((SECONDS * 1000) / 2);
     // An administrator renames the link: the screen is told, and fetches and takes the whole snapshot again.
+    // BENCH_TRACE=<file.json>: Chromium's trace of the rename's seconds (what the page's long tasks spent their time on).
+    const trace = process.env.BENCH_TRACE;
+    const stopTracing = trace ? await browser.trace(trace, ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink']) : undefined;
     const token = await signIn(server.url, TENANT);
+    const renamedAt = Date.now();
     const renamed = await fetch(`${server.url}/api/wit-xinde/displaylink/submit`, {
       method: 'POST',
       headers: { 'blade-auth': `bearer ${token}`, 'content-type': 'application/json', 'tenant-id': TENANT },
       body: JSON.stringify({ id: linkId, name: 'bench (renamed)' }),
     });
     if (!renamed.ok) throw new Error(`renaming the link: ${renamed.status} ${await renamed.text()}`);
-    await page.waitForTimeout((SECONDS * 1000) / 2);
+    if (stopTracing) {
+      await sleep(3_000);
+      await stopTracing();
+    }
+    await sleep((SECONDS * 1000) / 2 - (stopTracing ? 3_000 : 0));
     const recorded = await page.evaluate(() => (window as unknown as { vgBench: Recorded }).vgBench);
-    if (profile) writeFileSync(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
+    if (profile) writeFileSync(profile, JSON.stringify((await page.send('Profiler.stop')).profile));
     const heapEnd = await heap();
 
     await timeSnapshot('at the end (from the write-back)');
@@ -180,13 +189,15 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
     // Where the slow ones were: p99 of each 10 s of the measured time (the link was renamed half way).
     const windows = Array.from({ length: Math.ceil(SECONDS / 10) }, (_, w) => timed.filter(([at]) => Math.floor(at / 10_000) === w).map(([, l]) => l).sort((a, b) => a - b));
     const tiles = new Set(recorded.seen.map(([channel]) => channel)).size;
-    const longest = Math.max(0, ...recorded.longTasks);
+    const longest = Math.max(0, ...recorded.longTasks.map(([, duration]) => duration));
     const dropped = recorded.gaps.reduce((n, gap) => n + (gap > 25 ? Math.round(gap / 16.7) - 1 : 0), 0);
     console.log(
       `  ${store.padEnd(10)} first load ${(firstLoad / 1000).toFixed(1)} s; publish→screen p50 ${percentile(latencies, 50).toFixed(0)} ms p99 ${percentile(latencies, 99).toFixed(0)} ms max ${Math.max(0, ...latencies).toFixed(0)} ms ` +
         `(${latencies.length} changes on ${tiles} tiles); long tasks ${recorded.longTasks.length} (longest ${longest.toFixed(0)} ms); ` +
         `frames ${recorded.gaps.length}, dropped ${dropped}; heap ${heapStart.toFixed(1)} → ${heapEnd.toFixed(1)} MB over ${SECONDS} s`,
     );
+    const over = recorded.longTasks.filter(([, duration]) => duration > 50).map(([at, duration]) => `${duration.toFixed(0)} ms at ${((at - measureFrom) / 1000).toFixed(1)} s`);
+    if (over.length) console.log(`  ${store.padEnd(10)} long tasks over 50 ms: ${over.join(', ')} (renamed at ${((renamedAt - measureFrom) / 1000).toFixed(1)} s)`);
     if (errors.length) console.log(`  ${store.padEnd(10)} page errors: ${errors.join('\n')}`);
     console.log(`  ${store.padEnd(10)} publish→screen p99 per 10 s: ${windows.map((w) => percentile(w, 99).toFixed(0)).join(' ')} ms`);
   } finally {

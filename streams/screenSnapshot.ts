@@ -1,0 +1,177 @@
+import type { ScreenChannel, ScreenData, ScreenPoint, ScreenProject } from '../resources/wire/screen';
+
+/**
+ * A wall screen's snapshot, taken apart where it is decoded and put together where it is shown (docs/wall-screen.md
+ * "The snapshot off the main thread"). A project of 2,000 devices × 10 values answers 3 MB: decoding and parsing it
+ * on the page, then rendering every tile again because every object is new, blocked the page for 300 ms. So a worker
+ * decodes it (`splitSnapshot`) into
+ * - the projects' shapes (what only an administrator changes: points, their places, channels, names, units), each
+ *   sent only when the page does not have it already (the page tells the hashes it has);
+ * - typed arrays, transferred without a copy: every channel's value, previous value and time, its alarm level, and
+ *   every point's presence;
+ * and the page (`joinSnapshot`) puts them together, keeping every point whose presence and levels did not change: the
+ * tiles of those do not render again. The values go to the live channels (streams/screenChannels.ts), not into the
+ * screen's state, whose channels carry none.
+ */
+
+export type ChannelView = Omit<ScreenChannel, 'value' | 'previous' | 'ts'>;
+export type PointView = Omit<ScreenPoint, 'channels'> & { channels: ChannelView[] };
+export type ProjectView = Omit<ScreenProject, 'points'> & { points: PointView[] };
+/** The screen's data as the page keeps it: the snapshot without its values. */
+export type ScreenView = Omit<ScreenData, 'projects'> & { projects: ProjectView[] };
+
+/**
+ * The values of a view's channels, in the order of its projects, points and channels: value, previous value and time
+ * (epoch ms) for each, NaN for none.
+ */
+export type ChannelValues = Float64Array<ArrayBuffer>;
+export const VALUES_PER_CHANNEL = 3;
+
+/** A snapshot as the page takes it. */
+export interface SnapshotView {
+  data: ScreenView;
+  values: ChannelValues;
+}
+
+type ChannelShape = Omit<ChannelView, 'level'>;
+type PointShape = Omit<PointView, 'online' | 'channels'> & { channels: ChannelShape[] };
+
+/** A project of a split snapshot: its figures, its shape's hash, and the shape itself unless the page has it. */
+export interface ProjectPart extends Omit<ScreenProject, 'points'> {
+  shape: string;
+  points?: PointShape[];
+}
+
+export interface SnapshotParts extends Omit<ScreenData, 'projects'> {
+  projects: ProjectPart[];
+  values: ChannelValues;
+  /** Each channel's open alarm level, 0 for none. */
+  levels: Int8Array<ArrayBuffer>;
+  /** Each point's presence, 1 online. */
+  online: Uint8Array<ArrayBuffer>;
+}
+
+/** The shapes' hashes the page has, by project id. */
+export type KnownShapes = Readonly<Record<string, string>>;
+
+const orNaN = (n: number | null) => (n === null ? Number.NaN : n);
+/** A value of ChannelValues as a channel's value: NaN is none. */
+export const orNull = (n: number): number | null => (Number.isNaN(n) ? null : n);
+
+/** A 53-bit hash of a string (cyrb53): shapes are told apart by it, never trusted for anything else. */
+export function hashOf(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+/** The snapshot taken apart (in the worker): shapes the page knows by `known` are left out. */
+export function splitSnapshot(data: ScreenData, known: KnownShapes): SnapshotParts {
+  let channelCount = 0;
+  let pointCount = 0;
+  for (const project of data.projects) {
+    pointCount += project.points.length;
+    for (const point of project.points) channelCount += point.channels.length;
+  }
+  const values = new Float64Array(channelCount * VALUES_PER_CHANNEL);
+  const levels = new Int8Array(channelCount);
+  const online = new Uint8Array(pointCount);
+  let c = 0;
+  let p = 0;
+  const projects = data.projects.map(({ points, ...figures }): ProjectPart => {
+    const shapes = points.map(({ online: isOnline, channels, ...point }): PointShape => {
+      online[p++] = isOnline ? 1 : 0;
+      return {
+        ...point,
+        channels: channels.map(({ value, previous, ts, level, ...channel }) => {
+          const at = c * VALUES_PER_CHANNEL;
+          values[at] = orNaN(value);
+          values[at + 1] = orNaN(previous);
+          values[at + 2] = orNaN(ts);
+          levels[c++] = level ?? 0;
+          return channel;
+        }),
+      };
+    });
+    const shape = hashOf(JSON.stringify(shapes));
+    return known[figures.id] === shape ? { ...figures, shape } : { ...figures, shape, points: shapes };
+  });
+  return { link: data.link, alarms: data.alarms, at: data.at, projects, values, levels, online };
+}
+
+/** What the page keeps of the snapshots it joined: each project's view and its shape's hash. */
+export type JoinedShapes = Map<string, { shape: string; project: ProjectView }>;
+
+export const knownOf = (joined: JoinedShapes): KnownShapes => Object.fromEntries([...joined].map(([id, { shape }]) => [id, shape]));
+
+/**
+ * The snapshot put together (on the page), from its parts and the projects joined before: a point whose presence and
+ * channel levels did not change is the same object as before, and so is a project none of whose figures did.
+ * Projects the snapshot no longer has are forgotten.
+ */
+export function joinSnapshot(parts: SnapshotParts, joined: JoinedShapes): SnapshotView {
+  let c = 0;
+  let p = 0;
+  const projects = parts.projects.map(({ shape, points: shapes, ...figures }): ProjectView => {
+    const before = joined.get(figures.id);
+    const base: ReadonlyArray<PointShape | PointView> | undefined = shapes ?? (before?.shape === shape ? before.project.points : undefined);
+    if (!base) throw new Error(`the snapshot left out the shape of project ${figures.id}, which the page does not have`);
+    let kept = shapes === undefined;
+    const points = base.map((point): PointView => {
+      const isOnline = parts.online[p++] === 1;
+      let changed = !('online' in point) || point.online !== isOnline;
+      const channels = point.channels.map((channel: ChannelShape | ChannelView): ChannelView => {
+        const level = parts.levels[c++] || null;
+        if ('level' in channel && channel.level === level) return channel;
+        changed = true;
+        return { ...channel, level };
+      });
+      if (!changed) return point as PointView;
+      kept = false;
+      return { ...point, online: isOnline, channels };
+    });
+    const project = kept && before && sameFigures(before.project, figures) ? before.project : { ...figures, points: kept && before ? before.project.points : points };
+    joined.set(figures.id, { shape, project });
+    return project;
+  });
+  const ids = new Set(projects.map((project) => project.id));
+  for (const id of joined.keys()) if (!ids.has(id)) joined.delete(id);
+  return { data: { link: parts.link, alarms: parts.alarms, at: parts.at, projects }, values: parts.values };
+}
+
+function sameFigures(project: ProjectView, figures: Omit<ScreenProject, 'points'>): boolean {
+  const { points: _points, ...before } = project;
+  return JSON.stringify(before) === JSON.stringify(figures);
+}
+
+/** The snapshot as the page takes it, decoded on the page itself (where no worker can be had, and in tests). */
+export const viewOf = (data: ScreenData, joined: JoinedShapes = new Map()): SnapshotView => joinSnapshot(splitSnapshot(data, knownOf(joined)), joined);
+
+/** The snapshot call's answer decoded (in the worker): its parts, or the envelope's refusal. */
+export type Decoded = { parts: SnapshotParts } | { refusal: { code: number; msg: string } };
+
+/** Decodes the snapshot call's body (UTF-8 JSON, the platform's envelope) and takes it apart. */
+export function decodeSnapshot(body: ArrayBuffer, known: KnownShapes): Decoded {
+  const envelope = JSON.parse(new TextDecoder().decode(body)) as { code?: unknown; msg?: unknown; data?: ScreenData };
+  if (envelope.code !== 200 || !envelope.data) return { refusal: { code: Number(envelope.code) || 0, msg: String(envelope.msg ?? '') } };
+  return { parts: splitSnapshot(envelope.data, known) };
+}
+
+/** The page's request to the snapshot worker, and its answer (an error: the body was no envelope). */
+export interface DecodeRequest {
+  id: number;
+  body: ArrayBuffer;
+  known: KnownShapes;
+}
+export type DecodeAnswer = { id: number; decoded: Decoded } | { id: number; error: string };
+
+/** The buffers of an answer, handed over to the page without a copy. */
+export const transferOf = (decoded: Decoded): ArrayBuffer[] =>
+  'parts' in decoded ? [decoded.parts.values.buffer, decoded.parts.levels.buffer, decoded.parts.online.buffer] : [];
