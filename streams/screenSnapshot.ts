@@ -117,27 +117,13 @@ export const knownOf = (joined: JoinedShapes): KnownShapes => Object.fromEntries
  * Projects the snapshot no longer has are forgotten.
  */
 export function joinSnapshot(parts: SnapshotParts, joined: JoinedShapes): SnapshotView {
-  let c = 0;
-  let p = 0;
+  const cursor = { point: 0, channel: 0 };
   const projects = parts.projects.map(({ shape, points: shapes, ...figures }): ProjectView => {
     const before = joined.get(figures.id);
-    const base: ReadonlyArray<PointShape | PointView> | undefined = shapes ?? (before?.shape === shape ? before.project.points : undefined);
+    const base = shapes ?? (before?.shape === shape ? before.project.points : undefined);
     if (!base) throw new Error(`the snapshot left out the shape of project ${figures.id}, which the page does not have`);
-    let kept = shapes === undefined;
-    const points = base.map((point): PointView => {
-      const isOnline = parts.online[p++] === 1;
-      let changed = !('online' in point) || point.online !== isOnline;
-      const channels = point.channels.map((channel: ChannelShape | ChannelView): ChannelView => {
-        const level = parts.levels[c++] || null;
-        if ('level' in channel && channel.level === level) return channel;
-        changed = true;
-        return { ...channel, level };
-      });
-      if (!changed) return point as PointView;
-      kept = false;
-      return { ...point, online: isOnline, channels };
-    });
-    const project = kept && before && sameFigures(before.project, figures) ? before.project : { ...figures, points: kept && before ? before.project.points : points };
+    const points = joinPoints(base, parts, cursor);
+    const project = points === before?.project.points && sameFigures(before.project, figures) ? before.project : { ...figures, points };
     joined.set(figures.id, { shape, project });
     return project;
   });
@@ -146,9 +132,47 @@ export function joinSnapshot(parts: SnapshotParts, joined: JoinedShapes): Snapsh
   return { data: { link: parts.link, alarms: parts.alarms, at: parts.at, projects }, values: parts.values };
 }
 
+/**
+ * Points with the parts' presence and levels, from their shapes or from the points joined before: `base` itself when
+ * nothing changed. Run once per snapshot, never warm in the browser: loops that allocate only for what changed.
+ */
+function joinPoints(base: ReadonlyArray<PointShape | PointView>, parts: SnapshotParts, cursor: { point: number; channel: number }): PointView[] {
+  let points: PointView[] | undefined;
+  for (let i = 0; i < base.length; i++) {
+    const point = base[i];
+    const online = parts.online[cursor.point++] === 1;
+    let channels: ChannelView[] | undefined;
+    for (let j = 0; j < point.channels.length; j++) {
+      const channel: ChannelShape | ChannelView = point.channels[j];
+      const level = parts.levels[cursor.channel++] || null;
+      if ('level' in channel && channel.level === level) {
+        if (channels) channels[j] = channel;
+        continue;
+      }
+      channels ??= point.channels.slice(0, j) as ChannelView[];
+      channels[j] = { ...channel, level };
+    }
+    if (!channels && 'online' in point && point.online === online) {
+      if (points) points[i] = point;
+      continue;
+    }
+    points ??= base.slice(0, i) as PointView[];
+    points[i] = { ...point, online, channels: channels ?? (point.channels as ChannelView[]) };
+  }
+  return points ?? (base as PointView[]);
+}
+
 function sameFigures(project: ProjectView, figures: Omit<ScreenProject, 'points'>): boolean {
-  const { points: _points, ...before } = project;
-  return JSON.stringify(before) === JSON.stringify(figures);
+  const sameCounts = <T extends object>(a: T, b: T) => (Object.keys(a) as Array<keyof T>).every((key) => a[key] === b[key]);
+  return (
+    project.name === figures.name &&
+    project.image === figures.image &&
+    project.pointsToday === figures.pointsToday &&
+    sameCounts(project.devices, figures.devices) &&
+    sameCounts(project.openAlarms, figures.openAlarms) &&
+    project.trends.length === figures.trends.length &&
+    project.trends.every((trend, i) => trend === figures.trends[i])
+  );
 }
 
 /** The snapshot as the page takes it, decoded on the page itself (where no worker can be had, and in tests). */

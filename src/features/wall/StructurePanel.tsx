@@ -44,8 +44,9 @@ const PointTile = memo(function PointTile({ runtime, point }: { runtime: WallRun
         <span className="vg-wall-dot" /> {point.name}
         {!point.online && <small className="vg-wall-offline">{t`离线`}</small>}
       </div>
-      {point.channels.slice(0, 2).map((c) => (
-        <div key={`${c.deviceId}:${c.pointKey}`} className="vg-wall-tile-value">
+      {point.channels.slice(0, 2).map((c, slot) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: keyed by place, as the tiles
+        <div key={slot} className="vg-wall-tile-value">
           <span>{c.name}</span> <LiveReading runtime={runtime} channel={c} />
         </div>
       ))}
@@ -101,8 +102,9 @@ export const StructurePanel = memo(function StructurePanel({ runtime, project }:
         <div className={`vg-wall-loose${withImage ? ' is-aside' : ''}`}>
           {withImage && <div className="vg-wall-grid-title">{t`未放置的测点`}</div>}
           <div className={`vg-wall-grid${withImage ? ' is-aside' : ''}`} ref={ref}>
-            {shown.map((p) => (
-              <PointTile key={p.id} runtime={runtime} point={p} />
+            {shown.map((p, slot) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: keyed by place, as ValuesPanel.tsx's tiles
+              <PointTile key={slot} runtime={runtime} point={p} />
             ))}
           </div>
         </div>

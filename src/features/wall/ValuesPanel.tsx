@@ -61,8 +61,9 @@ export const ValuesPanel = memo(function ValuesPanel({ runtime, project }: { run
   return (
     <>
       <div className="vg-wall-values" ref={ref}>
-        {shown.map(({ point, channel }) => (
-          <ChannelTile key={`${point.id}:${channel.deviceId}:${channel.pointKey}`} runtime={runtime} point={point} channel={channel} />
+        {shown.map(({ point, channel }, slot) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: keyed by place, a turned page updates its tiles in place (no page of tiles unmounted and mounted)
+          <ChannelTile key={slot} runtime={runtime} point={point} channel={channel} />
         ))}
       </div>
       <PageMark page={page} pages={pages} />

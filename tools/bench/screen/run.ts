@@ -88,18 +88,19 @@ function recorder(): void {
 }
 
 /**
- * Notes every change of the value in a value tile that was on screen before it (a tile mounted by paging shows the
- * latest value it has: that is no publish arriving). Noted before paint, i.e. what the user sees next frame.
+ * Notes every change of the value in a value tile that showed the same channel before it (a tile mounted, or given
+ * another channel, by paging shows the latest value it has: that is no publish arriving). Noted before paint, i.e.
+ * what the user sees next frame.
  */
 function watchTiles(): void {
   const bench = (window as unknown as { vgBench: { seen: Seen[]; measuring: boolean } }).vgBench;
-  const known = new WeakMap<Element, string>();
+  const known = new WeakMap<Element, { channel: string; text: string }>();
   const note = (tile: Element, record: boolean) => {
     const channel = tile.getAttribute('data-channel') ?? '';
     const text = tile.querySelector('b')?.textContent ?? '';
     const before = known.get(tile);
-    known.set(tile, text);
-    if (record && before !== undefined && before !== text) bench.seen.push([channel, text, Date.now()]);
+    known.set(tile, { channel, text });
+    if (record && before?.channel === channel && before.text !== text) bench.seen.push([channel, text, Date.now()]);
   };
   for (const tile of document.querySelectorAll('[data-channel]')) note(tile, false);
   new MutationObserver((mutations) => {
