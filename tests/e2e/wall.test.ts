@@ -149,6 +149,8 @@ describe('the wall screen and its display links', () => {
     expect(await wall.locator('#username, .vg-sidebar').count()).toBe(0);
     await wall.locator(`.vg-wall-image .vg-wall-marker[data-point="${crackPoint}"]`).waitFor();
     await wall.locator('.vg-wall-trend[data-series="1"] canvas').first().waitFor();
+    // The snapshot was decoded by its worker (a worker that fails to start falls back to the page, silently slower).
+    expect(wall.workers().map((w) => w.url()).some((url) => url.includes('snapshotWorker'))).toBe(true);
     // Counts the beep's oscillators (Web Audio makes no sound a test could hear); a click is the gesture that unlocks it.
     await wall.evaluate(() => {
       const w = window as unknown as { beeps: number };
