@@ -1,6 +1,6 @@
 import type { ScreenReading } from '../resources/wire/screen';
 import type { ScreenStreamEvent } from './screen';
-import { type ChannelValues, orNull, type ScreenView, VALUES_PER_CHANNEL } from './screenSnapshot';
+import { type ChannelValues, orNull, type ProjectView, type ScreenView, VALUES_PER_CHANNEL } from './screenSnapshot';
 
 /**
  * The live values of a wall screen's channels and its projects' count of today's points, kept outside the screen's
@@ -38,7 +38,8 @@ export class ScreenChannels {
   private generation = 0;
   /** How many entries byDevice holds. */
   private size = 0;
-  private ordered = new WeakMap<object, Entry[]>();
+  /** Each project's entries in the order of its channels, for its shape. */
+  private readonly ordered = new Map<string, { shape: string; entries: Entry[] }>();
 
   /** A batch of the stream's events (one animation frame's): snapshots and readings taken in order, then flushed. */
   take(batch: readonly ScreenStreamEvent[]): void {
@@ -66,7 +67,7 @@ export class ScreenChannels {
     for (const project of data.projects) {
       this.countOf(project.id).value = project.pointsToday;
       this.dirty.add(this.countOf(project.id));
-      const entries = this.entriesOf(project.points);
+      const entries = this.entriesOf(project);
       for (let i = 0; i < entries.length; i++) {
         const entry = entries[i];
         const at = (stamped + i) * VALUES_PER_CHANNEL;
@@ -86,15 +87,15 @@ export class ScreenChannels {
     if (stamped < this.size) this.forgetBefore(generation);
     const projects = new Set(data.projects.map((p) => p.id));
     for (const id of this.counts.keys()) if (!projects.has(id)) this.counts.delete(id);
+    for (const id of this.ordered.keys()) if (!projects.has(id)) this.ordered.delete(id);
   }
 
-  /** The entries of points' channels, in order: remembered for as long as the points are the same objects. */
-  private entriesOf(points: ScreenView['projects'][number]['points']): Entry[] {
-    let entries = this.ordered.get(points);
-    if (!entries) {
-      entries = points.flatMap((point) => point.channels.map((c) => this.entry(c.deviceId, c.pointKey)));
-      this.ordered.set(points, entries);
-    }
+  /** The entries of a project's channels, in order: remembered for its shape (streams/screenSnapshot.ts). */
+  private entriesOf(project: ProjectView): Entry[] {
+    const known = this.ordered.get(project.id);
+    if (known?.shape === project.shape) return known.entries;
+    const entries = project.points.flatMap((point) => point.channels.map((c) => this.entry(c.deviceId, c.pointKey)));
+    this.ordered.set(project.id, { shape: project.shape, entries });
     return entries;
   }
 
@@ -108,7 +109,7 @@ export class ScreenChannels {
       }
       if (channels.size === 0) this.byDevice.delete(deviceId);
     }
-    this.ordered = new WeakMap();
+    this.ordered.clear();
   }
 
   /** A batch of readings: each channel the screen has takes a value newer than its own; `count` adds to today's. */

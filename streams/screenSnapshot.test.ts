@@ -42,7 +42,11 @@ function snapshot(change: { level?: number | null; online?: boolean; pointName?:
 /** The data without the channels' values, as the page keeps it. */
 const withoutValues = (data: ScreenData) => ({
   ...data,
-  projects: data.projects.map((p) => ({ ...p, points: p.points.map((pt) => ({ ...pt, channels: pt.channels.map(({ value: _v, previous: _p, ts: _t, ...c }) => c) })) })),
+  projects: data.projects.map((p) => ({
+    ...p,
+    shape: expect.any(String),
+    points: p.points.map((pt) => ({ ...pt, channels: pt.channels.map(({ value: _v, previous: _p, ts: _t, ...c }) => c) })),
+  })),
 });
 
 /** A snapshot through the worker's and the page's halves, as the page fetches it with what it joined before. */
@@ -67,7 +71,7 @@ describe('a wall-screen snapshot split off the page and joined on it', () => {
     const joined: JoinedShapes = new Map();
     const first = throughWorker(snapshot(), joined);
     const parts = splitSnapshot(snapshot({ crack: 2 }), knownOf(joined));
-    expect(parts.projects[0].points).toBeUndefined();
+    expect([parts.projects[0].points, parts.projects[0].changed]).toEqual([undefined, []]);
     const second = joinSnapshot(parts, joined);
     // The same project object: no panel renders again; the new value is in the values only.
     expect(second.data.projects[0]).toBe(first.data.projects[0]);
@@ -77,6 +81,8 @@ describe('a wall-screen snapshot split off the page and joined on it', () => {
   it('renews only the point whose channel level or presence changed, and the project holding it', () => {
     const joined: JoinedShapes = new Map();
     const first = throughWorker(snapshot(), joined).data.projects[0];
+    const part = splitSnapshot(snapshot({ level: 1 }), knownOf(joined)).projects[0];
+    expect([part.points, part.changed]).toEqual([undefined, [0]]);
     const raised = throughWorker(snapshot({ level: 1 }), joined).data.projects[0];
     expect(raised).not.toBe(first);
     expect(raised.points[0]).not.toBe(first.points[0]);

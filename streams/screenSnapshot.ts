@@ -16,7 +16,8 @@ import type { ScreenChannel, ScreenData, ScreenPoint, ScreenProject } from '../r
 
 export type ChannelView = Omit<ScreenChannel, 'value' | 'previous' | 'ts'>;
 export type PointView = Omit<ScreenPoint, 'channels'> & { channels: ChannelView[] };
-export type ProjectView = Omit<ScreenProject, 'points'> & { points: PointView[] };
+/** A project as the page keeps it; `shape`: the hash of its points' shape (their channels, in order, depend on it only). */
+export type ProjectView = Omit<ScreenProject, 'points'> & { points: PointView[]; shape: string };
 /** The screen's data as the page keeps it: the snapshot without its values. */
 export type ScreenView = Omit<ScreenData, 'projects'> & { projects: ProjectView[] };
 
@@ -36,10 +37,15 @@ export interface SnapshotView {
 type ChannelShape = Omit<ChannelView, 'level'>;
 type PointShape = Omit<PointView, 'online' | 'channels'> & { channels: ChannelShape[] };
 
-/** A project of a split snapshot: its figures, its shape's hash, and the shape itself unless the page has it. */
+/**
+ * A project of a split snapshot: its figures, its shape's hash, and either the shape itself (the page does not have
+ * it) or the points whose presence or channel levels differ from what the page has.
+ */
 export interface ProjectPart extends Omit<ScreenProject, 'points'> {
   shape: string;
   points?: PointShape[];
+  /** Indexes of the points that changed since the page's, when the shape is the page's. */
+  changed?: number[];
 }
 
 export interface SnapshotParts extends Omit<ScreenData, 'projects'> {
@@ -51,8 +57,13 @@ export interface SnapshotParts extends Omit<ScreenData, 'projects'> {
   online: Uint8Array<ArrayBuffer>;
 }
 
-/** The shapes' hashes the page has, by project id. */
-export type KnownShapes = Readonly<Record<string, string>>;
+/** What the page has of a project: its shape's hash, and its channels' levels and points' presence as joined. */
+export interface KnownProject {
+  shape: string;
+  levels: Int8Array;
+  online: Uint8Array;
+}
+export type KnownShapes = Readonly<Record<string, KnownProject>>;
 
 const orNaN = (n: number | null) => (n === null ? Number.NaN : n);
 /** A value of ChannelValues as a channel's value: NaN is none. */
@@ -72,7 +83,10 @@ export function hashOf(text: string): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
-/** The snapshot taken apart (in the worker): shapes the page knows by `known` are left out. */
+/**
+ * The snapshot taken apart (in the worker): a shape the page has (`known`) is left out, and so are the points whose
+ * presence and levels are the page's — the page then looks only at those that changed.
+ */
 export function splitSnapshot(data: ScreenData, known: KnownShapes): SnapshotParts {
   let channelCount = 0;
   let pointCount = 0;
@@ -86,6 +100,7 @@ export function splitSnapshot(data: ScreenData, known: KnownShapes): SnapshotPar
   let c = 0;
   let p = 0;
   const projects = data.projects.map(({ points, ...figures }): ProjectPart => {
+    const [firstPoint, firstChannel] = [p, c];
     const shapes = points.map(({ online: isOnline, channels, ...point }): PointShape => {
       online[p++] = isOnline ? 1 : 0;
       return {
@@ -101,15 +116,29 @@ export function splitSnapshot(data: ScreenData, known: KnownShapes): SnapshotPar
       };
     });
     const shape = hashOf(JSON.stringify(shapes));
-    return known[figures.id] === shape ? { ...figures, shape } : { ...figures, shape, points: shapes };
+    const had = known[figures.id];
+    if (had?.shape !== shape) return { ...figures, shape, points: shapes };
+    const changed: number[] = [];
+    let channel = firstChannel;
+    shapes.forEach((point, i) => {
+      let differs = online[firstPoint + i] !== had.online[i];
+      for (let j = 0; j < point.channels.length; j++, channel++) differs ||= levels[channel] !== had.levels[channel - firstChannel];
+      if (differs) changed.push(i);
+    });
+    return { ...figures, shape, changed };
   });
   return { link: data.link, alarms: data.alarms, at: data.at, projects, values, levels, online };
 }
 
-/** What the page keeps of the snapshots it joined: each project's view and its shape's hash. */
-export type JoinedShapes = Map<string, { shape: string; project: ProjectView }>;
+/**
+ * What the page keeps of the snapshots it joined, by project: its view, and what the worker compares the next
+ * snapshot with (the shape's hash, the levels and presence the view was joined with), and where each point's
+ * channels start among the project's.
+ */
+export type JoinedShapes = Map<string, KnownProject & { project: ProjectView; firstChannel: Int32Array }>;
 
-export const knownOf = (joined: JoinedShapes): KnownShapes => Object.fromEntries([...joined].map(([id, { shape }]) => [id, shape]));
+export const knownOf = (joined: JoinedShapes): KnownShapes =>
+  Object.fromEntries([...joined].map(([id, { shape, levels, online }]) => [id, { shape, levels, online }]));
 
 /**
  * The snapshot put together (on the page), from its parts and the projects joined before: a point whose presence and
@@ -117,14 +146,27 @@ export const knownOf = (joined: JoinedShapes): KnownShapes => Object.fromEntries
  * Projects the snapshot no longer has are forgotten.
  */
 export function joinSnapshot(parts: SnapshotParts, joined: JoinedShapes): SnapshotView {
-  const cursor = { point: 0, channel: 0 };
-  const projects = parts.projects.map(({ shape, points: shapes, ...figures }): ProjectView => {
+  let p = 0;
+  let c = 0;
+  const projects = parts.projects.map(({ shape, points: shapes, changed, ...figures }): ProjectView => {
     const before = joined.get(figures.id);
-    const base = shapes ?? (before?.shape === shape ? before.project.points : undefined);
-    if (!base) throw new Error(`the snapshot left out the shape of project ${figures.id}, which the page does not have`);
-    const points = joinPoints(base, parts, cursor);
-    const project = points === before?.project.points && sameFigures(before.project, figures) ? before.project : { ...figures, points };
-    joined.set(figures.id, { shape, project });
+    let points: PointView[];
+    let firstChannel: Int32Array;
+    if (shapes) {
+      firstChannel = firstChannels(shapes);
+      points = shapes.map((point, i) => pointWith(point, parts, p + i, c + firstChannel[i]));
+    } else {
+      if (!before || before.shape !== shape || !changed) throw new Error(`the snapshot left out the shape of project ${figures.id}, which the page does not have`);
+      firstChannel = before.firstChannel;
+      points = before.project.points;
+      if (changed.length > 0) points = points.slice();
+      for (const i of changed) points[i] = pointWith(points[i], parts, p + i, c + firstChannel[i]);
+    }
+    const channels = firstChannel[points.length];
+    const project = points === before?.project.points && sameFigures(before.project, figures) ? before.project : { ...figures, points, shape };
+    joined.set(figures.id, { shape, project, firstChannel, levels: parts.levels.slice(c, c + channels), online: parts.online.slice(p, p + points.length) });
+    p += points.length;
+    c += channels;
     return project;
   });
   const ids = new Set(projects.map((project) => project.id));
@@ -132,34 +174,22 @@ export function joinSnapshot(parts: SnapshotParts, joined: JoinedShapes): Snapsh
   return { data: { link: parts.link, alarms: parts.alarms, at: parts.at, projects }, values: parts.values };
 }
 
-/**
- * Points with the parts' presence and levels, from their shapes or from the points joined before: `base` itself when
- * nothing changed. Run once per snapshot, never warm in the browser: loops that allocate only for what changed.
- */
-function joinPoints(base: ReadonlyArray<PointShape | PointView>, parts: SnapshotParts, cursor: { point: number; channel: number }): PointView[] {
-  let points: PointView[] | undefined;
-  for (let i = 0; i < base.length; i++) {
-    const point = base[i];
-    const online = parts.online[cursor.point++] === 1;
-    let channels: ChannelView[] | undefined;
-    for (let j = 0; j < point.channels.length; j++) {
-      const channel: ChannelShape | ChannelView = point.channels[j];
-      const level = parts.levels[cursor.channel++] || null;
-      if ('level' in channel && channel.level === level) {
-        if (channels) channels[j] = channel;
-        continue;
-      }
-      channels ??= point.channels.slice(0, j) as ChannelView[];
-      channels[j] = { ...channel, level };
-    }
-    if (!channels && 'online' in point && point.online === online) {
-      if (points) points[i] = point;
-      continue;
-    }
-    points ??= base.slice(0, i) as PointView[];
-    points[i] = { ...point, online, channels: channels ?? (point.channels as ChannelView[]) };
-  }
-  return points ?? (base as PointView[]);
+/** Where each point's channels start among its project's, and (last) how many there are. */
+function firstChannels(points: readonly PointShape[]): Int32Array {
+  const out = new Int32Array(points.length + 1);
+  points.forEach((point, i) => {
+    out[i + 1] = out[i] + point.channels.length;
+  });
+  return out;
+}
+
+/** A point with its presence and its channels' levels from the parts (channels whose level is theirs are kept). */
+function pointWith(point: PointShape | PointView, parts: SnapshotParts, index: number, firstChannel: number): PointView {
+  const channels = point.channels.map((channel: ChannelShape | ChannelView, j): ChannelView => {
+    const level = parts.levels[firstChannel + j] || null;
+    return 'level' in channel && channel.level === level ? channel : { ...channel, level };
+  });
+  return { ...point, online: parts.online[index] === 1, channels };
 }
 
 function sameFigures(project: ProjectView, figures: Omit<ScreenProject, 'points'>): boolean {

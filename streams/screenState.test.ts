@@ -3,7 +3,7 @@ import type { ScreenAlarm, ScreenChannel, ScreenData, ScreenPoint, ScreenProject
 import type { AlarmLine } from '../resources/wire/statistics';
 import type { ScreenStreamEvent } from './screen';
 import { initialScreenState, MAX_ALARMS, onlineRate, pointLevel, reduceScreen, type ScreenState } from './screenState';
-import { viewOf } from './screenSnapshot';
+import { type ProjectView, viewOf } from './screenSnapshot';
 
 const channel = (deviceId: string, pointKey: string, extra: Partial<ScreenChannel> = {}): ScreenChannel => ({
   deviceId,
@@ -59,7 +59,7 @@ const snapshot = (at = 5_000, alarms: AlarmLine[] = [line('a0', 2, { pointKey: '
 
 const fold = (state: ScreenState, ...events: ScreenStreamEvent[]) => reduceScreen(state, events);
 const loaded = (data = snapshot()) => fold(initialScreenState, { type: 'syncing' }, { type: 'snapshot', ...viewOf(data), reason: 'connect' });
-const p1 = (state: ScreenState) => state.data?.projects[0] as ScreenProject;
+const p1 = (state: ScreenState) => state.data?.projects[0] as ProjectView;
 
 describe('reduceScreen', () => {
   it('leaves readings to the live channels (screenChannels.ts): the state stays the same object', () => {

