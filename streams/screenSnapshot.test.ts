@@ -98,6 +98,18 @@ describe('a wall-screen snapshot split off the page and joined on it', () => {
     expect(offline.points[1]).toBe(raised.points[1]);
   });
 
+  it('compares again a snapshot asked for before another was joined (the probe’s and the stream’s may cross)', () => {
+    const joined: JoinedShapes = new Map();
+    throughWorker(snapshot(), joined);
+    const older = splitSnapshot(snapshot(), knownOf(joined));
+    expect(older.projects[0].changed).toEqual([]);
+    joinSnapshot(splitSnapshot(snapshot({ level: 1, online: false }), knownOf(joined)), joined);
+    // Joined last, the older snapshot's truth is shown: its nothing-changed was against another join.
+    const shown = joinSnapshot(older, joined).data.projects[0].points[0];
+    expect(shown.online).toBe(true);
+    expect(shown.channels[0].level).toBeNull();
+  });
+
   it('renews a project whose figures changed, keeping its points', () => {
     const joined: JoinedShapes = new Map();
     const first = throughWorker(snapshot(), joined).data.projects[0];

@@ -44,8 +44,10 @@ type PointShape = Omit<PointView, 'online' | 'channels'> & { channels: ChannelSh
 export interface ProjectPart extends Omit<ScreenProject, 'points'> {
   shape: string;
   points?: PointShape[];
-  /** Indexes of the points that changed since the page's, when the shape is the page's. */
+  /** Indexes of the points that changed since the page's, when the shape is the page's... */
   changed?: number[];
+  /** ...since the page's join of this version of the project. */
+  against?: number;
 }
 
 export interface SnapshotParts extends Omit<ScreenData, 'projects'> {
@@ -60,6 +62,8 @@ export interface SnapshotParts extends Omit<ScreenData, 'projects'> {
 /** What the page has of a project: its shape's hash, and its channels' levels and points' presence as joined. */
 export interface KnownProject {
   shape: string;
+  /** Counts the page's joins of the project: a snapshot compared with another than the page's last is compared again. */
+  version: number;
   levels: Int8Array;
   online: Uint8Array;
 }
@@ -118,14 +122,7 @@ export function splitSnapshot(data: ScreenData, known: KnownShapes): SnapshotPar
     const shape = hashOf(JSON.stringify(shapes));
     const had = known[figures.id];
     if (had?.shape !== shape) return { ...figures, shape, points: shapes };
-    const changed: number[] = [];
-    let channel = firstChannel;
-    shapes.forEach((point, i) => {
-      let differs = online[firstPoint + i] !== had.online[i];
-      for (let j = 0; j < point.channels.length; j++, channel++) differs ||= levels[channel] !== had.levels[channel - firstChannel];
-      if (differs) changed.push(i);
-    });
-    return { ...figures, shape, changed };
+    return { ...figures, shape, changed: changedPoints(had, firstChannels(shapes), levels.subarray(firstChannel), online.subarray(firstPoint)), against: had.version };
   });
   return { link: data.link, alarms: data.alarms, at: data.at, projects, values, levels, online };
 }
@@ -138,7 +135,7 @@ export function splitSnapshot(data: ScreenData, known: KnownShapes): SnapshotPar
 export type JoinedShapes = Map<string, KnownProject & { project: ProjectView; firstChannel: Int32Array }>;
 
 export const knownOf = (joined: JoinedShapes): KnownShapes =>
-  Object.fromEntries([...joined].map(([id, { shape, levels, online }]) => [id, { shape, levels, online }]));
+  Object.fromEntries([...joined].map(([id, { shape, version, levels, online }]) => [id, { shape, version, levels, online }]));
 
 /**
  * The snapshot put together (on the page), from its parts and the projects joined before: a point whose presence and
@@ -148,7 +145,7 @@ export const knownOf = (joined: JoinedShapes): KnownShapes =>
 export function joinSnapshot(parts: SnapshotParts, joined: JoinedShapes): SnapshotView {
   let p = 0;
   let c = 0;
-  const projects = parts.projects.map(({ shape, points: shapes, changed, ...figures }): ProjectView => {
+  const projects = parts.projects.map(({ shape, points: shapes, changed, against, ...figures }): ProjectView => {
     const before = joined.get(figures.id);
     let points: PointView[];
     let firstChannel: Int32Array;
@@ -158,13 +155,16 @@ export function joinSnapshot(parts: SnapshotParts, joined: JoinedShapes): Snapsh
     } else {
       if (!before || before.shape !== shape || !changed) throw new Error(`the snapshot left out the shape of project ${figures.id}, which the page does not have`);
       firstChannel = before.firstChannel;
+      // Another snapshot was joined since this one was asked for (the probe's and the stream's may cross).
+      if (against !== before.version) changed = changedPoints(before, firstChannel, parts.levels.subarray(c), parts.online.subarray(p));
       points = before.project.points;
       if (changed.length > 0) points = points.slice();
       for (const i of changed) points[i] = pointWith(points[i], parts, p + i, c + firstChannel[i]);
     }
     const channels = firstChannel[points.length];
     const project = points === before?.project.points && sameFigures(before.project, figures) ? before.project : { ...figures, points, shape };
-    joined.set(figures.id, { shape, project, firstChannel, levels: parts.levels.slice(c, c + channels), online: parts.online.slice(p, p + points.length) });
+    const version = (before?.version ?? 0) + 1;
+    joined.set(figures.id, { shape, version, project, firstChannel, levels: parts.levels.slice(c, c + channels), online: parts.online.slice(p, p + points.length) });
     p += points.length;
     c += channels;
     return project;
@@ -172,6 +172,17 @@ export function joinSnapshot(parts: SnapshotParts, joined: JoinedShapes): Snapsh
   const ids = new Set(projects.map((project) => project.id));
   for (const id of joined.keys()) if (!ids.has(id)) joined.delete(id);
   return { data: { link: parts.link, alarms: parts.alarms, at: parts.at, projects }, values: parts.values };
+}
+
+/** Indexes of the points whose presence or channel levels (from a project's first point and channel on) differ from `had`. */
+function changedPoints(had: Pick<KnownProject, 'levels' | 'online'>, firstChannel: Int32Array, levels: Int8Array, online: Uint8Array): number[] {
+  const changed: number[] = [];
+  for (let i = 0; i + 1 < firstChannel.length; i++) {
+    let differs = online[i] !== had.online[i];
+    for (let c = firstChannel[i]; c < firstChannel[i + 1] && !differs; c++) differs = levels[c] !== had.levels[c];
+    if (differs) changed.push(i);
+  }
+  return changed;
 }
 
 /** Where each point's channels start among its project's, and (last) how many there are. */
