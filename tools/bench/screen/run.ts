@@ -70,16 +70,32 @@ interface Recorded {
   seen: Seen[];
   /** [start (epoch ms), duration (ms)] */
   longTasks: Array<[number, number]>;
+  /** Long animation frames that blocked: [start (epoch ms), duration (ms), what ran in them]. */
+  longFrames: Array<[number, number, string]>;
   gaps: number[];
 }
 
 /** What the page records, installed before the wall's own script runs. */
 function recorder(): void {
-  const bench = { seen: [] as Seen[], longTasks: [] as Array<[number, number]>, gaps: [] as number[], measuring: false, last: performance.now() };
+  const bench = { seen: [] as Seen[], longTasks: [] as Array<[number, number]>, longFrames: [] as Array<[number, number, string]>, gaps: [] as number[], measuring: false, last: performance.now() };
   (window as unknown as { vgBench: typeof bench }).vgBench = bench;
   new PerformanceObserver((list) => {
     if (bench.measuring) for (const entry of list.getEntries()) bench.longTasks.push([performance.timeOrigin + entry.startTime, entry.duration]);
   }).observe({ type: 'longtask', buffered: false });
+  // The scripts a long task ran (Long Animation Frames): what a long task was, without a profiler's overhead.
+  interface Script {
+    invoker: string;
+    sourceFunctionName: string;
+    duration: number;
+  }
+  new PerformanceObserver((list) => {
+    if (!bench.measuring) return;
+    for (const entry of list.getEntries() as Array<PerformanceEntry & { blockingDuration: number; scripts: Script[] }>) {
+      if (entry.blockingDuration <= 0) continue;
+      const scripts = entry.scripts.map((s) => `${s.invoker}${s.sourceFunctionName ? ` ${s.sourceFunctionName}` : ''} ${s.duration.toFixed(0)} ms`).join('; ');
+      bench.longFrames.push([performance.timeOrigin + entry.startTime, entry.duration, scripts]);
+    }
+  }).observe({ type: 'long-animation-frame', buffered: false });
   requestAnimationFrame(function frame(now) {
     if (bench.measuring) bench.gaps.push(now - bench.last);
     bench.last = now;
@@ -199,6 +215,9 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
     );
     const over = recorded.longTasks.filter(([, duration]) => duration > 50).map(([at, duration]) => `${duration.toFixed(0)} ms at ${((at - measureFrom) / 1000).toFixed(1)} s`);
     if (over.length) console.log(`  ${store.padEnd(10)} long tasks over 50 ms: ${over.join(', ')} (renamed at ${((renamedAt - measureFrom) / 1000).toFixed(1)} s)`);
+    for (const [at, duration, scripts] of recorded.longFrames) {
+      console.log(`  ${store.padEnd(10)}   frame of ${duration.toFixed(0)} ms at ${((at - measureFrom) / 1000).toFixed(1)} s: ${scripts || 'no script (style, layout, paint, GC)'}`);
+    }
     if (errors.length) console.log(`  ${store.padEnd(10)} page errors: ${errors.join('\n')}`);
     console.log(`  ${store.padEnd(10)} publish→screen p99 per 10 s: ${windows.map((w) => percentile(w, 99).toFixed(0)).join(' ')} ms`);
   } finally {
