@@ -229,13 +229,30 @@ export function decodeSnapshot(body: ArrayBuffer, known: KnownShapes): Decoded {
   return { parts: splitSnapshot(envelope.data, known) };
 }
 
-/** The page's request to the snapshot worker, and its answer (an error: the body was no envelope). */
-export interface DecodeRequest {
-  id: number;
-  body: ArrayBuffer;
+/** The snapshot call as the page would make it: its address and headers, and how long it may take. */
+export interface SnapshotRequest {
+  url: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
   known: KnownShapes;
 }
-export type DecodeAnswer = { id: number; decoded: Decoded } | { id: number; error: string };
+
+/**
+ * Makes the snapshot call and decodes its answer (in the worker: the 3 MB body never reaches the page's heap, whose
+ * collector it kept busy after every snapshot). Rejects when the server does not answer.
+ */
+export async function loadSnapshot({ url, headers, timeoutMs, known }: SnapshotRequest): Promise<Decoded> {
+  const response = await fetch(url, { headers, credentials: 'include', signal: AbortSignal.timeout(timeoutMs) });
+  // As the console's calls (src/api/http.ts): statuses beyond 500 are the network path's, not the server's answer.
+  if (response.status < 200 || response.status > 500) throw new Error(`the snapshot call answered ${response.status}`);
+  return decodeSnapshot(await response.arrayBuffer(), known);
+}
+
+/** The page's request to the snapshot worker, and its answer (an error: the server did not answer, or no envelope). */
+export interface LoadRequest extends SnapshotRequest {
+  id: number;
+}
+export type LoadAnswer = { id: number; decoded: Decoded } | { id: number; error: string };
 
 /** The buffers of an answer, handed over to the page without a copy. */
 export const transferOf = (decoded: Decoded): ArrayBuffer[] =>

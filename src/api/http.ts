@@ -88,11 +88,8 @@ export interface Http {
   post<T = unknown>(path: string, options?: RequestOptions): Promise<T>;
   /** A GET answering a file (an export): streamed with its progress, refusals handled like any call's. */
   download(path: string, options?: DownloadOptions): Promise<Downloaded>;
-  /**
-   * A GET whose answer is decoded elsewhere (the wall screen's snapshot, in a worker): the bytes of a 200's body; any
-   * other status settles like any call's.
-   */
-  bytes(path: string, options?: DownloadOptions): Promise<ArrayBuffer>;
+  /** The headers a call would carry, for one made elsewhere (the wall screen's snapshot, by a worker). */
+  headers(options?: Pick<RequestOptions, 'headers' | 'authenticate'>): Record<string, string>;
   /** A multipart POST with upload progress (XMLHttpRequest: fetch cannot report what it has sent over HTTP/1.1). */
   upload<T = unknown>(path: string, body: FormData, options?: UploadOptions): Promise<T>;
   /** The next 500 with 未知错误/请求未授权 shows its toast again (a new session). */
@@ -209,19 +206,6 @@ export function createHttp(options: HttpOptions): Http {
     return { blob: new Blob(chunks as BlobPart[], { type }), fileName: fileNameOf(response.headers.get('content-disposition')) };
   }
 
-  async function bytes(path: string, opts: DownloadOptions = {}): Promise<ArrayBuffer> {
-    const response = await send('get', path, opts);
-    if (response.status !== 200) {
-      settle(response.status, await parse(response));
-      throw new RequestError(UNKNOWN_ERROR, response.status);
-    }
-    try {
-      return await response.arrayBuffer();
-    } catch {
-      throw new RequestError(opts.signal?.aborted ? CANCELLED : NETWORK_ERROR, 0, opts.signal?.aborted === true);
-    }
-  }
-
   function upload<T>(path: string, body: FormData, opts: UploadOptions = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const xhr = new XMLHttpRequest();
@@ -246,7 +230,7 @@ export function createHttp(options: HttpOptions): Http {
     get: (path, opts) => request('get', path, opts),
     post: (path, opts) => request('post', path, opts),
     download,
-    bytes,
+    headers: (opts = {}) => headersOf(opts),
     upload,
     resetOnce: () => {
       errorShown = false;

@@ -1,10 +1,10 @@
-import { type DecodeAnswer, type DecodeRequest, decodeSnapshot, transferOf } from '../../../streams/screenSnapshot';
+import { type LoadAnswer, type LoadRequest, loadSnapshot, transferOf } from '../../../streams/screenSnapshot';
 
-/** The wall screen's snapshot worker (snapshotDecoder.ts): decodes and takes apart the snapshot off the main thread. */
-self.onmessage = ({ data }: MessageEvent<DecodeRequest>) => {
-  let answer: DecodeAnswer;
+/** The wall screen's snapshot worker (snapshotLoader.ts): fetches, decodes and takes apart the snapshot off the page. */
+self.onmessage = async ({ data }: MessageEvent<LoadRequest>) => {
+  let answer: LoadAnswer;
   try {
-    answer = { id: data.id, decoded: decodeSnapshot(data.body, data.known) };
+    answer = { id: data.id, decoded: await loadSnapshot(data) };
   } catch (error) {
     answer = { id: data.id, error: error instanceof Error ? error.message : String(error) };
   }

@@ -6,13 +6,16 @@ import type { TrendChannel } from '../../../streams/screenTrend';
 import type { Envelope } from '../../api/client';
 import { createHttp, RequestError } from '../../api/http';
 import { site } from '../../app/config';
-import { snapshotDecoder } from './snapshotDecoder';
+import { snapshotLoader } from './snapshotLoader';
 
 /**
  * The calls of a wall screen (docs/console-screens.md "The wall screen"): each carries the link's secret in the
  * `Vigil-Display` header, never a user's token — this client has none, signs nobody out on a 401 and shows no toast:
  * the screen's own state says what went wrong.
  */
+
+/** How long a screen call may take before it is abandoned (and tried again). */
+const TIMEOUT_MS = 30_000;
 
 /** Codes by which the server refuses a link (401: no such link, revoked, expired; 403: its tenant may not). */
 const REFUSED = [401, 403];
@@ -55,7 +58,7 @@ export function wallClient(secret: string): WallClient {
     whitelist: REFUSED,
     // Chinese: refusals are told apart by their words; the screen translates what it shows.
     language: () => 'zh',
-    timeout: 30_000,
+    timeout: TIMEOUT_MS,
   });
   const headers = { [DISPLAY_HEADER]: secret };
   let refusal: string | undefined;
@@ -64,13 +67,17 @@ export function wallClient(secret: string): WallClient {
     refusal = error.message;
     return { kind: 'refused', reason: refusalOf(error.message) };
   };
-  // The snapshot is decoded and taken apart in a worker; the shapes of the projects joined last are not sent again.
-  const decoder = snapshotDecoder();
+  // The snapshot is fetched, decoded and taken apart by a worker; what the page joined last is not sent again.
+  const loader = snapshotLoader();
   const joined: JoinedShapes = new Map();
   const snapshot = async (): Promise<SnapshotAnswer> => {
     try {
-      const body = await http.bytes('api/wit-xinde/screen/data', { headers, authenticate: false });
-      const decoded = await decoder.decode(body, knownOf(joined));
+      const decoded = await loader.load({
+        url: new URL('/api/wit-xinde/screen/data', location.origin).href,
+        headers: http.headers({ headers, authenticate: false }),
+        timeoutMs: TIMEOUT_MS,
+        known: knownOf(joined),
+      });
       if ('refusal' in decoded) throw new RequestError(decoded.refusal.msg, decoded.refusal.code, true);
       refusal = undefined;
       return { kind: 'data', ...joinSnapshot(decoded.parts, joined) };
@@ -91,7 +98,7 @@ export function wallClient(secret: string): WallClient {
       (await http.get<Envelope<ScreenTrend>>('api/wit-xinde/screen/trend', { headers, authenticate: false, searchParams: { ...channel, hours, width } })).data,
     image: async (path) => (await http.download(path.replace(/^\//, ''), { headers, authenticate: false })).blob,
     lastRefusal: () => refusal,
-    close: decoder.close,
+    close: loader.close,
   };
 }
 

@@ -1,12 +1,11 @@
-import { type DecodeAnswer, type DecodeRequest, type Decoded, decodeSnapshot, type KnownShapes } from '../../../streams/screenSnapshot';
+import { type Decoded, type LoadAnswer, type LoadRequest, loadSnapshot, type SnapshotRequest } from '../../../streams/screenSnapshot';
 
 /**
- * Decodes the wall screen's snapshots in a worker (snapshotWorker.ts, streams/screenSnapshot.ts): the body's bytes
- * are handed over without a copy and come back taken apart. Where no worker can be had (or it fails to start), on
- * the page itself.
+ * Loads the wall screen's snapshots in a worker (snapshotWorker.ts, streams/screenSnapshot.ts): the worker makes the
+ * call, decodes it and hands it back taken apart. Where no worker can be had (or it fails to start), on the page.
  */
-export interface SnapshotDecoder {
-  decode(body: ArrayBuffer, known: KnownShapes): Promise<Decoded>;
+export interface SnapshotLoader {
+  load(request: SnapshotRequest): Promise<Decoded>;
   close(): void;
 }
 
@@ -15,7 +14,7 @@ interface Waiting {
   reject(error: Error): void;
 }
 
-export function snapshotDecoder(): SnapshotDecoder {
+export function snapshotLoader(): SnapshotLoader {
   let worker: Worker | undefined;
   let broken = typeof Worker === 'undefined';
   let last = 0;
@@ -27,7 +26,7 @@ export function snapshotDecoder(): SnapshotDecoder {
   const open = (): Worker | undefined => {
     if (broken || worker) return worker;
     worker = new Worker(new URL('./snapshotWorker.ts', import.meta.url), { type: 'module' });
-    worker.onmessage = ({ data }: MessageEvent<DecodeAnswer>) => {
+    worker.onmessage = ({ data }: MessageEvent<LoadAnswer>) => {
       const pending = waiting.get(data.id);
       waiting.delete(data.id);
       if ('decoded' in data) pending?.resolve(data.decoded);
@@ -43,13 +42,13 @@ export function snapshotDecoder(): SnapshotDecoder {
     return worker;
   };
   return {
-    decode(body, known) {
+    load(request) {
       const target = open();
-      if (!target) return Promise.resolve().then(() => decodeSnapshot(body, known));
+      if (!target) return loadSnapshot(request);
       const id = ++last;
       return new Promise<Decoded>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        target.postMessage({ id, body, known } satisfies DecodeRequest, [body]);
+        target.postMessage({ ...request, id } satisfies LoadRequest);
       });
     },
     close() {
