@@ -126,4 +126,15 @@ describe('ScreenChannels', () => {
     expect(store.channel('d9', 'ghost').value).toBeNull();
     expect(store.channel('d1', 'crack')).toMatchObject({ value: 3, ts: 6_500 });
   });
+
+  it('forgets a channel no snapshot has when another channel is shown by two points', () => {
+    const store = new ScreenChannels();
+    const twice = snapshot(5_000);
+    const [first] = twice.projects[0].points;
+    twice.projects[0].points.push({ ...first, id: 'm2', name: 'm2', channels: [first.channels[0]] });
+    store.take([{ type: 'snapshot', ...viewOf(twice), reason: 'connect' }]);
+    store.channel('d9', 'ghost').value = 1;
+    store.take([{ type: 'snapshot', ...viewOf(twice), reason: 'resync' }]);
+    expect(store.channel('d9', 'ghost').value).toBeNull();
+  });
 });

@@ -57,12 +57,13 @@ export class ScreenChannels {
    * Takes a snapshot's values: a channel keeps a newer value it was told of meanwhile (a reading applied while the
    * snapshot was fetched); channels and projects the snapshot no longer has are forgotten. Today's counts become the
    * snapshot's (readings during the fetch may be in them already: not counted again). A project of 20,000 channels
-   * is taken without a lookup per channel when its points are those of an earlier snapshot (streams/screenSnapshot.ts
-   * keeps them): their entries are remembered in order. Each entry is stamped with the snapshot's generation; those
-   * left unstamped, if any, are the ones to forget.
+   * is taken without a lookup per channel when its shape is that of an earlier snapshot (streams/screenSnapshot.ts):
+   * its entries are remembered in order. Each entry is stamped with the snapshot's generation; those left unstamped,
+   * if any, are the ones to forget (a channel in two points is stamped, and counted, once).
    */
   seed(data: ScreenView, values: ChannelValues): void {
     const generation = ++this.generation;
+    let offset = 0;
     let stamped = 0;
     for (const project of data.projects) {
       this.countOf(project.id).value = project.pointsToday;
@@ -70,7 +71,8 @@ export class ScreenChannels {
       const entries = this.entriesOf(project);
       for (let i = 0; i < entries.length; i++) {
         const entry = entries[i];
-        const at = (stamped + i) * VALUES_PER_CHANNEL;
+        const at = (offset + i) * VALUES_PER_CHANNEL;
+        if (entry.generation !== generation) stamped++;
         entry.generation = generation;
         const value = orNull(values[at]);
         const previous = orNull(values[at + 1]);
@@ -82,7 +84,7 @@ export class ScreenChannels {
         entry.ts = ts;
         this.changed(entry);
       }
-      stamped += entries.length;
+      offset += entries.length;
     }
     if (stamped < this.size) this.forgetBefore(generation);
     const projects = new Set(data.projects.map((p) => p.id));

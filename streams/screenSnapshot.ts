@@ -1,17 +1,18 @@
 import type { ScreenChannel, ScreenData, ScreenPoint, ScreenProject } from '../resources/wire/screen';
 
 /**
- * A wall screen's snapshot, taken apart where it is decoded and put together where it is shown (docs/wall-screen.md
- * "The snapshot off the main thread"). A project of 2,000 devices × 10 values answers 3 MB: decoding and parsing it
- * on the page, then rendering every tile again because every object is new, blocked the page for 300 ms. So a worker
- * decodes it (`splitSnapshot`) into
+ * A wall screen's snapshot, taken apart where it is fetched and decoded and put together where it is shown
+ * (docs/console-screens.md "The snapshot off the main thread"). A project of 2,000 devices × 10 values answers 3 MB:
+ * decoding and parsing it on the page, then rendering every tile again because every object is new, blocked the page
+ * for 300 ms. So a worker fetches and decodes it (`loadSnapshot`, `splitSnapshot`) into
  * - the projects' shapes (what only an administrator changes: points, their places, channels, names, units), each
- *   sent only when the page does not have it already (the page tells the hashes it has);
+ *   sent only when the page does not have it already — else only the points whose presence or levels differ from the
+ *   page's (the page sends its shapes' hashes, levels and presence with the request);
  * - typed arrays, transferred without a copy: every channel's value, previous value and time, its alarm level, and
  *   every point's presence;
- * and the page (`joinSnapshot`) puts them together, keeping every point whose presence and levels did not change: the
- * tiles of those do not render again. The values go to the live channels (streams/screenChannels.ts), not into the
- * screen's state, whose channels carry none.
+ * and the page (`joinSnapshot`) puts them together, keeping every point that did not change: the tiles of those do
+ * not render again. The values go to the live channels (streams/screenChannels.ts), not into the screen's state,
+ * whose channels carry none.
  */
 
 export type ChannelView = Omit<ScreenChannel, 'value' | 'previous' | 'ts'>;
