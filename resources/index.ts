@@ -1,5 +1,6 @@
 import type { Resource } from './define';
 import { notice } from './desk/notice';
+import { flowDefinition, flowHistory, flowInstance, flowModel, flowTask, processLeave } from './flow/flow';
 import { datasource } from './develop/datasource';
 import { alarm, alarmLog, alarmNoticeStrategy, alarmRecipient, alarmSendLog, deviceThreshold } from './iot/alarm';
 import { deviceAttribute, deviceModel, deviceType, modelAgreement, protocol, protocolModbus, protocolPoint, temperatureCoefficient } from './iot/catalogue';
@@ -118,4 +119,11 @@ export const RESOURCES = [
   pointCustomer,
   // wit-xinde: the wall screen
   displayLink,
+  // blade-flow: workflow (docs/workflow.md), and the leave request of blade-desk
+  flowModel,
+  flowDefinition,
+  flowInstance,
+  flowTask,
+  flowHistory,
+  processLeave,
 ] as const satisfies readonly Resource[];
