@@ -133,9 +133,10 @@ export function ProcessDiagram({ xml, finished = [], active = [], height = 480, 
       <div ref={host} className="vg-flow-diagram-canvas" aria-label={t`流程图`} role="img" />
       {status.kind === 'ready' && (
         <ButtonGroup className="vg-flow-diagram-zoom" variant="outlined">
-          <Button icon="zoom-in" aria-label={t`放大`} title={t`放大`} onClick={() => zoom(1.2)} />
-          <Button icon="zoom-out" aria-label={t`缩小`} title={t`缩小`} onClick={() => zoom(1 / 1.2)} />
-          <Button icon="zoom-to-fit" aria-label={t`适应窗口`} title={t`适应窗口`} onClick={() => zoom('fit')} />
+          {/* Text, not icons: src/ui/icons.ts bundles a curated set without the zoom icons. */}
+          <Button text="+" aria-label={t`放大`} title={t`放大`} onClick={() => zoom(1.2)} />
+          <Button text="−" aria-label={t`缩小`} title={t`缩小`} onClick={() => zoom(1 / 1.2)} />
+          <Button icon="fullscreen" aria-label={t`适应窗口`} title={t`适应窗口`} onClick={() => zoom('fit')} />
         </ButtonGroup>
       )}
       {status.kind === 'loading' && (
