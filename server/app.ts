@@ -35,6 +35,8 @@ import { type Push, startPush } from './push';
 import { type Realtime, startRealtime } from './realtime';
 import { type StatsEvents, startStatsEvents, type ThrottleClock } from './realtime/stats';
 import { createThird, type Third } from './third';
+import { type FlowClock, Workflow } from './flow/service';
+import { FlowTimers } from './flow/timers';
 import type { PullerOptions } from './third/puller';
 
 export interface App {
@@ -52,6 +54,8 @@ export interface App {
   third: Third;
   /** The home's and the data board's background work: the online-rate sampler and the throttled change event. */
   statistics: { sampler: PresenceSampler; events: StatsEvents };
+  /** The workflow engine's service and its timers (docs/workflow.md). */
+  workflow: { service: Workflow; timers: FlowTimers };
   /** Every API route with the right it declared. */
   routes: readonly DeclaredRoute[];
   /** Stops taking requests, flushes the logs and closes the database. */
@@ -69,6 +73,8 @@ export interface AppOptions {
   sampler?: SamplerOptions;
   /** The clock of the throttled `stats.changed` event. */
   statsClock?: ThrottleClock;
+  /** The workflow's clock: when timers fall due and steps are stamped. */
+  flowClock?: FlowClock;
 }
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
@@ -121,7 +127,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const ingest = createIngest(platform);
   const third = createThird(platform, (readings) => ingest.pipeline.acceptStored(readings), options.puller);
   // The broker starts last (it hands messages to everything else); modules reach it once requests arrive.
-  registerModules(app, platform, { ingest, broker: () => broker }, third);
+  const workflow = new Workflow(platform, options.flowClock);
+  const flowTimers = new FlowTimers(platform, workflow);
+  registerModules(app, platform, { ingest, broker: () => broker }, third, workflow);
   await serveConsole(app, config.consoleDir);
   const realtime = await startRealtime(app, platform);
   const alarms = await startAlarms(platform, realtime);
@@ -131,6 +139,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const broker = config.mqttUrl ? undefined : await startBroker(platform, ingest.hooks, config.mqttPort, config.host);
   if (config.mqttUrl) await ingest.connectExternal(config.mqttUrl);
   await third.puller.start();
+  flowTimers.start();
 
   // Before the HTTP server closes (it waits for every connection): browsers and devices are told to go elsewhere, the
   // broker's data in flight commits while ingestion still runs.
@@ -140,6 +149,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   app.addHook('onClose', async () => {
     await third.puller.stop();
+    await flowTimers.stop();
     await statistics.sampler.stop();
     statistics.events.stop();
     await ingest.stop();
@@ -151,7 +161,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await store.close();
     await database.close();
   });
-  return { app, platform, realtime, alarms, push, broker, ingest, third, statistics, routes, close: () => app.close() };
+  return { app, platform, realtime, alarms, push, broker, ingest, third, statistics, workflow: { service: workflow, timers: flowTimers }, routes, close: () => app.close() };
 }
 
 /** Serves the built console at / with a fallback to index.html for its client-side routes. */

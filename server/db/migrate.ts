@@ -18,6 +18,7 @@ import * as strategyClaims from './migrations/0015_strategy_claims';
 import * as statistics from './migrations/0016_statistics';
 import * as screen from './migrations/0017_screen';
 import * as channelLatest from './migrations/0018_channel_latest';
+import * as workflow from './migrations/0019_workflow';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016_statistics': statistics,
   '0017_screen': screen,
   '0018_channel_latest': channelLatest,
+  '0019_workflow': workflow,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

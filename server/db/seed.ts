@@ -7,6 +7,7 @@ import { seedPush } from './seed/push';
 import { seedScreenButtons } from './seed/screen';
 import { runSeedSteps } from './seed/runner';
 import { seedSystem } from './seed/system';
+import { seedWorkflow } from './seed/workflow';
 import type { SeedStep } from './seed/write';
 
 export { DEFAULT_INIT_PASSWORD, DEMO_TENANT, INIT_PASSWORD_PARAM, PLATFORM_MENU_CODES } from './seed/system';
@@ -25,6 +26,7 @@ export const SEED_STEPS: readonly SeedStep[] = [
   { name: '0005_menu_icons', run: seedMenuIcons },
   { name: '0006_screen_buttons', run: seedScreenButtons },
   { name: '0007_demo_point_precision', run: seedDemoPointPrecision },
+  { name: '0008_workflow', run: seedWorkflow },
 ];
 
 /** What stores seeded before steps were recorded hold already: recorded as run on them, never run. */

@@ -18,7 +18,7 @@ interface UndeclaredColumns {
   /** 0001: extra user attributes, JSON text. */
   blade_user: { userExt: string | null };
   /** 0006: when the alarm reached its level, epoch ms. */
-  wit_alarm: { levelAt: number | null };
+  wit_alarm: { levelAt: number | null; processInstanceId: string | null };
   /** 0015: the occurrence the strategy last fired, epoch ms. */
   wit_collect_strategy: { lastFired: number | null };
   /** 0018: JSON {pointKey: [ts, value, previous]}, the ingestion's write-back (server/ingest/latest.ts). */
@@ -86,6 +86,9 @@ export interface HandTables {
   /** Alarms raised per day, kept by triggers on wit_alarm. */
   wit_alarm_counts: { tenantId: string; projectId: string; alarmLevel: number; month: string } & DayCounts;
   wit_device_alarms: { deviceId: string; month: string } & DayCounts;
+  // 0019 workflow (docs/workflow.md): who may claim a task (kind 1 user, 2 role, 3 dept), and timers waiting on instances
+  wf_task_candidate: { id: string; taskId: string; kind: number; ref: string };
+  wf_timer: { id: string; tenantId: string; instanceId: string; elementId: string; executionId: string; dueAt: number };
   // 0014 seed steps (server/db/seed/runner.ts)
   vigil_seed_step: { name: string; runAt: string };
 }

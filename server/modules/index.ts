@@ -6,6 +6,7 @@ import { registerDeviceLog } from './wit-xinde/devicelog/routes';
 import { registerStrategies } from './wit-xinde/strategies';
 import { registerOAuth } from './blade-auth/oauth';
 import { registerDesk } from './blade-desk';
+import { registerFlow } from './blade-flow';
 import { registerDevelop } from './blade-develop';
 import { registerLog } from './blade-log';
 import { registerResource } from './blade-resource';
@@ -13,9 +14,10 @@ import { registerSystem } from './blade-system';
 import { registerUser } from './blade-user';
 import { registerXinde } from './wit-xinde';
 import type { Third } from '../third';
+import type { Workflow } from '../flow/service';
 
 /** Every service's routes: each module registers its own calls and the resources it adds hooks to; then the rest. */
-export function registerModules(app: FastifyInstance, platform: Platform, link: DeviceLink, third: Third): void {
+export function registerModules(app: FastifyInstance, platform: Platform, link: DeviceLink, third: Third, workflow: Workflow): void {
   registerOAuth(app, platform);
   registerUser(app, platform);
   registerSystem(app, platform);
@@ -23,6 +25,7 @@ export function registerModules(app: FastifyInstance, platform: Platform, link: 
   registerLog(app, platform);
   registerDesk(app, platform);
   registerDevelop(app, platform);
+  registerFlow(app, platform, workflow);
   registerXinde(app, platform, third, link.ingest.latest);
   // Device data and commands need the ingestion side and the broker, built with the app.
   registerDeviceLog(app, platform, link);

@@ -43,6 +43,9 @@ export const LEAF_ICONS: Readonly<Record<string, string>> = {
   oss: 'cloud', sms: 'chat', attach: 'paperclip', code: 'code', datasource: 'database',
 };
 
+/** 流程跟踪 is read-only but for ending an instance (seed step 0008 adds it to stores seeded before). */
+export const FLOW_FOLLOW_BUTTONS: ReadonlyArray<readonly [string, string]> = [['delete', '删除']];
+
 /** The buttons of 监测大屏 beyond the standard four (seed step 0006 adds all five to stores seeded before). */
 export const SCREEN_BUTTONS: ReadonlyArray<readonly [string, string]> = [['layout', '布局']];
 
@@ -168,7 +171,7 @@ export const MENUS: readonly MenuSeed[] = [
     children: [
       leaf('flow_model', '模型管理', '/flow/model', { buttons: [['deploy', '部署']] }),
       leaf('flow_deploy', '部署管理', '/flow/deploy', { buttons: [['upload', '上传']] }),
-      leaf('flow_follow', '流程跟踪', '/flow/follow', { readOnly: true }),
+      leaf('flow_follow', '流程跟踪', '/flow/follow', { readOnly: true, buttons: FLOW_FOLLOW_BUTTONS }),
     ],
   },
   {

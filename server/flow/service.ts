@@ -1,0 +1,349 @@
+import type { Row } from '../db/database';
+import { nextId } from '../ids';
+import type { Platform } from '../platform';
+import { formatDateTime } from '../time';
+import { BpmnProblem, type CompiledProcess, compileBpmn } from './bpmn';
+import { Directory } from './directory';
+import { FlowRunError, runStep, type StepAction, type StepResult } from './engine';
+import { FLOW_MESSAGES } from '../../resources/wire/flow';
+import { closeHistory, INSTANCE_STATE, type NewTask, openHistory, StepConflict, type StepInstance, TASK_STATE, writeStep } from './steps';
+
+/**
+ * The workflow service (docs/workflow.md): runs instances step by step on the engine and keeps their state in the
+ * database. Callers' rights and rows are checked by the routes (server/modules/blade-flow) through the scoped
+ * repository before anything here runs; this is the engine's side: starting, completing and timing out.
+ */
+
+export interface FlowClock {
+  now(): number;
+}
+
+export const systemClock: FlowClock = { now: () => Date.now() };
+
+/** A definition as the service needs it. */
+export interface DefinitionRef {
+  id: string;
+  tenantId: string;
+  processKey: string;
+  xml: string;
+  suspensionState: number;
+}
+
+/** An instance as a step reads it. */
+export interface InstanceRow extends StepInstance {
+  engineState: string | null;
+  variables: string | null;
+  state: number;
+  title: string;
+  businessTable: string | null;
+  businessId: string | null;
+  startUser: string | null;
+}
+
+/** What happens once a step has committed: tasks to announce, an end to act on. */
+export interface StepOutcome {
+  instanceId: string;
+  tenantId: string;
+  ended: boolean;
+  newTasks: readonly NewTask[];
+}
+
+export type StepListener = (outcome: StepOutcome, instance: InstanceRow) => Promise<void> | void;
+
+/** Serialises the steps of one instance within this process; across processes the revision check decides. */
+class KeyedQueue {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const tail = next.catch(() => undefined);
+    this.tails.set(key, tail);
+    tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return next;
+  }
+}
+
+/** Process variables a caller may set: identifiers, plain JSON values, 16 KB in all. */
+export function checkVariables(variables: unknown): Record<string, unknown> {
+  if (variables === undefined || variables === null) return {};
+  if (typeof variables !== 'object' || Array.isArray(variables)) throw new BpmnProblem('流程变量应为对象');
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(variables)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(name)) throw new BpmnProblem(`流程变量名不合法: ${name.slice(0, 64)}`);
+    if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') throw new BpmnProblem(`流程变量 ${name} 的值不合法`);
+    out[name] = value;
+  }
+  if (JSON.stringify(out).length > 16_384) throw new BpmnProblem('流程变量过大');
+  return out;
+}
+
+const parseVariables = (text: string | null): Record<string, unknown> => {
+  if (!text) return {};
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+};
+
+export class Workflow {
+  readonly directory: Directory;
+  private readonly compiled = new Map<string, Promise<CompiledProcess>>();
+  private readonly queue = new KeyedQueue();
+  private readonly listeners: StepListener[] = [];
+
+  constructor(
+    private readonly platform: Platform,
+    readonly clock: FlowClock = systemClock,
+  ) {
+    this.directory = new Directory(platform.db, platform.events);
+  }
+
+  /** Runs after every committed step (notices, alarm disposal, the timer scheduler). */
+  onStep(listener: StepListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** The compiled process of a definition, compiled once and kept (at most 500). */
+  process(definition: Pick<DefinitionRef, 'id' | 'xml'>): Promise<CompiledProcess> {
+    let found = this.compiled.get(definition.id);
+    if (!found) {
+      if (this.compiled.size >= 500) this.compiled.delete(this.compiled.keys().next().value as string);
+      found = compileBpmn(definition.xml);
+      this.compiled.set(definition.id, found);
+      found.catch(() => this.compiled.delete(definition.id));
+    }
+    return found;
+  }
+
+  /** Starts an instance of a definition; returns its id. The caller's right to start it was checked by the route. */
+  async start(
+    definition: DefinitionRef,
+    input: { starter: string | null; variables: Record<string, unknown>; title: string; businessTable?: string; businessId?: string },
+  ): Promise<string> {
+    if (definition.suspensionState !== 1) throw new BpmnProblem('流程已挂起,不能发起');
+    const process = await this.process(definition);
+    const now = this.clock.now();
+    const variables = { ...input.variables };
+    const result = await this.run(process, null, { kind: 'start', variables });
+    const instance: InstanceRow = {
+      id: nextId(),
+      tenantId: definition.tenantId,
+      definitionId: definition.id,
+      revision: 0,
+      engineState: null,
+      variables: null,
+      state: INSTANCE_STATE.running,
+      title: input.title,
+      businessTable: input.businessTable ?? null,
+      businessId: input.businessId ?? null,
+      startUser: input.starter,
+    };
+    const at = formatDateTime(new Date(now));
+    const insert = {
+      id: instance.id,
+      tenantId: definition.tenantId,
+      definitionId: definition.id,
+      processKey: definition.processKey,
+      title: input.title.slice(0, 255),
+      businessTable: instance.businessTable,
+      businessId: instance.businessId,
+      startUser: input.starter,
+      state: INSTANCE_STATE.running,
+      startTime: at,
+      createUser: input.starter,
+      createTime: at,
+      updateUser: input.starter,
+      status: 1,
+      isDeleted: 0,
+    };
+    await this.commit(instance, process, result, variables, { insert, now, cancelReason: 'cancelled' });
+    return instance.id;
+  }
+
+  /**
+   * Completes a task for its assignee, in the instance's turn: a task already completed by the same person is a
+   * double submit and changes nothing ('already'); one completed or cut off otherwise is refused. A delegated task
+   * goes back to its owner instead of moving the process ('resolved').
+   */
+  completeTask(
+    task: { id: string; instanceId: string; executionId: string },
+    by: { assignee: string; pass: boolean | null; comment: string | null; variables: Record<string, unknown> },
+  ): Promise<'done' | 'already' | 'resolved'> {
+    return this.queue.run(task.instanceId, async () => {
+      const now = await this.taskNow(task.id);
+      if (now.state === TASK_STATE.completed && now.assignee === by.assignee) return 'already';
+      if (now.state !== TASK_STATE.open) throw new BpmnProblem(FLOW_MESSAGES.alreadyDone);
+      if (now.assignee && now.assignee !== by.assignee) throw new BpmnProblem(FLOW_MESSAGES.claimedByOther);
+      if (now.delegation === 'pending' && now.owner) {
+        await this.handOver(task.id, { assignee: now.owner, owner: null, delegation: null }, { ...by, reason: 'resolve', next: now.owner });
+        return 'resolved';
+      }
+      const instance = await this.load(task.instanceId);
+      const { process, variables } = await this.prepare(instance);
+      const result = await this.run(process, instance.engineState, { kind: 'complete', executionId: task.executionId, variables: by.variables });
+      await this.commit(instance, process, result, { ...variables, ...by.variables }, {
+        now: this.clock.now(),
+        cancelReason: 'cancelled',
+        completed: { taskId: task.id, executionId: task.executionId, assignee: by.assignee, pass: by.pass, comment: by.comment },
+      });
+      return 'done';
+    });
+  }
+
+  /**
+   * Changes who holds an open task — claim, give back, transfer, delegate — in the instance's turn and only over the
+   * holder it had (`from`); returns false when it had another by then. A hand-over to someone else closes the
+   * history row of the holder with what was said and opens one for the next.
+   */
+  assignTask(
+    task: { id: string; instanceId: string },
+    from: string | null,
+    change: { assignee: string | null; owner?: string | null; delegation?: string | null },
+    said?: { assignee: string; comment: string | null; reason: string },
+  ): Promise<boolean> {
+    return this.queue.run(task.instanceId, async () => {
+      const now = await this.taskNow(task.id);
+      if (now.state !== TASK_STATE.open) throw new BpmnProblem(FLOW_MESSAGES.alreadyDone);
+      if (now.assignee !== from) return false;
+      await this.handOver(task.id, change, said && { ...said, pass: null, next: change.assignee });
+      return true;
+    });
+  }
+
+  /** Ends a running instance: its open tasks and timers go, the history says why (follow/delete-process-instance). */
+  deleteInstance(instanceId: string, reason: string, by: string | null): Promise<void> {
+    return this.queue.run(instanceId, async () => {
+      const at = formatDateTime(new Date(this.clock.now()));
+      await this.platform.db.transaction().execute(async (trx) => {
+        const ended = await trx
+          .updateTable('wf_instance')
+          .set({ state: INSTANCE_STATE.deleted, endTime: at, deleteReason: reason, engineState: null, updateTime: at, updateUser: by })
+          .where('id', '=', instanceId)
+          .where('state', 'in', [INSTANCE_STATE.running, INSTANCE_STATE.suspended])
+          .executeTakeFirst();
+        if (Number(ended.numUpdatedRows) !== 1) throw new BpmnProblem('流程已结束');
+        await trx.updateTable('wf_task').set({ state: TASK_STATE.cancelled, endTime: at, reason: 'deleted', updateTime: at }).where('instanceId', '=', instanceId).where('state', '=', TASK_STATE.open).execute();
+        await trx.updateTable('wf_history').set({ endTime: at, reason: 'deleted', comment: reason, updateTime: at }).where('instanceId', '=', instanceId).where('endTime', 'is', null).execute();
+        await trx.deleteFrom('wf_timer').where('instanceId', '=', instanceId).execute();
+      });
+      for (const table of ['wf_instance', 'wf_task', 'wf_history']) this.platform.events.emit('changed', table);
+    });
+  }
+
+  /** A task's state as it is now, read in the instance's turn. */
+  private async taskNow(taskId: string) {
+    // The engine's read of a task the route found through the caller's scope.
+    const row = await this.platform.db.selectFrom('wf_task').select(['state', 'assignee', 'owner', 'delegation', 'tenantId', 'instanceId', 'elementId', 'name', 'executionId']).where('id', '=', taskId).executeTakeFirst();
+    if (!row) throw new BpmnProblem(FLOW_MESSAGES.taskMissing);
+    return row;
+  }
+
+  private async handOver(
+    taskId: string,
+    change: { assignee: string | null; owner?: string | null; delegation?: string | null },
+    said?: { assignee: string; pass: boolean | null; comment: string | null; reason: string; next: string | null },
+  ): Promise<void> {
+    const now = this.clock.now();
+    const at = formatDateTime(new Date(now));
+    const task = await this.taskNow(taskId);
+    await this.platform.db.transaction().execute(async (trx) => {
+      const claimTime = change.assignee ? { claimTime: at } : { claimTime: null };
+      await trx.updateTable('wf_task').set({ ...change, ...claimTime, updateTime: at }).where('id', '=', taskId).execute();
+      if (!said) return;
+      const pass = said.pass === null ? null : said.pass ? 1 : 0;
+      await closeHistory(trx, task.instanceId, { taskId }, at, now, { assignee: said.assignee, pass, comment: said.comment, reason: said.reason });
+      if (said.next) await openHistory(trx, { id: taskId, ...task }, said.next, at);
+    });
+    for (const table of ['wf_task', 'wf_history']) this.platform.events.emit('changed', table);
+  }
+
+  /** Fires the instance's timers that are due by the platform's clock (server/flow/timers.ts). */
+  fire(instanceId: string, executionIds: readonly string[]): Promise<StepOutcome | undefined> {
+    return this.queue.run(instanceId, async () => {
+      const instance = await this.load(instanceId).catch(() => undefined);
+      if (!instance || instance.state !== INSTANCE_STATE.running) return undefined;
+      const { process, variables } = await this.prepare(instance);
+      const result = await this.run(process, instance.engineState, { kind: 'timers', executionIds });
+      return this.commit(instance, process, result, variables, { now: this.clock.now(), cancelReason: 'timeout', fired: executionIds });
+    });
+  }
+
+  /** Runs work on an instance in its turn (deletion, hand-overs), so it never interleaves with a step. */
+  exclusive<T>(instanceId: string, work: () => Promise<T>): Promise<T> {
+    return this.queue.run(instanceId, work);
+  }
+
+  private async load(instanceId: string): Promise<InstanceRow> {
+    // The engine's read of the instance a step runs on: found first through the caller's scope or the scheduler.
+    const row = await this.platform.db
+      .selectFrom('wf_instance')
+      .select(['id', 'tenantId', 'definitionId', 'revision', 'engineState', 'variables', 'state', 'title', 'businessTable', 'businessId', 'startUser'])
+      .where('id', '=', instanceId)
+      .where('isDeleted', '=', 0)
+      .executeTakeFirst();
+    if (!row) throw new BpmnProblem('流程实例不存在');
+    if (row.state !== INSTANCE_STATE.running) throw new BpmnProblem('流程已结束');
+    return row as InstanceRow;
+  }
+
+  private async prepare(instance: InstanceRow): Promise<{ process: CompiledProcess; variables: Record<string, unknown> }> {
+    const definition = await this.platform.db.selectFrom('wf_definition').select(['id', 'xml']).where('id', '=', instance.definitionId).executeTakeFirst();
+    if (!definition) throw new BpmnProblem('流程定义不存在');
+    return { process: await this.process(definition), variables: parseVariables(instance.variables) };
+  }
+
+  private async run(process: CompiledProcess, state: string | null, action: StepAction): Promise<StepResult> {
+    try {
+      return await runStep(process, state, action);
+    } catch (error) {
+      if (error instanceof FlowRunError) throw new BpmnProblem(error.message);
+      throw error;
+    }
+  }
+
+  /** Resolves the tasks that began, writes the step, then tells the listeners. */
+  private async commit(
+    instance: InstanceRow,
+    process: CompiledProcess,
+    result: StepResult,
+    variables: Record<string, unknown>,
+    options: { now: number; cancelReason: string; insert?: Row; fired?: readonly string[]; completed?: { taskId: string; executionId: string; assignee: string; pass: boolean | null; comment: string | null } },
+  ): Promise<StepOutcome> {
+    const newTasks: NewTask[] = [];
+    for (const event of result.events.filter((e) => e.phase === 'start')) {
+      const spec = process.userTasks.get(event.elementId) ?? { id: event.elementId, name: event.elementId };
+      const due = result.timers
+        .filter((t) => process.boundaries.get(t.elementId) === event.elementId)
+        .map((t) => options.now + Math.max(0, t.delay))
+        .sort((a, b) => a - b)[0];
+      newTasks.push({
+        id: nextId(),
+        elementId: event.elementId,
+        executionId: event.executionId,
+        name: spec.name,
+        assignment: await this.directory.assign(instance.tenantId, spec, variables),
+        dueAt: due ?? null,
+      });
+    }
+    try {
+      await writeStep(this.platform.db, { instance, process, result, variables, newTasks, ...options });
+    } catch (error) {
+      if (error instanceof StepConflict) throw new BpmnProblem(error.message);
+      throw error;
+    }
+    for (const table of ['wf_instance', 'wf_task', 'wf_history']) this.platform.events.emit('changed', table);
+    const outcome = { instanceId: instance.id, tenantId: instance.tenantId, ended: result.ended, newTasks };
+    for (const listener of this.listeners) {
+      try {
+        await listener(outcome, instance);
+      } catch (error) {
+        this.platform.logs.error('workflow', error, outcome.instanceId);
+      }
+    }
+    return outcome;
+  }
+}
