@@ -16,6 +16,7 @@ import { deployView, isSuspended, refusedForRunning } from './deployView';
 import { importProblem } from './diagramMarkers';
 import { changeDefinitionState, definitionDiagram, deleteDeployments, uploadDeployment } from './flowApi';
 import { ProcessDiagram } from './ProcessDiagram';
+import { usePlatformAdmin } from './platformAdmin';
 
 /**
  * /flow/deploy (部署管理): the process definitions, every version (只看最新版本: the newest of each key), 挂起 / 激活,
@@ -24,6 +25,7 @@ import { ProcessDiagram } from './ProcessDiagram';
 export default function DeployPage() {
   const { t } = useLingui();
   const entries = useDictionary('flow');
+  const platformAdmin = usePlatformAdmin();
   const [latestOnly, setLatestOnly] = useState(false);
   const [uploading, setUploading] = useState<{ refresh(): void }>();
   const [diagramOf, setDiagramOf] = useState<Row>();
@@ -76,8 +78,8 @@ export default function DeployPage() {
       { key: 'remove', label: msg`删除`, icon: 'trash', permission: 'delete', run: (row, c) => void remove(row, c.refresh) },
     ];
     const toolbarActions: ToolbarAction[] = [{ key: 'upload', label: msg`上传`, icon: 'upload', permission: 'upload', run: (c) => setUploading({ refresh: c.refresh }) }];
-    return deployView(categoryOptions(entries), rowActions, toolbarActions);
-  }, [entries, t]);
+    return deployView(categoryOptions(entries), rowActions, toolbarActions, platformAdmin);
+  }, [entries, t, platformAdmin]);
 
   return (
     <>

@@ -10,6 +10,7 @@ import { DeployDialog } from './DeployDialog';
 import { categoryOptions } from './deployTarget';
 import { deployModel } from './flowApi';
 import { designerPath, modelView } from './modelView';
+import { usePlatformAdmin } from './platformAdmin';
 
 /**
  * /flow/model (模型管理): the models, 新增 / 编辑 of their key, name, category and description, 设计 (the designer
@@ -18,6 +19,7 @@ import { designerPath, modelView } from './modelView';
 export default function ModelPage() {
   const { t } = useLingui();
   const entries = useDictionary('flow');
+  const platformAdmin = usePlatformAdmin();
   const [deploying, setDeploying] = useState<{ row: Row; refresh(): void }>();
 
   const view = useMemo(() => {
@@ -25,8 +27,8 @@ export default function ModelPage() {
       { key: 'design', label: msg`设计`, icon: 'diagram-tree', permission: 'edit', run: (row) => navigate(designerPath(row.id)) },
       { key: 'deploy', label: msg`部署`, icon: 'upload', permission: 'deploy', run: (row, context) => setDeploying({ row, refresh: context.refresh }) },
     ];
-    return modelView(categoryOptions(entries), rowActions);
-  }, [entries]);
+    return modelView(categoryOptions(entries), rowActions, platformAdmin);
+  }, [entries, platformAdmin]);
 
   return (
     <>

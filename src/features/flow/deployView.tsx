@@ -51,18 +51,25 @@ const stateCell = (row: Row) =>
 const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
 
 /** 部署管理: every version of every process key, read-only, with the manager's own row and toolbar buttons. */
-export function deployView(categories: readonly SelectOption[], rowActions: readonly RowAction[], toolbarActions: readonly ToolbarAction[]): CrudView<typeof definitionList> {
+export function deployView(
+  categories: readonly SelectOption[],
+  rowActions: readonly RowAction[],
+  toolbarActions: readonly ToolbarAction[],
+  /** The platform administrator sees every tenant's definitions: the list says whose. */
+  platformAdmin = false,
+): CrudView<typeof definitionList> {
   return {
     resource: definitionList,
     actions: { view: false, add: false, edit: false, delete: false, export: false },
     fields: [
+      ...(platformAdmin ? [{ name: 'tenantId' as const, label: msg`租户`, width: 90, sortable: false }] : []),
       { name: 'processKey', label: msg`流程标识`, search: true, hideInTable: true },
-      { ...derived('key', msg`流程标识`, 160) },
-      { name: 'name', label: msg`流程名称`, search: true, width: 180, sortable: false },
+      { ...derived('key', msg`流程标识`, 140) },
+      { name: 'name', label: msg`流程名称`, search: true, width: 150, sortable: false },
       { name: 'version', label: msg`版本`, width: 110, sortable: false, cell: versionCell },
       { name: 'category', label: msg`流程分类`, search: true, hideInTable: true, widget: { type: 'select', options: categories } },
       { ...derived('categoryName', msg`流程分类`, 120), cell: (row: Row) => text(row.categoryName ?? row.category) },
-      { ...derived('deploymentTime', msg`部署时间`, 160) },
+      { ...derived('deploymentTime', msg`部署时间`, 150) },
       { name: 'suspensionState', label: msg`状态`, width: 80, sortable: false, cell: stateCell },
       { ...derived('runningCount', msg`运行中实例`, 100) },
     ],

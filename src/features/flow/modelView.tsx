@@ -24,12 +24,18 @@ const deployedCell = (row: Row) =>
  * 模型管理: the models' own columns edited in the generic form (the XML only in the designer), with 设计 and 部署
  * as row buttons. `categories` are the dictionary `flow`'s choices, valued `flow_<dictKey>`.
  */
-export function modelView(categories: readonly SelectOption[], rowActions: readonly RowAction[]): CrudView<typeof flowModel> {
+export function modelView(
+  categories: readonly SelectOption[],
+  rowActions: readonly RowAction[],
+  /** The platform administrator sees every tenant's models: the list says whose. */
+  platformAdmin = false,
+): CrudView<typeof flowModel> {
   return {
     resource: flowModel,
     dialogWidth: 640,
     actions: { export: false },
     fields: [
+      ...(platformAdmin ? [{ name: 'tenantId' as const, label: msg`租户`, hideInForm: true, width: 90, sortable: false }] : []),
       {
         name: 'modelKey',
         label: msg`模型标识`,
