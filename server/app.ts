@@ -7,6 +7,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type Alarms, startAlarms } from './alarms';
+import { type Disposal, startDisposal } from './alarms/disposal';
 import { DisplayLinks } from './auth/display';
 import { RevocationList } from './auth/revocations';
 import { RightsService } from './auth/rights';
@@ -54,8 +55,8 @@ export interface App {
   third: Third;
   /** The home's and the data board's background work: the online-rate sampler and the throttled change event. */
   statistics: { sampler: PresenceSampler; events: StatsEvents };
-  /** The workflow engine's service and its timers (docs/workflow.md). */
-  workflow: { service: Workflow; timers: FlowTimers };
+  /** The workflow engine's service, its timers and the alarms it disposes of (docs/workflow.md). */
+  workflow: { service: Workflow; timers: FlowTimers; disposal: Disposal };
   /** Every API route with the right it declared. */
   routes: readonly DeclaredRoute[];
   /** Stops taking requests, flushes the logs and closes the database. */
@@ -133,6 +134,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await serveConsole(app, config.consoleDir);
   const realtime = await startRealtime(app, platform);
   const alarms = await startAlarms(platform, realtime);
+  const disposal = startDisposal(platform, workflow);
   const push = startPush(platform, ingest.latest);
   const statistics = { sampler: new PresenceSampler(platform, options.sampler), events: startStatsEvents(platform, realtime, options.statsClock) };
   statistics.sampler.start();
@@ -150,6 +152,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.addHook('onClose', async () => {
     await third.puller.stop();
     await flowTimers.stop();
+    disposal.stop();
+    await disposal.settled();
     await statistics.sampler.stop();
     statistics.events.stop();
     await ingest.stop();
@@ -161,7 +165,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await store.close();
     await database.close();
   });
-  return { app, platform, realtime, alarms, push, broker, ingest, third, statistics, workflow: { service: workflow, timers: flowTimers }, routes, close: () => app.close() };
+  return { app, platform, realtime, alarms, push, broker, ingest, third, statistics, workflow: { service: workflow, timers: flowTimers, disposal }, routes, close: () => app.close() };
 }
 
 /** Serves the built console at / with a fallback to index.html for its client-side routes. */

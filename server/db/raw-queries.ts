@@ -9,11 +9,17 @@ const BACKGROUND = 'runs without a caller (ingestion, alarms, push, presence, pu
 const IDENTITY = "identity and rights: reads users, roles and grants by id or account, before or beside the caller's scope";
 const PLATFORM = 'moves or purges rows across tenants, as the platform administrator or by ownership of projects the caller may purge';
 
-export type RawQueryReason = typeof BACKGROUND | typeof IDENTITY | typeof PLATFORM;
+const ENGINE =
+  "the workflow engine's steps (server/flow): each query is of the instance a step runs on — its tasks, history and timers — found first through the caller's scope or by the timer scheduler; the tenant is the instance's";
+const CORRELATED = 'a subquery tied by id to the row the scoped query chose (a task of the instance, its history): it reads nothing of another tenant';
+
+export type RawQueryReason = typeof BACKGROUND | typeof IDENTITY | typeof PLATFORM | typeof ENGINE | typeof CORRELATED;
 
 /** File -> [how many raw queries on tenant tables it holds, why]. */
 export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQueryReason]>> = {
   'server/alarms/channels.ts': [2, BACKGROUND],
+  // Alarm disposal (docs/alarms.md "Disposal"): the alarm, the tenant's param and its process, and the alarm's handling.
+  'server/alarms/disposal.ts': [9, BACKGROUND],
   'server/alarms/engine.ts': [6, BACKGROUND],
   'server/alarms/notifier.ts': [16, BACKGROUND],
   'server/alarms/rules.ts': [6, BACKGROUND],
@@ -21,6 +27,10 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   'server/auth/escalation.ts': [1, IDENTITY],
   'server/auth/rights.ts': [2, IDENTITY],
   'server/auth/sign-in-guard.ts': [7, IDENTITY],
+  // Who a task goes to: the tenant's users, roles, departments and posts, whoever caused the step.
+  'server/flow/directory.ts': [4, IDENTITY],
+  'server/flow/service.ts': [7, ENGINE],
+  'server/flow/steps.ts': [10, ENGINE],
   'server/ingest/broker.ts': [2, BACKGROUND],
   'server/ingest/directory.ts': [6, BACKGROUND],
   'server/ingest/latest.ts': [2, BACKGROUND],
@@ -30,6 +40,10 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   'server/logs.ts': [1, BACKGROUND],
   'server/modules/blade-auth/login.ts': [2, IDENTITY],
   'server/modules/blade-desk/notices.ts': [1, BACKGROUND],
+  // A new task's notice names the instance it belongs to.
+  'server/modules/blade-flow/notices.ts': [1, ENGINE],
+  // Who may see an instance: its tasks and history, correlated to the scoped instance row.
+  'server/modules/blade-flow/tasks.ts': [2, CORRELATED],
   'server/modules/blade-system/access/grants.ts': [1, IDENTITY],
   'server/modules/blade-system/access/menu.ts': [1, IDENTITY],
   'server/modules/blade-system/access/provision.ts': [2, IDENTITY],

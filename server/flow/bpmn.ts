@@ -123,46 +123,46 @@ function executableProcess(definitions: ModdleElement, xml: string): ModdleEleme
 
 /** Checks one flow element; throws the first problem. */
 function checkElement(element: ModdleElement, xml: string, elementIds: ReadonlySet<string>): void {
-  const at = (problem: string): never => {
+  const refusal = (problem: string): never => {
     throw new BpmnProblem(problem, element.id, lineOf(xml, element.id));
   };
-  if (!SUPPORTED.has(element.$type)) at(`不支持的元素类型 ${shortType(element.$type)}`);
+  if (!SUPPORTED.has(element.$type)) refusal(`不支持的元素类型 ${shortType(element.$type)}`);
   const definitions = (element.eventDefinitions as ModdleElement[] | undefined) ?? [];
   const allowed = EVENT_DEFINITIONS[element.$type];
   for (const definition of definitions) {
-    if (!allowed?.includes(definition.$type)) at(`${shortType(element.$type)} 不支持 ${shortType(definition.$type)}`);
+    if (!allowed?.includes(definition.$type)) refusal(`${shortType(element.$type)} 不支持 ${shortType(definition.$type)}`);
   }
   if ((element.$type === 'bpmn:BoundaryEvent' || element.$type === 'bpmn:IntermediateCatchEvent') && definitions.length !== 1) {
-    at('边界事件和中间捕获事件须有一个定时器 (timerEventDefinition)');
+    refusal('边界事件和中间捕获事件须有一个定时器 (timerEventDefinition)');
   }
   for (const timer of definitions.filter((d) => d.$type === 'bpmn:TimerEventDefinition')) {
     const times = (['timeDuration', 'timeDate', 'timeCycle'] as const).map((k) => (timer[k] as ModdleElement | undefined)?.body as string | undefined).filter((b) => b?.trim());
-    if (times.length === 0) at('定时器须有 timeDuration、timeDate 或 timeCycle');
-    for (const time of times) if (time?.includes('${')) checkExpression(time, at);
+    if (times.length === 0) refusal('定时器须有 timeDuration、timeDate 或 timeCycle');
+    for (const time of times) if (time?.includes('${')) checkExpression(time, refusal);
   }
   if (element.$type === 'bpmn:SequenceFlow') {
     for (const end of ['sourceRef', 'targetRef'] as const) {
       const target = element[end] as ModdleElement | undefined;
-      if (!target?.id || !elementIds.has(target.id)) at(`连线的${end === 'sourceRef' ? '起点' : '终点'}不存在`);
+      if (!target?.id || !elementIds.has(target.id)) refusal(end === 'sourceRef' ? '连线的起点不存在' : '连线的终点不存在');
     }
     const condition = element.conditionExpression as ModdleElement | undefined;
     if (condition) {
-      if (condition.language && !/^(juel|jexl)$/i.test(String(condition.language))) at(`不支持脚本条件 (${condition.language}),请写作 \${…} 表达式`);
-      checkExpression(String(condition.body ?? ''), at);
+      if (condition.language && !/^(juel|jexl)$/i.test(String(condition.language))) refusal(`不支持脚本条件 (${condition.language}),请写作 \${…} 表达式`);
+      checkExpression(String(condition.body ?? ''), refusal);
     }
   }
   if (element.$type === 'bpmn:UserTask') {
     for (const name of ['assignee', 'candidateUsers', 'candidateGroups', 'dueDate']) {
       const value = extension(element, name);
-      if (value?.includes('${')) checkExpression(value, at);
+      if (value?.includes('${')) checkExpression(value, refusal);
     }
   }
-  if (element.$type === 'bpmn:BoundaryEvent' && !(element.attachedToRef as ModdleElement | undefined)?.id) at('边界事件未附着在任务上');
+  if (element.$type === 'bpmn:BoundaryEvent' && !(element.attachedToRef as ModdleElement | undefined)?.id) refusal('边界事件未附着在任务上');
 }
 
-function checkExpression(text: string, at: (problem: string) => never): void {
+function checkExpression(text: string, refusal: (problem: string) => never): void {
   const problem = expressionError(text);
-  if (problem) at(problem);
+  if (problem) refusal(problem);
 }
 
 /** Reads, checks and compiles a BPMN document; throws BpmnProblem when the engine could not run it. */

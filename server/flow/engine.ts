@@ -111,9 +111,13 @@ export async function runStep(process: CompiledProcess, saved: string | null, ac
     if (!resuming) events.push({ elementId: api.id, type: api.type, executionId: api.executionId, phase: 'start' });
   });
   listener.on('activity.end', (api: ActivityApi) => {
-    if (!isElement(api)) return;
-    ended.add(api.executionId);
-    events.push({ elementId: api.id, type: api.type, executionId: api.executionId, phase: 'end' });
+    // A boundary or catch event tells its end through its timer's definition (execution id `<event's>_<n>`).
+    const definition = api.type.endsWith('EventDefinition');
+    if (!isElement(api) && !(definition && process.elements.has(api.id))) return;
+    const executionId = definition ? api.executionId.replace(/_\d+$/, '') : api.executionId;
+    if (ended.has(executionId)) return;
+    ended.add(executionId);
+    events.push({ elementId: api.id, type: process.elements.get(api.id)?.type ?? api.type, executionId, phase: 'end' });
   });
   listener.on('activity.leave', (api: ActivityApi) => {
     // A user task left without ending was cut off: by a timer, a terminating end or another branch.

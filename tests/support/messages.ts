@@ -28,6 +28,10 @@ const MESSAGE_CALLS = new Set([
   // Errors whose text a refusal carries: the third-party platform (sync), the model formula (recalculation).
   'ThirdError',
   'FormulaError',
+  // The workflow's refusals of a model or a step (server/flow).
+  'BpmnProblem',
+  'FlowRunError',
+  'StepConflict',
   // zod checks and the field builders of resources/fields.ts and resources/*.ts.
   'required',
   'id',

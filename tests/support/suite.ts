@@ -11,6 +11,12 @@ export const ACCOUNTS = {
   admin: { tenantId: '000000', account: 'admin', password: 'admin' },
   /** The administrator of the demo tenant 100001. */
   demo: { tenantId: '100001', account: 'admin', password: 'admin' },
+  /** The demo tenant's duty operator (seed step 0004). */
+  operator: { tenantId: '100001', account: 'operator', password: 'Operator@2026' },
+  /** A monitoring engineer of the demo tenant's 监测部 (seed step 0008). */
+  zhangsan: { tenantId: '100001', account: 'zhangsan', password: 'Vigil@2026' },
+  /** Head (post `manager`) of 监测部: zhangsan's department head. */
+  lisi: { tenantId: '100001', account: 'lisi', password: 'Vigil@2026' },
 } as const;
 
 export type AccountName = keyof typeof ACCOUNTS;

@@ -82,8 +82,10 @@ export async function actionable(platform: Platform, workflow: Workflow, ctx: Ca
   if (task.state !== TASK_STATE.open) throw badRequest(FLOW_MESSAGES.alreadyDone);
   const me = ctx.principal.userId;
   if (task.assignee === me) return;
-  if (task.assignee) throw badRequest(task.owner === me ? FLOW_MESSAGES.notYours : FLOW_MESSAGES.claimedByOther);
-  if (!(await isCandidate(platform, workflow, ctx, task.id))) throw badRequest(FLOW_MESSAGES.notYours);
+  const candidate = await isCandidate(platform, workflow, ctx, task.id);
+  // Someone else holds it: that is news only to those who could have had it.
+  if (task.assignee) throw badRequest(candidate || task.owner === me ? FLOW_MESSAGES.claimedByOther : FLOW_MESSAGES.notYours);
+  if (!candidate) throw badRequest(FLOW_MESSAGES.notYours);
 }
 
 /**

@@ -22,6 +22,7 @@ import { monitorFactorsItem, monitorPoint } from '../../../resources/iot/monitor
 import { project } from '../../../resources/iot/project';
 import { user } from '../../../resources/system/user';
 import { alarmHref } from '../../alarms/channels';
+import { disposalStates } from '../../alarms/disposal';
 import { ruleOf, ruleProblem } from '../../alarms/evaluate';
 import type { Row } from '../../db/database';
 import { tenantOfRow, withReferenceNames } from '../../db/references';
@@ -125,9 +126,13 @@ async function prepareAlarm(platform: Platform, ctx: CallContext, values: Row, e
 }
 
 /** Level and type names and the link; the project and device names are declared. */
-function decorateAlarms(rows: Row[]): Row[] {
+async function decorateAlarms(platform: Platform, ctx: CallContext, rows: Row[]): Promise<Row[]> {
+  const disposals = await disposalStates(platform, ctx, rows.map((r) => r.processInstanceId).filter((id): id is string => typeof id === 'string'));
   return rows.map((r) => ({
     ...r,
+    // Its disposal process (docs/alarms.md "Disposal"): 1 running, 3 completed, 4 deleted; the tasks open now.
+    processState: disposals.get(String(r.processInstanceId))?.state ?? null,
+    processTasks: disposals.get(String(r.processInstanceId))?.tasks ?? null,
     alarmLevelName: LEVEL_NAMES[Number(r.alarmLevel) as AlarmLevel] ?? '',
     alarmTypeName: ALARM_TYPE_NAMES[Number(r.alarmType)] ?? '',
     href: alarmHref(String(r.id)),
@@ -306,7 +311,7 @@ export function registerAlarms(app: FastifyInstance, platform: Platform): void {
     beforeSave: (ctx, values, existing, referenced) => prepareAlarm(platform, ctx, values, existing, referenced),
     afterSave: (ctx, row) => announceAlarms(platform, ctx, [String(row.id)]),
     afterRemove: (ctx, ids) => announceAlarms(platform, ctx, ids),
-    decorate: (_ctx, rows) => decorateAlarms(rows),
+    decorate: (ctx, rows) => decorateAlarms(platform, ctx, rows),
   });
   app.post('/wit-xinde/alarm/batchHandle', needs('alarm_list_handle'), async (request) => {
     await handleAlarms(platform, contextOf(request), argsOf(request));

@@ -1,0 +1,53 @@
+import { expect, it } from 'vitest';
+import type { FlowTask } from '../../../resources/wire/flow';
+import { expectOk, type PageData, type Row } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
+import { emit, reading } from '../alarms/support';
+import { demoId, submit, X } from '../monitoring/support';
+import { claim, complete, F, instanceOf, taskIn } from './support';
+
+onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhangsan'] }, (ctx) => {
+  const alarmOf = async (code: string, pointKey: string) =>
+    expectOk(await ctx.demo.get<PageData<Row & Record<string, unknown>>>(`${X}/alarm/list`, { deviceId: demoId(`device:${code}`), pointKey_equal: pointKey, descs: 'firstTime' })).records[0];
+
+  it('starts the disposal of a red alarm, shows it on the alarm, and closing the process handles the alarm', async () => {
+    await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId('device:QJ-HLS-01'), pointKey: 'settlement', level1Upper: 40, level2Upper: 30 });
+    let t = Date.now() - 60_000;
+    // Orange first: its level names no process (only alarm.flow.1 is seeded).
+    await emit(ctx.server, [reading('QJ-HLS-01', 'settlement', 35, (t += 1000))]);
+    await ctx.server.app.workflow.disposal.settled();
+    expect(await alarmOf('QJ-HLS-01', 'settlement')).toMatchObject({ alarmLevel: 2, processInstanceId: null, processState: null });
+
+    // Escalated to red: one disposal starts, and a second red reading starts no other.
+    await emit(ctx.server, [reading('QJ-HLS-01', 'settlement', 45, (t += 1000))], [reading('QJ-HLS-01', 'settlement', 46, (t += 1000))]);
+    await ctx.server.app.workflow.disposal.settled();
+    const alarm = await alarmOf('QJ-HLS-01', 'settlement');
+    expect(alarm).toMatchObject({ alarmLevel: 1, processState: 1, processTasks: '告警确认' });
+    const instanceId = String(alarm.processInstanceId);
+    expect(expectOk(await ctx.demo.get<PageData>(`${F}/follow/list`, { processDefinitionKey: 'alarm_disposal' })).total).toBe(1);
+
+    // The duty operator confirms and checks on site; the administrator reviews, sends it back once, then closes it.
+    const confirm = (await taskIn(ctx.operator, 'claim-list', instanceId)) as FlowTask;
+    expect(confirm).toMatchObject({ taskName: '告警确认', category: 'flow_alarm', businessTable: 'wit_alarm', businessId: alarm.id });
+    expectOk(await claim(ctx.operator, confirm.taskId));
+    expectOk(await complete(ctx.operator, confirm.taskId, true, '已确认, 派人核查'));
+    const check = (await taskIn(ctx.zhangsan, 'claim-list', instanceId)) as FlowTask;
+    expectOk(await complete(ctx.zhangsan, check.taskId, true, '支座沉降, 已加密观测'));
+    const review = (await taskIn(ctx.demo, 'claim-list', instanceId)) as FlowTask;
+    expectOk(await complete(ctx.demo, review.taskId, false, '补充照片'));
+    const recheck = (await taskIn(ctx.zhangsan, 'claim-list', instanceId)) as FlowTask;
+    expect(recheck.taskName).toBe('现场核查');
+    expect((await alarmOf('QJ-HLS-01', 'settlement')).handleState).toBe(0);
+    expectOk(await complete(ctx.zhangsan, recheck.taskId, true, '照片已上传'));
+    const close = (await taskIn(ctx.demo, 'claim-list', instanceId)) as FlowTask;
+    expectOk(await complete(ctx.demo, close.taskId, true, '同意关闭'));
+
+    expect((await instanceOf(ctx.demo, instanceId)).state).toBe(3);
+    const handled = await alarmOf('QJ-HLS-01', 'settlement');
+    expect(handled).toMatchObject({ handleState: 1, handleUserName: '管理员', processState: 3, processTasks: '' });
+    expect(String(handled.handleResult)).toContain('现场核查: 照片已上传');
+    expect(String(handled.handleResult)).toContain('复核: 同意关闭');
+    const logs = expectOk(await ctx.demo.get<PageData<Row & { action: number }>>(`${X}/alarmlog/list`, { alarmId: alarm.id, size: 50 })).records;
+    expect(logs.filter((l) => l.action === 5)).toHaveLength(1);
+  });
+});
