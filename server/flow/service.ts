@@ -95,6 +95,7 @@ const parseVariables = (text: string | null): Record<string, unknown> => {
 export class Workflow {
   readonly directory: Directory;
   private readonly compiled = new Map<string, Promise<CompiledProcess>>();
+  private readonly documents = new Map<string, Promise<Pick<DefinitionRef, 'id' | 'xml'>>>();
   private readonly queue = new KeyedQueue();
   private readonly listeners: StepListener[] = [];
   private readonly writers: StepWriteListener[] = [];
@@ -306,12 +307,31 @@ export class Workflow {
   }
 
   private async prepare(instance: InstanceRow): Promise<{ definition: Pick<DefinitionRef, 'id' | 'xml'>; process: CompiledProcess; variables: Record<string, unknown> }> {
-    const definition = await this.platform.db.selectFrom('wf_definition').select(['id', 'xml']).where('id', '=', instance.definitionId).executeTakeFirst();
-    if (!definition) throw new BpmnProblem('流程定义不存在');
+    const definition = await this.definition(instance.definitionId);
     return { definition, process: await this.process(definition), variables: parseVariables(instance.variables) };
   }
 
   /** One engine step, on the pool's threads when it has any. */
+  /** A definition's document: deployed once and never changed, so read once (at most 500 kept). */
+  private definition(id: string): Promise<Pick<DefinitionRef, 'id' | 'xml'>> {
+    let found = this.documents.get(id);
+    if (!found) {
+      if (this.documents.size >= 500) this.documents.delete(this.documents.keys().next().value as string);
+      found = this.platform.db
+        .selectFrom('wf_definition')
+        .select(['id', 'xml'])
+        .where('id', '=', id)
+        .executeTakeFirst()
+        .then((row) => {
+          if (!row) throw new BpmnProblem('流程定义不存在');
+          return row;
+        });
+      this.documents.set(id, found);
+      found.catch(() => this.documents.delete(id));
+    }
+    return found;
+  }
+
   private async run(definition: Pick<DefinitionRef, 'id' | 'xml'>, process: CompiledProcess, state: string | null, action: StepAction): Promise<StepResult> {
     try {
       return this.pool.threads > 0 ? await this.pool.run(definition.id, definition.xml, state, action) : await runStep(process, state, action);
