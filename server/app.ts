@@ -37,6 +37,7 @@ import { type Realtime, startRealtime } from './realtime';
 import { type StatsEvents, startStatsEvents, type ThrottleClock } from './realtime/stats';
 import { createThird, type Third } from './third';
 import { type FlowClock, Workflow } from './flow/service';
+import { keepStatistics } from './flow/statistics';
 import { FlowTimers } from './flow/timers';
 import type { PullerOptions } from './third/puller';
 
@@ -130,6 +131,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // The broker starts last (it hands messages to everything else); modules reach it once requests arrive.
   const workflow = new Workflow(platform, options.flowClock);
   const flowTimers = new FlowTimers(platform, workflow);
+  keepStatistics(platform, workflow);
   registerModules(app, platform, { ingest, broker: () => broker }, third, workflow);
   await serveConsole(app, config.consoleDir);
   const realtime = await startRealtime(app, platform);

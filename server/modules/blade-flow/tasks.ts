@@ -35,15 +35,18 @@ export async function deptsOf(workflow: Workflow, ctx: CallContext): Promise<str
   return [...new Set([principal.deptId, ...(person?.depts ?? [])].filter(Boolean))];
 }
 
-/** Tasks the caller is a candidate of: named as a user, through one of its roles or one of its departments. */
+/**
+ * Tasks the caller is a candidate of: named as a user, through one of its roles or one of its departments. One set of
+ * task ids for the whole query (an uncorrelated `in`), not a lookup per task: 5,000 unclaimed tasks cost PostgreSQL a
+ * scan of the candidates each in the correlated form.
+ */
 export function candidateOf(ctx: CallContext, depts: readonly string[]): Condition {
   const { principal } = ctx;
   return (eb) => {
     // Candidates are rows of a task, no tenant's: the task row itself is the scoped one.
     const mine = eb
       .selectFrom('wf_task_candidate as c')
-      .select('c.id')
-      .whereRef('c.taskId', '=', 'wf_task.id')
+      .select('c.taskId')
       .where((w) =>
         w.or([
           w.and([w('c.kind', '=', CANDIDATE.user), w('c.ref', '=', principal.userId)]),
@@ -51,7 +54,7 @@ export function candidateOf(ctx: CallContext, depts: readonly string[]): Conditi
           ...(depts.length ? [w.and([w('c.kind', '=', CANDIDATE.dept), w('c.ref', 'in', [...depts])])] : []),
         ]),
       );
-    return eb.exists(mine);
+    return eb('wf_task.id', 'in', mine);
   };
 }
 
