@@ -32,8 +32,6 @@ export interface StepResult {
   /** The engine's state to save (without the document, which the definition holds); null once ended. */
   state: string | null;
   ended: boolean;
-  /** User tasks waiting now (those of earlier steps too). */
-  waiting: Array<{ elementId: string; executionId: string }>;
   /** Timers waiting now, with the delay the engine asked for (the service keeps the due time of known ones). */
   timers: Array<{ elementId: string; executionId: string; delay: number }>;
   events: StepEvent[];
@@ -173,13 +171,11 @@ export async function runStep(process: CompiledProcess, saved: string | null, ac
     return {
       state,
       ended: done,
-      waiting: done ? [] : postponed().filter((a) => a.type === 'bpmn:UserTask').map((a) => ({ elementId: a.id, executionId: a.executionId })),
       timers: done ? [] : [...caught.values()].map(({ elementId, executionId, delay }) => ({ elementId, executionId, delay })),
       events,
     };
   } catch (error) {
     if (error instanceof FlowRunError) throw error;
-    if (globalThis.process.env.FLOW_DEBUG) console.error(error);
     throw new FlowRunError(`流程无法继续: ${(error as Error).message ?? String(error)}`);
   } finally {
     engine.removeAllListeners();
