@@ -106,6 +106,10 @@ export const SCREENS: readonly Screen[] = [
   // Third-party platforms (docs/third-party.md): connections, and projects bound to remote ones.
   { path: '/xinde/thirdmonitorparam', title: msg`第三方参数`, component: lazyPage(() => import('./third/ThirdParamPage')) },
   { path: '/xinde/thirdmonitorproject', title: msg`第三方项目`, component: lazyPage(() => import('./third/ThirdProjectPage')) },
+  // Workflow (docs/workflow.md): models and their designer, deployments (process definitions).
+  { path: '/flow/model', title: msg`模型管理`, component: lazyPage(() => import('./flow/ModelPage')) },
+  { path: '/flow/model/design', title: msg`流程设计`, component: lazyPage(() => import('./flow/DesignerPage')), from: '/flow/model', viewQuery: [] },
+  { path: '/flow/deploy', title: msg`部署管理`, component: lazyPage(() => import('./flow/DeployPage')) },
 ];
 
 const byPath = new Map(SCREENS.map((screen) => [screen.path, screen]));
