@@ -794,8 +794,6 @@ export const EN: Readonly<Record<string, string>> = {
   请输入流程名称: 'Enter the process name',
   请输入流程标识: 'Enter the process key',
   请输入请假理由: 'Enter the reason for the leave',
-  请选择开始时间: 'Choose the start time',
-  请选择结束时间: 'Choose the end time',
   请选择其他办理人: 'Choose another user',
   请选择流程: 'Choose a process',
   请选择要上传的流程文件: 'Choose the process files to upload',

@@ -154,6 +154,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await flowTimers.stop();
     disposal.stop();
     await disposal.settled();
+    await workflow.close();
     await statistics.sampler.stop();
     statistics.events.stop();
     await ingest.stop();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_SIGN_IN_RULES, type SignInRules } from './auth/sign-in-rules';
 import type { OAuth2ProviderConfig } from './auth/social';
@@ -33,6 +33,8 @@ export interface Config {
   consoleDir: string;
   /** Largest upload accepted by put-file, in bytes. */
   uploadLimit: number;
+  /** FLOW_THREADS: threads that run workflow engine steps (server/flow/engine-pool.ts); 0 runs them on the main thread. */
+  flowThreads: number;
   /** DEMO=1 (what `npm start` sets): seed the demo's life too — a week of history, thresholds, alarms (server/db/seed.ts). */
   demo: boolean;
   /** List exports: most rows one writes, rows read per query (EXPORT_LIMITS); not from the environment, tests lower them. */
@@ -126,6 +128,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel,
     consoleDir: resolve(env.CONSOLE_DIR ?? 'dist'),
     uploadLimit: Number(env.UPLOAD_LIMIT ?? 20 * 1024 * 1024),
+    flowThreads: threadsFrom(env.FLOW_THREADS),
     demo: flagFrom(env.DEMO, 'DEMO'),
     exports: EXPORT_LIMITS,
     socialProviders: env.SOCIAL_PROVIDERS ? (JSON.parse(env.SOCIAL_PROVIDERS) as OAuth2ProviderConfig[]) : [],
@@ -134,4 +137,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     signIn: DEFAULT_SIGN_IN_RULES,
     ...overrides,
   };
+}
+
+/** Threads for workflow steps: one fewer than the cores (the main thread keeps one), at least one; FLOW_THREADS overrides. */
+function threadsFrom(value: string | undefined): number {
+  if (value === undefined || value === '') return Math.max(1, availableParallelism() - 1);
+  const threads = Number(value);
+  if (!Number.isInteger(threads) || threads < 0 || threads > 64) throw new Error(`FLOW_THREADS must be a whole number from 0 to 64, not ${value}`);
+  return threads;
 }

@@ -1,9 +1,10 @@
-import type { Row } from '../db/database';
+import type { Db, Row } from '../db/database';
 import { nextId } from '../ids';
 import type { Platform } from '../platform';
 import { formatDateTime } from '../time';
 import { BpmnProblem, type CompiledProcess, compileBpmn } from './bpmn';
 import { Directory } from './directory';
+import { EnginePool } from './engine-pool';
 import { FlowRunError, runStep, type StepAction, type StepResult } from './engine';
 import { FLOW_MESSAGES } from '../../resources/wire/flow';
 import { closeHistory, INSTANCE_STATE, type NewTask, openHistory, StepConflict, type StepInstance, TASK_STATE, writeStep } from './steps';
@@ -49,6 +50,8 @@ export interface StepOutcome {
 }
 
 export type StepListener = (outcome: StepOutcome, instance: InstanceRow) => Promise<void> | void;
+/** Writes that belong to a step, in its transaction (a new task's notice commits with the task). */
+export type StepWriteListener = (trx: Db, outcome: StepOutcome, instance: InstanceRow) => Promise<void>;
 
 /** Serialises the steps of one instance within this process; across processes the revision check decides. */
 class KeyedQueue {
@@ -94,12 +97,24 @@ export class Workflow {
   private readonly compiled = new Map<string, Promise<CompiledProcess>>();
   private readonly queue = new KeyedQueue();
   private readonly listeners: StepListener[] = [];
+  private readonly writers: StepWriteListener[] = [];
 
   constructor(
     private readonly platform: Platform,
     readonly clock: FlowClock = systemClock,
+    private readonly pool = new EnginePool(platform.config.flowThreads),
   ) {
     this.directory = new Directory(platform.db, platform.events);
+  }
+
+  /** Stops the engine's threads (the server's close). */
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  /** Runs inside every step's transaction, after the step's own writes. */
+  onStepWrite(listener: StepWriteListener): void {
+    this.writers.push(listener);
   }
 
   /** Runs after every committed step (notices, alarm disposal, the timer scheduler). */
@@ -128,7 +143,7 @@ export class Workflow {
     const process = await this.process(definition);
     const now = this.clock.now();
     const variables = { ...input.variables };
-    const result = await this.run(process, null, { kind: 'start', variables });
+    const result = await this.run(definition, process, null, { kind: 'start', variables });
     const instance: InstanceRow = {
       id: nextId(),
       tenantId: definition.tenantId,
@@ -183,8 +198,8 @@ export class Workflow {
         return 'resolved';
       }
       const instance = await this.load(task.instanceId);
-      const { process, variables } = await this.prepare(instance);
-      const result = await this.run(process, instance.engineState, { kind: 'complete', executionId: task.executionId, variables: by.variables });
+      const { definition, process, variables } = await this.prepare(instance);
+      const result = await this.run(definition, process, instance.engineState, { kind: 'complete', executionId: task.executionId, variables: by.variables });
       await this.commit(instance, process, result, { ...variables, ...by.variables }, {
         now: this.clock.now(),
         cancelReason: 'cancelled',
@@ -266,8 +281,8 @@ export class Workflow {
     return this.queue.run(instanceId, async () => {
       const instance = await this.load(instanceId).catch(() => undefined);
       if (!instance || instance.state !== INSTANCE_STATE.running) return undefined;
-      const { process, variables } = await this.prepare(instance);
-      const result = await this.run(process, instance.engineState, { kind: 'timers', executionIds });
+      const { definition, process, variables } = await this.prepare(instance);
+      const result = await this.run(definition, process, instance.engineState, { kind: 'timers', executionIds });
       return this.commit(instance, process, result, variables, { now: this.clock.now(), cancelReason: 'timeout', fired: executionIds });
     });
   }
@@ -290,15 +305,16 @@ export class Workflow {
     return row as InstanceRow;
   }
 
-  private async prepare(instance: InstanceRow): Promise<{ process: CompiledProcess; variables: Record<string, unknown> }> {
+  private async prepare(instance: InstanceRow): Promise<{ definition: Pick<DefinitionRef, 'id' | 'xml'>; process: CompiledProcess; variables: Record<string, unknown> }> {
     const definition = await this.platform.db.selectFrom('wf_definition').select(['id', 'xml']).where('id', '=', instance.definitionId).executeTakeFirst();
     if (!definition) throw new BpmnProblem('流程定义不存在');
-    return { process: await this.process(definition), variables: parseVariables(instance.variables) };
+    return { definition, process: await this.process(definition), variables: parseVariables(instance.variables) };
   }
 
-  private async run(process: CompiledProcess, state: string | null, action: StepAction): Promise<StepResult> {
+  /** One engine step, on the pool's threads when it has any. */
+  private async run(definition: Pick<DefinitionRef, 'id' | 'xml'>, process: CompiledProcess, state: string | null, action: StepAction): Promise<StepResult> {
     try {
-      return await runStep(process, state, action);
+      return this.pool.threads > 0 ? await this.pool.run(definition.id, definition.xml, state, action) : await runStep(process, state, action);
     } catch (error) {
       if (error instanceof FlowRunError) throw new BpmnProblem(error.message);
       throw error;
@@ -329,14 +345,17 @@ export class Workflow {
         dueAt: due ?? null,
       });
     }
+    const outcome = { instanceId: instance.id, tenantId: instance.tenantId, ended: result.ended, newTasks };
+    const within = async (trx: Db) => {
+      for (const writer of this.writers) await writer(trx, outcome, instance);
+    };
     try {
-      await writeStep(this.platform.db, { instance, process, result, variables, newTasks, ...options });
+      await writeStep(this.platform.db, { instance, process, result, variables, newTasks, within, ...options });
     } catch (error) {
       if (error instanceof StepConflict) throw new BpmnProblem(error.message);
       throw error;
     }
     for (const table of ['wf_instance', 'wf_task', 'wf_history']) this.platform.events.emit('changed', table);
-    const outcome = { instanceId: instance.id, tenantId: instance.tenantId, ended: result.ended, newTasks };
     for (const listener of this.listeners) {
       try {
         await listener(outcome, instance);

@@ -51,6 +51,8 @@ export interface StepWrite {
   fired?: readonly string[];
   /** The instance's first step: insert it rather than update. */
   insert?: Row;
+  /** More writes of the step, in its transaction. */
+  within?: (trx: Db) => Promise<void>;
 }
 
 /** Thrown when the instance moved on since it was read: someone else's step won. */
@@ -136,6 +138,7 @@ export async function writeStep(db: Db, write: StepWrite): Promise<number> {
     }
 
     await syncTimers(trx, write);
+    await write.within?.(trx);
     return revision;
   });
 }

@@ -33,7 +33,7 @@ const ENGINEER_MENUS = [
   'data', 'device_log', 'device_log_view',
 ];
 /** The duty operator takes part in alarm disposal. */
-const OPERATOR_WORK_MENUS = ['work', 'work_claim', 'work_todo', 'work_send', 'work_done'];
+export const OPERATOR_WORK_MENUS = ['work', 'work_claim', 'work_todo', 'work_send', 'work_done'];
 
 export const processXml = (file: string): string => readFileSync(new URL(`../../flow/processes/${file}`, import.meta.url), 'utf8');
 

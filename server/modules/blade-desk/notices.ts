@@ -1,7 +1,7 @@
 import sanitizeHtml from 'sanitize-html';
 import { notice } from '../../../resources/desk/notice';
 import type { Principal } from '../../auth/principal';
-import type { Row } from '../../db/database';
+import type { Db, Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
 import type { Condition } from '../../http/conditions';
 import { nextId } from '../../ids';
@@ -114,31 +114,38 @@ export interface NewNotice {
 
 /** Publishes a notice from server code (alarms, workflow); returns its id. */
 export async function publishNotice(platform: Platform, input: NewNotice): Promise<string> {
+  const id = await platform.db.transaction().execute((trx) => insertNotice(trx, input));
+  platform.events.emit('changed', notice.table);
+  return id;
+}
+
+/**
+ * Writes a notice in a transaction of the caller's (a workflow step's, so a task and its notice commit together); the
+ * caller tells the caches once it has committed (`changed` of blade_notice).
+ */
+export async function insertNotice(trx: Db, input: NewNotice): Promise<string> {
   const id = nextId();
   const now = formatDateTime();
-  await platform.db.transaction().execute(async (trx) => {
-    // Background work without a caller (an alarm's channel): the tenant is the alarm's (raw-queries.ts).
-    await trx
-      .insertInto(notice.table)
-      .values({
-        id,
-        tenantId: input.tenantId,
-        title: input.title.slice(0, 255),
-        category: input.category,
-        releaseTime: input.releaseTime ?? now,
-        content: input.content ? sanitizeContent(input.content) : null,
-        createUser: input.createUser ?? null,
-        createTime: now,
-        updateUser: input.createUser ?? null,
-        updateTime: now,
-        status: 1,
-        isDeleted: 0,
-      })
-      .execute();
-    const users = [...new Set(input.userIds ?? [])];
-    if (users.length) await trx.insertInto('blade_notice_user').values(users.map((userId) => ({ id: nextId(), noticeId: id, userId }))).execute();
-  });
-  platform.events.emit('changed', notice.table);
+  // Background work without a caller (an alarm's channel, a workflow step): the tenant is the alarm's or the instance's (raw-queries.ts).
+  await trx
+    .insertInto(notice.table)
+    .values({
+      id,
+      tenantId: input.tenantId,
+      title: input.title.slice(0, 255),
+      category: input.category,
+      releaseTime: input.releaseTime ?? now,
+      content: input.content ? sanitizeContent(input.content) : null,
+      createUser: input.createUser ?? null,
+      createTime: now,
+      updateUser: input.createUser ?? null,
+      updateTime: now,
+      status: 1,
+      isDeleted: 0,
+    })
+    .execute();
+  const users = [...new Set(input.userIds ?? [])];
+  if (users.length) await trx.insertInto('blade_notice_user').values(users.map((userId) => ({ id: nextId(), noticeId: id, userId }))).execute();
   return id;
 }
 

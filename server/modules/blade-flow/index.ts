@@ -9,7 +9,7 @@ import { registerWork } from './work';
 
 /** blade-flow: models, deployments, my work, follow-up; and blade-desk's leave request (docs/workflow.md). */
 export function registerFlow(app: FastifyInstance, platform: Platform, workflow: Workflow): void {
-  workflow.onStep(announceNewTasks(platform, workflow));
+  announceNewTasks(platform, workflow);
   registerDefinitions(app, platform, workflow);
   registerWork(app, platform, workflow);
   registerFollow(app, platform, workflow);

@@ -1,5 +1,6 @@
-import { publishNotice } from '../blade-desk/notices';
-import type { StepOutcome, Workflow } from '../../flow/service';
+import { notice } from '../../../resources/desk/notice';
+import { insertNotice, publishNotice } from '../blade-desk/notices';
+import type { Workflow } from '../../flow/service';
 import type { Platform } from '../../platform';
 
 /** Dictionary `notice`'s 事务通知: what a task reaching someone is announced as. */
@@ -16,26 +17,32 @@ export async function announceTask(
   what = '待办任务',
 ): Promise<void> {
   if (userIds.length === 0) return;
-  // The instance's title, of the task the step or the route just read.
+  // The instance's title, of the task the route just read.
   const instance = await platform.db.selectFrom('wf_instance').select('title').where('id', '=', task.instanceId).executeTakeFirst();
-  await publishNotice(platform, {
-    tenantId: task.tenantId,
-    title: `${what}: ${task.name} - ${instance?.title ?? ''}`,
+  await publishNotice(platform, { tenantId: task.tenantId, userIds, ...noticeOf(what, task.name, instance?.title ?? '') });
+}
+
+/** A task's notice: what happened, the task and its process, and where to act. */
+function noticeOf(what: string, taskName: string, title: string) {
+  return {
+    title: `${what}: ${taskName} - ${title}`,
     category: TASK_NOTICE,
-    content: `<p>${escapeHtml(instance?.title ?? '')}</p><p>${escapeHtml(task.name)}</p><p><a href="/work/todo">我的待办</a> <a href="/work/claim">待签事务</a></p>`,
-    userIds,
-  });
+    content: `<p>${escapeHtml(title)}</p><p>${escapeHtml(taskName)}</p><p><a href="/work/todo">我的待办</a> <a href="/work/claim">待签事务</a></p>`,
+  };
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** After every step: each task that began is announced to whoever holds or may claim it. */
-export function announceNewTasks(platform: Platform, workflow: Workflow): (outcome: StepOutcome) => Promise<void> {
-  return async (outcome) => {
+/** In every step: each task that began is announced to whoever holds or may claim it, committed with the task. */
+export function announceNewTasks(platform: Platform, workflow: Workflow): void {
+  workflow.onStepWrite(async (trx, outcome, instance) => {
     for (const task of outcome.newTasks) {
       const { assignee, candidates } = task.assignment;
-      const users = assignee ? [assignee] : await workflow.directory.usersOf(outcome.tenantId, candidates);
-      await announceTask(platform, { tenantId: outcome.tenantId, instanceId: outcome.instanceId, name: task.name }, users, assignee ? '待办任务' : '待签任务');
+      const userIds = assignee ? [assignee] : await workflow.directory.usersOf(outcome.tenantId, candidates);
+      if (userIds.length) await insertNotice(trx, { tenantId: outcome.tenantId, userIds, ...noticeOf(assignee ? '待办任务' : '待签任务', task.name, instance.title) });
     }
-  };
+  });
+  workflow.onStep((outcome) => {
+    if (outcome.newTasks.length) platform.events.emit('changed', notice.table);
+  });
 }

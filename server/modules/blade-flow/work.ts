@@ -127,6 +127,30 @@ export function registerWork(app: FastifyInstance, platform: Platform, workflow:
     return ok(pageOf(await presentInstances(platform, ctx, workflow, rows as Row[]), Number(total?.n ?? 0), current, size));
   });
 
+  /**
+   * Starts an instance of a process that has no business form of its own (our addition; the leave request has its
+   * own call): the variables are the caller's, plus who applies (`applyUser`, `applyDept`).
+   */
+  app.post('/blade-flow/process/start-process', needs('work_start'), async (request) => {
+    const ctx = contextOf(request);
+    const body = { ...paramsOf(request), ...bodyOf(request) };
+    const definition = await (await platform.repo(flowDefinition).select(ctx, { wholeTenant: true }))
+      .select(['id', 'tenantId', 'processKey', 'name', 'xml', 'suspensionState'])
+      .where('id', '=', String(text(body, 'processDefinitionId') ?? ''))
+      .executeTakeFirst();
+    if (!definition) throw badRequest('流程定义不存在或无权操作');
+    const { principal } = ctx;
+    const applicant = (await workflow.directory.nameOf(principal.tenantId, principal.userId)) ?? principal.account;
+    const title = (text(body, 'title') ?? `${definition.name} - ${applicant}`).slice(0, 255);
+    try {
+      const variables = { ...checkVariables(body.variables), applyUser: principal.userId, applyDept: principal.deptId };
+      const processInstanceId = await workflow.start(definition, { starter: principal.userId, title, variables });
+      return ok({ processInstanceId }, '提交成功');
+    } catch (error) {
+      throw error instanceof BpmnProblem ? badRequest(error.message) : error;
+    }
+  });
+
   /** One task the caller holds, held, may claim, or delegated (the handle page). */
   app.get('/blade-flow/work/task-detail', needs('work_todo', 'work_claim', 'work_done'), async (request) => {
     const ctx = contextOf(request);

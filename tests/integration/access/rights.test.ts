@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Right } from '../../../server/auth/rights';
 import { OPERATOR_ACCOUNT, OPERATOR_PASSWORD, OPERATOR_MENUS } from '../../../server/db/seed/operator';
+import { OPERATOR_WORK_MENUS } from '../../../server/db/seed/workflow';
 import { nextId } from '../../../server/ids';
 import { formatDateTime } from '../../../server/time';
 import { type ApiClient, signedIn } from '../../support/client';
@@ -87,7 +88,7 @@ onEveryStore('the route walk', (ctx) => {
 
   it('the demo duty operator sees the menus and buttons its role was seeded with, no more', async () => {
     const client = await signedIn(ctx.server.url, OPERATOR_ACCOUNT, OPERATOR_PASSWORD, DEMO);
-    expect([...(await consoleCodes(client))].sort()).toEqual([...OPERATOR_MENUS].sort());
+    expect([...(await consoleCodes(client))].sort()).toEqual([...OPERATOR_MENUS, ...OPERATOR_WORK_MENUS].sort());
   });
 
   it.each([PLATFORM, DEMO])('a user of tenant %s whose role grants nothing reaches only self and public routes', async (tenantId) => {

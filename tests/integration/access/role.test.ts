@@ -54,7 +54,7 @@ onEveryStore('roles and top menus', { signIn: ['admin', 'demo'] }, (ctx) => {
     refused(await ctx.demo.get('/api/blade-system/role/tree-by-id', { roleId: adminRoleId(PLATFORM) }), 400, '角色不存在');
 
     const all = expectOk(await ctx.demo.get<Role[]>('/api/blade-system/role/select'));
-    expect(all.map((r) => r.id).sort()).toEqual([adminRoleId(DEMO), seedId(`role:${DEMO}:operator`), inspector.id, trainee.id].sort());
+    expect(all.map((r) => r.id).sort()).toEqual([adminRoleId(DEMO), seedId(`role:${DEMO}:operator`), seedId(`role:${DEMO}:engineer`), inspector.id, trainee.id].sort());
     const userId = await insertUser(ctx.server, { tenantId: DEMO, account: 'select_probe', password: 'Pass@1234', roleIds: [trainee.id] });
     expect(expectOk(await ctx.demo.get<Role[]>('/api/blade-system/role/select', { userId })).map((r) => r.id)).toEqual([trainee.id]);
     refused(await ctx.admin.get('/api/blade-system/role/select', { userId: '42' }), 400, '用户不存在');

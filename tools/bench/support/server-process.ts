@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 /** Benchmarks run the real server as its own process, so the load generator does not share its event loop. */
 export interface ServerProcess {
   url: string;
+  /** Its process id, for its memory (/proc/<pid>/status). */
+  pid: number;
   mqttPort: number;
   stop(): Promise<void>;
 }
@@ -42,6 +44,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   });
   return {
     url,
+    pid: child.pid as number,
     mqttPort,
     stop: () =>
       new Promise((resolve) => {

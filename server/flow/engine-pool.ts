@@ -1,0 +1,69 @@
+import { Worker } from 'node:worker_threads';
+import { BpmnProblem } from './bpmn';
+import { FlowRunError, type StepAction, type StepResult } from './engine';
+import type { StepReply, StepRequest } from './engine-worker';
+
+/**
+ * Engine steps on worker threads. A step is a few milliseconds of the engine's own work (recovering its state,
+ * running, saving it again) with no I/O; on the main thread it would hold up every request and every commit. The
+ * threads take steps in turn (the least busy first); the instance's queue (server/flow/service.ts) still keeps one
+ * instance's steps in order. `threads` 0 runs steps on the main thread (a process that has one core to give).
+ */
+const WORKER = new URL('./engine-worker.ts', import.meta.url).href;
+
+export class EnginePool {
+  private readonly workers: Slot[] = [];
+  private nextId = 0;
+
+  constructor(readonly threads: number) {}
+
+  async run(definitionId: string, xml: string, state: string | null, action: StepAction): Promise<StepResult> {
+    const slot = this.slot();
+    const id = this.nextId++;
+    return new Promise<StepResult>((resolve, reject) => {
+      slot.waiting.set(id, { resolve, reject });
+      slot.worker.postMessage({ id, definitionId, xml, state, action } satisfies StepRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map(({ worker }) => worker.terminate()));
+    this.workers.length = 0;
+  }
+
+  /** The least busy thread, starting one while there are fewer than `threads`. */
+  private slot(): Slot {
+    if (this.workers.length < this.threads) {
+      // The worker is TypeScript: tsx's loader is registered in the thread before it is imported, as the server's own is.
+      const script = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(WORKER)}); });`;
+      // A step allocates many short-lived messages: a larger young generation collects them less often.
+      const worker = new Worker(script, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
+      worker.unref();
+      const slot: Slot = { worker, waiting: new Map() };
+      worker.on('message', (reply: StepReply) => answer(slot, reply));
+      // A thread that died fails the steps it held; the next step starts another.
+      worker.on('error', (error) => {
+        for (const waiter of slot.waiting.values()) waiter.reject(error);
+        slot.waiting.clear();
+        this.workers.splice(this.workers.indexOf(slot), 1);
+      });
+      this.workers.push(slot);
+      return slot;
+    }
+    return this.workers.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a));
+  }
+}
+
+interface Slot {
+  worker: Worker;
+  /** The steps sent to it and not answered yet. */
+  waiting: Map<number, { resolve(result: StepResult): void; reject(error: Error): void }>;
+}
+
+function answer(slot: Slot, reply: StepReply): void {
+  const waiter = slot.waiting.get(reply.id);
+  if (!waiter) return;
+  slot.waiting.delete(reply.id);
+  if ('result' in reply) waiter.resolve(reply.result);
+  else waiter.reject(reply.kind === 'run' ? new FlowRunError(reply.error) : reply.kind === 'bpmn' ? new BpmnProblem(reply.error) : new Error(reply.error));
+}
