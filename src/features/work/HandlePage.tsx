@@ -56,6 +56,7 @@ function HandleView({ route }: { route: HandleRoute }) {
         },
         finished: ({ context }) => {
           if (context.outcome) toastSuccess(outcomeText[context.outcome]);
+          taskRead.current();
           bumpTrack();
         },
         leave: () => leaveFor('/work/todo'),
@@ -88,6 +89,11 @@ function HandleView({ route }: { route: HandleRoute }) {
       live = false;
     };
   }, [route.taskId, actor, userId]);
+
+  // Told by the server that the task moved on: its header shows where it is now.
+  useEffect(() => {
+    if (state === 'claimedByOther' || state === 'done') taskRead.current();
+  }, [state]);
 
   const busy = state === 'claiming' || state === 'completing' || state === 'transferring' || state === 'delegating';
   const answers = answersOf(business, task?.taskDefinitionKey);

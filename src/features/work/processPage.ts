@@ -12,6 +12,7 @@ export function useProcessRoute(): ProcessRoute | undefined {
 /** Leaves a process page for a list: the list's tab opens, the page's own tab closes (its work is done). */
 export function leaveFor(list: string): void {
   const here = `${window.location.pathname}${window.location.search}`;
-  navigate(list);
+  // Closing the page's (active) tab goes to its neighbour; the list is then where the user lands.
   tabsActor.send({ type: 'tabs.close', value: here });
+  navigate(list);
 }

@@ -1,0 +1,33 @@
+import { launchBrowser } from '/work/wt-work-console/tests/support/browser';
+import { signIn } from '/work/wt-work-console/tests/e2e/support/console';
+const url = 'http://127.0.0.1:18091';
+const b = await launchBrowser(url);
+const page = b.page;
+page.setDefaultTimeout(15000);
+page.on('console', (m) => { if (m.type() === 'error') console.log('console:', m.text()); });
+try {
+  await signIn(page, '100001', 'zhangsan', 'Vigil@2026');
+  await page.goto('/work/start');
+  await page.locator('.vg-action-start').first().waitFor();
+  await page.screenshot({ path: '/tmp/shots/1-start.png', fullPage: true });
+  await page.locator('.vg-action-start').first().click();
+  await page.waitForURL('**/work/process/leave/form/**');
+  await page.locator('#field-startTime').waitFor();
+  await page.locator('.vg-leave-submit').click();
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: '/tmp/shots/2-form-errors.png', fullPage: true });
+  await page.fill('#field-startTime', '2026-12-01 09:00:00');
+  await page.fill('#field-endTime', '2026-12-02 18:00:00');
+  await page.fill('#field-reason', '家中有事');
+  await page.locator('.vg-leave-submit').click();
+  await page.waitForURL('**/work/send');
+  await page.locator('.vg-work-row').first().waitFor();
+  await page.screenshot({ path: '/tmp/shots/3-send.png', fullPage: true });
+  await page.locator('.vg-action-detail').first().click();
+  await page.waitForURL('**/work/process/leave/detail/**');
+  await page.locator('.vg-timeline-step').first().waitFor();
+  await page.waitForTimeout(2000);
+  await page.screenshot({ path: '/tmp/shots/4-detail.png', fullPage: true });
+} catch (e) { console.log('ERR', e); await page.screenshot({ path: '/tmp/shots/err.png', fullPage: true }); }
+console.log('errors', b.errors);
+await b.close();
