@@ -737,6 +737,7 @@ export const EN: Readonly<Record<string, string>> = {
   '{file}: 流程文件过大': '{file}: the process file is too large',
   '一个部署只能有一个可执行流程 (isExecutable="true")': 'A deployment holds one executable process (isExecutable="true")',
   '不支持的元素类型 {type}': 'Element type {type} is not supported',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the message shows the expression syntax, ${…}
   '不支持脚本条件 ({language}),请写作 ${…} 表达式': 'Script conditions ({language}) are not supported: write a ${…} expression',
   '任务 {id} 不在等待中': 'Task {id} is not waiting',
   任务不存在或无权操作: 'The task does not exist or you may not act on it',
@@ -781,6 +782,7 @@ export const EN: Readonly<Record<string, string>> = {
   租户编号不合法: 'Invalid tenant id',
   结束时间应晚于开始时间: 'The end must be after the start',
   '表达式 {text} 无法解析: {reason}': 'Expression {text} cannot be read: {reason}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the message shows the expression syntax, ${…}
   '表达式应写作 ${…}: {text}': 'Write expressions as ${…}: {text}',
   该任务不属于当前用户: 'This task is not yours',
   '该任务没有候选人,不能退回': 'The task has no candidates to give it back to',

@@ -68,7 +68,7 @@ async function consider(platform: Platform, workflow: Workflow, change: AlarmsCh
       .where('isDeleted', '=', 0)
       .orderBy('version', 'desc')
       .executeTakeFirst();
-    if (!definition || definition.suspensionState !== 1) {
+    if (definition?.suspensionState !== 1) {
       platform.logs.error('alarm.disposal', new Error(`process ${key} is not deployed or is suspended`), alarm.tenantId);
       continue;
     }

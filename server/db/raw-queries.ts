@@ -40,8 +40,6 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   'server/logs.ts': [1, BACKGROUND],
   'server/modules/blade-auth/login.ts': [2, IDENTITY],
   'server/modules/blade-desk/notices.ts': [1, BACKGROUND],
-  // A new task's notice names the instance it belongs to.
-  'server/modules/blade-flow/notices.ts': [1, ENGINE],
   // Who may see an instance: its tasks and history, correlated to the scoped instance row.
   'server/modules/blade-flow/tasks.ts': [2, CORRELATED],
   'server/modules/blade-system/access/grants.ts': [1, IDENTITY],

@@ -3,6 +3,7 @@ import type { EventBus } from '../events';
 import { splitIds } from '../modules/blade-user/tenancy';
 import type { UserTaskSpec } from './bpmn';
 import { type DirectoryRef, evaluate, expressionBody, isDirectoryRef } from './expressions';
+import { PromiseCache } from './promise-cache';
 
 /**
  * Who a user task goes to, resolved from the platform's own users, roles, departments and posts (docs/workflow.md
@@ -48,7 +49,8 @@ export interface Organisation {
 export const HEAD_POST = 'manager';
 
 export class Directory {
-  private readonly cache = new Map<string, Promise<Organisation>>();
+  /** A tenant's organisation, read once until a user, role, department or post changes. */
+  private readonly cache = new PromiseCache<Organisation>(10_000);
 
   constructor(
     private readonly db: Db,
@@ -58,13 +60,7 @@ export class Directory {
   }
 
   organisation(tenantId: string): Promise<Organisation> {
-    let found = this.cache.get(tenantId);
-    if (!found) {
-      found = this.load(tenantId);
-      this.cache.set(tenantId, found);
-      found.catch(() => this.cache.delete(tenantId));
-    }
-    return found;
+    return this.cache.get(tenantId, () => this.load(tenantId));
   }
 
   private async load(tenantId: string): Promise<Organisation> {

@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { BpmnProblem, type CompiledProcess, compileBpmn } from './bpmn';
 import { FlowRunError, runStep, type StepAction } from './engine';
+import { PromiseCache } from './promise-cache';
 
 /**
  * A thread that runs engine steps (server/flow/engine-pool.ts): the document is compiled once per definition and
@@ -17,23 +18,13 @@ export interface StepRequest {
 
 export type StepReply = { id: number; result: Awaited<ReturnType<typeof runStep>> } | { id: number; error: string; kind: 'run' | 'bpmn' | 'other' };
 
-const compiled = new Map<string, Promise<CompiledProcess>>();
-
-function processOf(definitionId: string, xml: string): Promise<CompiledProcess> {
-  let found = compiled.get(definitionId);
-  if (!found) {
-    if (compiled.size >= 500) compiled.delete(compiled.keys().next().value as string);
-    found = compileBpmn(xml);
-    compiled.set(definitionId, found);
-    found.catch(() => compiled.delete(definitionId));
-  }
-  return found;
-}
+/** Compiled once per definition in this thread (at most 500 kept). */
+const compiled = new PromiseCache<CompiledProcess>(500);
 
 parentPort?.on('message', async (request: StepRequest) => {
   let reply: StepReply;
   try {
-    const process = await processOf(request.definitionId, request.xml);
+    const process = await compiled.get(request.definitionId, () => compileBpmn(request.xml));
     reply = { id: request.id, result: await runStep(process, request.state, request.action) };
   } catch (error) {
     const kind = error instanceof FlowRunError ? 'run' : error instanceof BpmnProblem ? 'bpmn' : 'other';

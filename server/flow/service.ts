@@ -5,6 +5,7 @@ import { formatDateTime } from '../time';
 import { BpmnProblem, type CompiledProcess, compileBpmn } from './bpmn';
 import { Directory } from './directory';
 import { EnginePool } from './engine-pool';
+import { PromiseCache } from './promise-cache';
 import { FlowRunError, runStep, type StepAction, type StepResult } from './engine';
 import { FLOW_MESSAGES } from '../../resources/wire/flow';
 import { closeHistory, INSTANCE_STATE, type NewTask, openHistory, StepConflict, type StepInstance, TASK_STATE, writeStep } from './steps';
@@ -94,7 +95,8 @@ const parseVariables = (text: string | null): Record<string, unknown> => {
 
 export class Workflow {
   readonly directory: Directory;
-  private readonly compiled = new Map<string, Promise<CompiledProcess>>();
+  private readonly compiled = new PromiseCache<CompiledProcess>(500);
+  private readonly documents = new PromiseCache<Pick<DefinitionRef, 'id' | 'xml'>>(500);
   private readonly queue = new KeyedQueue();
   private readonly listeners: StepListener[] = [];
   private readonly writers: StepWriteListener[] = [];
@@ -124,14 +126,7 @@ export class Workflow {
 
   /** The compiled process of a definition, compiled once and kept (at most 500). */
   process(definition: Pick<DefinitionRef, 'id' | 'xml'>): Promise<CompiledProcess> {
-    let found = this.compiled.get(definition.id);
-    if (!found) {
-      if (this.compiled.size >= 500) this.compiled.delete(this.compiled.keys().next().value as string);
-      found = compileBpmn(definition.xml);
-      this.compiled.set(definition.id, found);
-      found.catch(() => this.compiled.delete(definition.id));
-    }
-    return found;
+    return this.compiled.get(definition.id, () => compileBpmn(definition.xml));
   }
 
   /** Starts an instance of a definition; returns its id. The caller's right to start it was checked by the route. */
@@ -306,9 +301,17 @@ export class Workflow {
   }
 
   private async prepare(instance: InstanceRow): Promise<{ definition: Pick<DefinitionRef, 'id' | 'xml'>; process: CompiledProcess; variables: Record<string, unknown> }> {
-    const definition = await this.platform.db.selectFrom('wf_definition').select(['id', 'xml']).where('id', '=', instance.definitionId).executeTakeFirst();
-    if (!definition) throw new BpmnProblem('流程定义不存在');
+    const definition = await this.definition(instance.definitionId);
     return { definition, process: await this.process(definition), variables: parseVariables(instance.variables) };
+  }
+
+  /** A definition's document: deployed once and never changed, so read once (at most 500 kept). */
+  private definition(id: string): Promise<Pick<DefinitionRef, 'id' | 'xml'>> {
+    return this.documents.get(id, async () => {
+      const row = await this.platform.db.selectFrom('wf_definition').select(['id', 'xml']).where('id', '=', id).executeTakeFirst();
+      if (!row) throw new BpmnProblem('流程定义不存在');
+      return row;
+    });
   }
 
   /** One engine step, on the pool's threads when it has any. */

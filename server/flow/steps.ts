@@ -94,6 +94,7 @@ export async function writeStep(db: Db, write: StepWrite): Promise<number> {
       await closeHistory(trx, instance.id, { taskId }, at, now, { assignee, pass: passValue, comment, reason: null });
     }
 
+    const ended: Row[] = [];
     for (const event of result.events) {
       if (event.phase === 'cancel') {
         await trx
@@ -105,12 +106,12 @@ export async function writeStep(db: Db, write: StepWrite): Promise<number> {
           .execute();
         await closeHistory(trx, instance.id, { executionId: event.executionId }, at, now, { reason: write.cancelReason });
       } else if (event.phase === 'end' && event.type !== 'bpmn:UserTask') {
-        await trx
-          .insertInto('wf_history')
-          .values({ id: nextId(), ...base, instanceId: instance.id, elementId: event.elementId, elementType: event.type, name: write.process.elements.get(event.elementId)?.name ?? event.elementId, executionId: event.executionId, startTime: at, endTime: at, durationMs: 0 })
-          .execute();
+        const name = write.process.elements.get(event.elementId)?.name ?? event.elementId;
+        ended.push({ id: nextId(), ...base, instanceId: instance.id, elementId: event.elementId, elementType: event.type, name, executionId: event.executionId, startTime: at, endTime: at, durationMs: 0 });
       }
     }
+    // Events and gateways the step passed through: one row each, written at once.
+    if (ended.length) await trx.insertInto('wf_history').values(ended).execute();
 
     for (const task of write.newTasks) {
       const { assignee, candidates, display } = task.assignment;

@@ -49,6 +49,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     c('revision', 'int', { notNull: true, default: 0 }),
   ]);
   await createIndex(db, 'wf_instance', ['tenant_id', 'start_user', 'start_time']);
+  await createIndex(db, 'wf_instance', ['tenant_id', 'start_time']);
   await createIndex(db, 'wf_instance', ['definition_id', 'state']);
   await createIndex(db, 'wf_instance', ['business_table', 'business_id']);
 

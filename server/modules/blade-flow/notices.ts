@@ -12,14 +12,12 @@ const TASK_NOTICE = 6;
  */
 export async function announceTask(
   platform: Platform,
-  task: { tenantId: string; instanceId: string; name: string },
+  task: { tenantId: string; name: string },
+  title: string,
   userIds: readonly string[],
   what = '待办任务',
 ): Promise<void> {
-  if (userIds.length === 0) return;
-  // The instance's title, of the task the route just read.
-  const instance = await platform.db.selectFrom('wf_instance').select('title').where('id', '=', task.instanceId).executeTakeFirst();
-  await publishNotice(platform, { tenantId: task.tenantId, userIds, ...noticeOf(what, task.name, instance?.title ?? '') });
+  if (userIds.length) await publishNotice(platform, { tenantId: task.tenantId, userIds, ...noticeOf(what, task.name, title) });
 }
 
 /** A task's notice: what happened, the task and its process, and where to act. */

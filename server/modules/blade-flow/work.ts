@@ -53,6 +53,9 @@ function taskFilters(params: Params): Condition[] {
 
 export function registerWork(app: FastifyInstance, platform: Platform, workflow: Workflow): void {
   const tasks = platform.repo(flowTask);
+  /** What an instance is about, for a notice of one of its tasks. */
+  const titleOf = async (ctx: CallContext, instanceId: string) =>
+    (await (await platform.repo(flowInstance).select(ctx, { wholeTenant: true })).select('title').where('id', '=', instanceId).executeTakeFirst())?.title ?? '';
 
   /** A page of tasks of the caller's tenant narrowed by `narrow`, newest first (ended ones by their end). */
   const taskPage = async (request: FastifyRequest, narrow: (ctx: CallContext) => Promise<Parameters<typeof candidateOf>[1] | null>, finished = false) => {
@@ -206,7 +209,7 @@ export function registerWork(app: FastifyInstance, platform: Platform, workflow:
     const result = await workflow.completeTask(task, { assignee: me, pass: said.pass, comment: said.comment, variables: said.variables }).catch((error) => {
       throw error instanceof BpmnProblem ? badRequest(error.message) : error;
     });
-    if (result === 'resolved') await announceTask(platform, task, task.owner ? [task.owner] : [], '委派任务已办理');
+    if (result === 'resolved') await announceTask(platform, task, await titleOf(ctx, task.instanceId), task.owner ? [task.owner] : [], '委派任务已办理');
     return ok(true, said.pass ? '办理成功' : '驳回成功');
   });
 
@@ -225,7 +228,7 @@ export function registerWork(app: FastifyInstance, platform: Platform, workflow:
     const change = delegate ? { assignee: to, owner: task.owner ?? me, delegation: 'pending' } : { assignee: to, owner: task.delegation === 'pending' ? task.owner : null };
     const moved = await workflow.assignTask(task, task.assignee, change, { assignee: me, comment, reason: delegate ? 'delegate' : 'transfer' });
     if (!moved) throw badRequest(FLOW_MESSAGES.claimedByOther);
-    await announceTask(platform, task, [to], delegate ? '收到委派任务' : '收到转办任务');
+    await announceTask(platform, task, await titleOf(ctx, task.instanceId), [to], delegate ? '收到委派任务' : '收到转办任务');
     return ok(true, delegate ? '委派成功' : '转办成功');
   };
   app.post('/blade-flow/work/transfer-task', needs('work_todo'), handOver(false));

@@ -1,4 +1,5 @@
-import { i18n } from '@lingui/core';
+import { type Intent, Tag } from '@blueprintjs/core';
+import { i18n, type MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { alarm, alarmNoticeStrategy, alarmRecipient, alarmSendLog, deviceThreshold } from '../../../resources/iot/alarm';
 import { type Envelope, http } from '../../api/client';
@@ -8,6 +9,7 @@ import { pickerOf } from '../../crud/references';
 import type { CrudView, FieldView, RowAction, TreeOption } from '../../crud/types';
 import { derived, options, READ_ONLY } from '../../crud/viewHelpers';
 import { logKeys } from '../device/api';
+import { Link } from 'wouter';
 import { LEVEL_COLOURS } from './levels';
 
 /** Screens of the alarm menu (docs/alarms.md): thresholds, alarms, recipients, notice strategies, the send log. */
@@ -44,6 +46,30 @@ const namesOf = (value: unknown, names: TreeOption[]) =>
     .map((key) => names.find((n) => n.id === key)?.title ?? key)
     .join('、');
 
+const DISPOSAL_STATES: Record<number, { label: MessageDescriptor; intent: Intent }> = {
+  1: { label: msg`处置中`, intent: 'warning' },
+  2: { label: msg`已挂起`, intent: 'none' },
+  3: { label: msg`已完成`, intent: 'success' },
+  4: { label: msg`已终止`, intent: 'danger' },
+};
+
+/**
+ * An alarm's disposal process (docs/alarms.md "Disposal"): its state and the tasks open now, leading to its detail
+ * (history and diagram) at the alarm route of the dictionary `flow`.
+ */
+function disposalCell(row: Row) {
+  const state = DISPOSAL_STATES[Number(row.processState)];
+  if (!state || !row.processInstanceId) return null;
+  return (
+    <Link className="vg-alarm-disposal" href={`/work/process/alarm/detail/${String(row.processInstanceId)}/${row.id}`}>
+      <Tag minimal intent={state.intent}>
+        {i18n._(state.label)}
+      </Tag>{' '}
+      {row.processTasks ? String(row.processTasks) : ''}
+    </Link>
+  );
+}
+
 /**
  * 告警列表: one row per alarm; handling (处理) asks for a result and calls batchHandle. Alarms come from thresholds,
  * so the list offers no 新增: what a row says about its alarm is read-only, only the remark is edited.
@@ -68,6 +94,7 @@ export function alarmView(handle: RowAction['run']): CrudView<typeof alarm> {
       { name: 'levelTime', label: msg`最近变化时间`, width: 160, hideInForm: true },
       { name: 'handleUserName', label: msg`处理人`, width: 100, hideInForm: true },
       { name: 'handleResult', label: msg`处理结果`, width: 160, hideInForm: true },
+      { ...derived('processState', msg`处置流程`, 150), cell: disposalCell },
       { name: 'content', label: msg`告警内容`, widget: { type: 'textarea', rows: 3 }, hideInTable: true, disabled: true },
       { name: 'remark', label: msg`备注`, widget: { type: 'textarea', rows: 2 }, hideInTable: true },
     ],

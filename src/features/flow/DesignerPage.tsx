@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearch } from 'wouter';
 import { navigate } from '../../app/navigation';
 import { usePermissions } from '../../app/permissions';
+import { confirm } from '../../ui/confirm';
 import { saveFile } from '../../ui/saveFile';
 import { toast, toastSuccess, toastWarning } from '../../ui/toast';
 import type { Modeler } from './bpmnModeler';
@@ -191,6 +192,12 @@ export default function DesignerPage() {
     if (await show(await file.text(), before)) setDirty(true);
   }
 
+  /** Back to the list; unsaved work is asked about first (the tab itself stays open with it otherwise). */
+  async function leave() {
+    if (dirty && !(await confirm(t`设计尚未保存,离开后修改将丢失。确定离开?`))) return;
+    navigate(MODEL_LIST);
+  }
+
   async function download() {
     const xml = await currentXml();
     if (xml && model) saveFile(new Blob([xml], { type: 'application/xml' }), modelFileName(model.modelKey));
@@ -211,7 +218,7 @@ export default function DesignerPage() {
   return (
     <div className="vg-flow-designer">
       <div className="vg-flow-designer-bar">
-        <Button icon="chevron-left" variant="minimal" text={t`模型管理`} onClick={() => navigate(MODEL_LIST)} />
+        <Button icon="chevron-left" variant="minimal" text={t`模型管理`} onClick={() => void leave()} />
         <strong className="vg-flow-designer-title">{loaded.model.name}</strong>
         <Tag minimal title={t`模型标识`}>
           {loaded.model.modelKey}

@@ -1,16 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type AddressInfo, connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
 import { io } from 'socket.io-client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_DEVICE_PASSWORD } from '../../../server/db/seed/monitoring';
 import { signedIn } from '../../support/client';
 import { createPgDatabase, storeKinds } from '../../support/databases';
+import { freePort, startProcess, terminate } from '../../support/process';
 import { startServer, type TestServer } from '../../support/server';
 
 /**
@@ -18,61 +17,10 @@ import { startServer, type TestServer } from '../../support/server';
  * to another process), the process exits within its bound and a new process starts on the same ports and data.
  */
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 /** The server's own hard limit is 10 s; a clean shutdown with two clients takes a fraction of it. */
 const EXIT_BOUND_MS = 8_000;
 /** Two process starts (tsx compiles the server, the first start seeds): slow on a busy 2-core machine. */
 const TEST_TIMEOUT_MS = 150_000;
-
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  probe.close();
-  await once(probe, 'close');
-  return port;
-}
-
-interface ServerProcess {
-  child: ChildProcess;
-  output: string[];
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** `node --import tsx server/main.ts`, resolved once it prints that it is running. */
-async function startProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const { DATABASE_URL: _db, MQTT_URL: _mqtt, REDIS_URL: _redis, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output.push(chunk.toString());
-      if (output.join('').includes('Vigil is running')) resolve();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    void exited.then(({ code }) => reject(new Error(`the server exited (${code}) before it was running:\n${output.join('')}`)));
-  });
-  return { child, output, exited };
-}
-
-/**
- * Sends SIGTERM and waits for the exit, failing past `bound` ms rather than waiting for the test's time-out (the old
- * server kept serving for 45 s). Exit code 0 is what proves a clean drain: the 10 s hard limit exits with 1.
- */
-async function terminate(server: ServerProcess, bound = EXIT_BOUND_MS) {
-  server.child.kill('SIGTERM');
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no exit within ${bound} ms:\n${server.output.join('')}`)), bound);
-  });
-  try {
-    const exit = await Promise.race([server.exited, late]);
-    return exit;
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 describe.each(await storeKinds())('SIGTERM with clients connected (%s)', (kind) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-shutdown-'));
@@ -105,7 +53,7 @@ describe.each(await storeKinds())('SIGTERM with clients connected (%s)', (kind) 
     await device.publishAsync('vigil/100001/device/QJ-TH-01/data', JSON.stringify({ ts: Date.now(), values: { temperature: 21.5, humidity: 60 } }), { qos: 1 });
     const deviceClosed = new Promise<void>((resolve) => device.once('close', () => resolve()));
 
-    const exit = await terminate(first);
+    const exit = await terminate(first, EXIT_BOUND_MS);
     expect(exit, first.output.join('')).toMatchObject({ code: 0, signal: null });
     expect(first.output.join('')).toContain('SIGTERM: shutting down');
     // a server-side transport close: socket.io-client reconnects on its own (unlike after "io server disconnect")
@@ -117,7 +65,7 @@ describe.each(await storeKinds())('SIGTERM with clients connected (%s)', (kind) 
     await signedIn(url);
     const again = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { clientId: 'QJ-TH-01', username: 'QJ-TH-01', password: DEMO_DEVICE_PASSWORD, reconnectPeriod: 0 });
     cleanups.push(() => again.end(true));
-    expect(await terminate(second)).toMatchObject({ code: 0, signal: null });
+    expect(await terminate(second, EXIT_BOUND_MS)).toMatchObject({ code: 0, signal: null });
   }, TEST_TIMEOUT_MS);
 });
 

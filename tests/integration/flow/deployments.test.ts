@@ -10,12 +10,14 @@ onEveryStore('workflow models and deployments', { signIn: ['admin', 'demo', 'zha
     const good = sequence('review', [{ id: 'check', candidateGroups: 'role:engineer' }]);
     expectRefused(await save(good.replace('</process>', '<scriptTask id="script1" />\n</process>')), '元素 script1, 不支持的元素类型 ScriptTask');
     expectRefused(await save(good.replace('<endEvent id="end" />', '<endEvent id="end">')), '行, XML 无法解析');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a model's expression, not a template
     const badCondition = good.replace('<sequenceFlow id="f1" sourceRef="check" targetRef="end" />', '<sequenceFlow id="f1" sourceRef="check" targetRef="end"><conditionExpression>${pass &amp;&amp;}</conditionExpression></sequenceFlow>');
     const refusal = await save(badCondition);
     expectRefused(refusal, '元素 f1');
     expect(refusal.body.msg).toMatch(/^第\d+行/);
     expectRefused(await save(good.replace('targetRef="end" />', 'targetRef="nowhere" />')), 'nowhere');
     expectRefused(await save(good, 'other_key'), '流程标识 review 与模型标识 other_key 不一致');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a model's expression, not a template
     expectRefused(await save(good.replace('camunda:candidateGroups="role:engineer"', 'camunda:assignee="${applyUser +}"')), '元素 check');
     // Nothing half-written: no model was kept.
     expect(expectOk(await ctx.demo.get<PageData>(`${F}/model/list`, { modelKey: 'review' })).total).toBe(0);

@@ -111,6 +111,42 @@ onEveryStore('workflow tasks', { signIn: ['demo', 'zhangsan', 'lisi', 'operator'
     expect(await offeredTo()).toEqual([0, 1, 0, 0]); // holders of post manager
   });
 
+  it('runs parallel branches and joins them: the process goes on once both are done', async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions id="defs_parallel" xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" targetNamespace="http://vigil.test">
+  <process id="inspection_parallel" name="联合检查" isExecutable="true">
+    <startEvent id="start" />
+    <parallelGateway id="fork" />
+    <userTask id="structure" name="结构检查" camunda:assignee="zhangsan" />
+    <userTask id="sensors" name="传感器检查" camunda:assignee="lisi" />
+    <parallelGateway id="join" />
+    <userTask id="sign" name="签发" camunda:assignee="admin" />
+    <endEvent id="end" />
+    <sequenceFlow id="f1" sourceRef="start" targetRef="fork" />
+    <sequenceFlow id="f2" sourceRef="fork" targetRef="structure" />
+    <sequenceFlow id="f3" sourceRef="fork" targetRef="sensors" />
+    <sequenceFlow id="f4" sourceRef="structure" targetRef="join" />
+    <sequenceFlow id="f5" sourceRef="sensors" targetRef="join" />
+    <sequenceFlow id="f6" sourceRef="join" targetRef="sign" />
+    <sequenceFlow id="f7" sourceRef="sign" targetRef="end" />
+  </process>
+</definitions>`;
+    const [definition] = expectOk(await upload(ctx.demo, [{ name: 'parallel.bpmn', xml }]));
+    const { processInstanceId } = expectOk(await ctx.zhangsan.post<{ processInstanceId: string }>(`${F}/process/start-process`, { processDefinitionId: definition.id }));
+    const structure = (await taskIn(ctx.zhangsan, 'todo-list', processInstanceId)) as FlowTask;
+    const sensors = (await taskIn(ctx.lisi, 'todo-list', processInstanceId)) as FlowTask;
+    expect([structure.taskName, sensors.taskName]).toEqual(['结构检查', '传感器检查']);
+    expectOk(await complete(ctx.lisi, sensors.taskId));
+    // One branch done: the join waits, nothing to sign yet.
+    expect(await taskIn(ctx.demo, 'todo-list', processInstanceId)).toBeUndefined();
+    expect((await instanceOf(ctx.demo, processInstanceId)).currentTasks).toBe('结构检查');
+    expectOk(await complete(ctx.zhangsan, structure.taskId));
+    const sign = (await taskIn(ctx.demo, 'todo-list', processInstanceId)) as FlowTask;
+    expect(sign.taskName).toBe('签发');
+    expectOk(await complete(ctx.demo, sign.taskId));
+    expect((await instanceOf(ctx.demo, processInstanceId)).state).toBe(3);
+  });
+
   it('transfers and delegates: a delegated task comes back to its owner', async () => {
     const { processInstanceId } = await startLeave(ctx.zhangsan, leaveId, 1, { taskUser: ids.admin });
     const task = (await taskIn(ctx.demo, 'todo-list', processInstanceId)) as FlowTask;

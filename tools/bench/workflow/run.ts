@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,6 +144,9 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+  // RSS says little of what is held (V8 collects lazily): the heap after a full collection, in a process of its own.
+  const heap = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'tools/bench/workflow/heap.ts', '--instances', String(INSTANCES), ...(databaseUrl ? ['--database-url', databaseUrl] : [])], { encoding: 'utf8' });
+  process.stdout.write(heap.stdout || heap.stderr);
 }
 
 console.log(describeMachine());
