@@ -2,6 +2,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { ComponentType } from 'react';
 import { screenFor } from '../features/registry';
+import { type ProcessPageKind, parseProcessPath } from '../features/work/processRoutes';
 import type { RouteMeta } from './guard';
 import { lazyPage } from './lazyPage';
 import { screenKeyOf } from './menu';
@@ -45,17 +46,29 @@ const iframeRoute: RouteDef = {
   component: lazyPage(() => import('../features/iframe/IframePage')),
 };
 
+/**
+ * The process pages (spec §2 "Workflow routes"): /work/process/<route>/form|handle|detail/…, one page of each kind
+ * for every business, which shows its own panel by the route (src/features/work/businesses.tsx).
+ */
+const PROCESS_PAGES: Record<ProcessPageKind, RouteDef> = {
+  form: { title: msg`发起流程`, meta: {}, layout: true, component: lazyPage(() => import('../features/work/ProcessFormPage')) },
+  handle: { title: msg`办理任务`, meta: {}, layout: true, component: lazyPage(() => import('../features/work/HandlePage')) },
+  detail: { title: msg`流程详情`, meta: {}, layout: true, component: lazyPage(() => import('../features/work/DetailPage')) },
+};
+
 const REDIRECTS: Record<string, string> = { '/': '/wel', '/wel': '/wel/index' };
 
 export type Resolved = { kind: 'redirect'; to: string } | { kind: 'route'; route: RouteDef };
 
-/** Static routes, then the iframe route, then the screens of the menu registry; anything else is a 404. */
+/** Static routes, then the iframe route, the process pages, then the screens of the menu registry; anything else is a 404. */
 export function resolveRoute(path: string): Resolved {
   const clean = path.length > 1 ? path.replace(/\/$/, '') : path;
   if (REDIRECTS[clean]) return { kind: 'redirect', to: REDIRECTS[clean] };
   const route = STATIC_ROUTES[clean];
   if (route) return { kind: 'route', route };
   if (/^\/myiframe\/[^/]+$/.test(clean)) return { kind: 'route', route: iframeRoute };
+  const process = parseProcessPath(clean);
+  if (process) return { kind: 'route', route: PROCESS_PAGES[process.page] };
   const screen = screenFor(screenKeyOf(clean));
   if (screen) return { kind: 'route', route: { title: screen.title, meta: { viewQuery: screen.viewQuery ?? 'all' }, layout: true, component: screen.component } };
   return { kind: 'redirect', to: '/404' };

@@ -4,6 +4,7 @@ import { type ComponentType, createElement } from 'react';
 import { lazyPage } from '../app/lazyPage';
 import type { Resource } from '../../resources/define';
 import type { CrudView } from '../crud/types';
+import { processPageHeld } from './work/processRoutes';
 
 /** A screen reached from the menu tree, keyed by its menu path (without the /index suffix). */
 export interface Screen {
@@ -110,6 +111,13 @@ export const SCREENS: readonly Screen[] = [
   { path: '/flow/model', title: msg`模型管理`, component: lazyPage(() => import('./flow/ModelPage')) },
   { path: '/flow/model/design', title: msg`流程设计`, component: lazyPage(() => import('./flow/DesignerPage')), from: '/flow/model', viewQuery: [] },
   { path: '/flow/deploy', title: msg`部署管理`, component: lazyPage(() => import('./flow/DeployPage')) },
+  // My work (docs/workflow.md): what the caller may start, claim, has to do, has sent and has done; the tenant's instances.
+  { path: '/work/start', title: msg`发起事务`, component: lazyPage(() => import('./work/StartPage')) },
+  { path: '/work/claim', title: msg`待签事务`, component: lazyPage(() => import('./work/ClaimPage')) },
+  { path: '/work/todo', title: msg`待办事务`, component: lazyPage(() => import('./work/TodoPage')) },
+  { path: '/work/send', title: msg`已发事务`, component: lazyPage(() => import('./work/SendPage')) },
+  { path: '/work/done', title: msg`办结事务`, component: lazyPage(() => import('./work/DonePage')) },
+  { path: '/flow/follow', title: msg`流程跟踪`, component: lazyPage(() => import('./flow/FollowPage')) },
 ];
 
 const byPath = new Map(SCREENS.map((screen) => [screen.path, screen]));
@@ -122,6 +130,9 @@ export const hasScreen = (path: string): boolean => byPath.has(path);
  * the address bar that the user's menus do not hold shows 403, as the server would refuse its data.
  */
 export function screenHeld(path: string, leafPaths: ReadonlySet<string>): boolean {
+  // A process page (/work/process/leave/handle/…) belongs to the work menus whose lists lead to it.
+  const process = processPageHeld(path, leafPaths);
+  if (process !== undefined) return process;
   const screen = byPath.get(path);
   return !screen || leafPaths.has(screen.path) || (screen.from !== undefined && leafPaths.has(screen.from));
 }
