@@ -175,6 +175,14 @@ export interface LeaveDetail extends LeaveForm {
   process: FlowInstance;
 }
 
+/** A colleague to hand a task to or to name as approver (work/users): the tenant's enabled users. */
+export interface FlowUser {
+  id: string;
+  account: string;
+  realName: string | null;
+  deptName: string | null;
+}
+
 /** Error messages the console shows as they come; listed so the task machine can tell them apart. */
 export const FLOW_MESSAGES = {
   claimedByOther: '任务已被他人签收',

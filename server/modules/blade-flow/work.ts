@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { flowDefinition, flowInstance, flowTask } from '../../../resources/flow/flow';
-import { type CompleteTaskBody, FLOW_MESSAGES } from '../../../resources/wire/flow';
+import { user } from '../../../resources/system/user';
+import { type CompleteTaskBody, FLOW_MESSAGES, type FlowUser } from '../../../resources/wire/flow';
+import { splitIds } from '../blade-user/tenancy';
 import { needs } from '../../auth/rights';
 import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
@@ -22,6 +24,9 @@ import { INSTANCE_COLUMNS, presentDefinitions, presentInstances, presentTasks, T
  */
 
 type Params = Record<string, unknown>;
+
+/** The menus of my work: whoever holds one takes part in processes. */
+const WORK_MENUS = ['work_start', 'work_claim', 'work_todo', 'work_send', 'work_done'];
 
 /** BladeX's complete-task body: `pass` (or `flag: ok`) approves, a comment, variables. */
 function completionOf(body: Params): { pass: boolean; comment: string | null; variables: Record<string, unknown> } {
@@ -152,6 +157,26 @@ export function registerWork(app: FastifyInstance, platform: Platform, workflow:
     } catch (error) {
       throw error instanceof BpmnProblem ? badRequest(error.message) : error;
     }
+  });
+
+  /**
+   * Colleagues to hand a task to or to name as the approver: the tenant's enabled users by name or account, the first
+   * 20 — ids, accounts, names and departments only (the user list itself is the user manager's).
+   */
+  app.get('/blade-flow/work/users', needs(...WORK_MENUS), async (request) => {
+    const ctx = contextOf(request);
+    const query = text(paramsOf(request), 'name')?.slice(0, 64);
+    let qb = (await platform.repo(user).select(ctx, { wholeTenant: true })).select(['id', 'account', 'realName', 'deptId']).where('status', '=', 1);
+    if (query) qb = qb.where((eb) => eb.or([eb('realName', 'like', `%${query}%`), eb('account', 'like', `%${query}%`), eb('name', 'like', `%${query}%`)]));
+    const rows = await qb.orderBy('account').limit(20).execute();
+    const org = await workflow.directory.organisation(ctx.principal.tenantId);
+    const users: FlowUser[] = rows.map((r) => ({
+      id: String(r.id),
+      account: String(r.account),
+      realName: r.realName ?? null,
+      deptName: splitIds(r.deptId).map((id) => org.depts.get(id)?.name).filter(Boolean).join(',') || null,
+    }));
+    return ok(users);
   });
 
   /** One task the caller holds, held, may claim, or delegated (the handle page). */

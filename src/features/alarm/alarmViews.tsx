@@ -82,6 +82,7 @@ export function alarmView(handle: RowAction['run']): CrudView<typeof alarm> {
     fields: [
       { name: 'alarmLevel', label: msg`告警等级`, widget: LEVELS, search: true, width: 90, required: msg`请选择告警等级` },
       { name: 'title', label: msg`告警标题`, width: 240, disabled: true, span: 24 },
+      { ...derived('processState', msg`处置流程`, 150), cell: disposalCell },
       { name: 'projectId', label: msg`所属项目`, search: true, width: 140, disabled: true },
       { name: 'deviceId', label: msg`设备`, width: 140, required: msg`请选择设备`, disabled: true },
       { name: 'deviceCode', label: msg`设备编号`, search: true, width: 130, hideInTable: true, hideInForm: true },
@@ -94,7 +95,6 @@ export function alarmView(handle: RowAction['run']): CrudView<typeof alarm> {
       { name: 'levelTime', label: msg`最近变化时间`, width: 160, hideInForm: true },
       { name: 'handleUserName', label: msg`处理人`, width: 100, hideInForm: true },
       { name: 'handleResult', label: msg`处理结果`, width: 160, hideInForm: true },
-      { ...derived('processState', msg`处置流程`, 150), cell: disposalCell },
       { name: 'content', label: msg`告警内容`, widget: { type: 'textarea', rows: 3 }, hideInTable: true, disabled: true },
       { name: 'remark', label: msg`备注`, widget: { type: 'textarea', rows: 2 }, hideInTable: true },
     ],

@@ -5,7 +5,7 @@ import { findUsers, type UserOption } from './api';
 
 /** A user's name as the pickers show it: 张三 (zhangsan). */
 export const userLabel = (user: UserOption): string => {
-  const name = user.realName || user.name;
+  const name = user.realName;
   return name ? `${name} (${user.account})` : user.account;
 };
 

@@ -5,6 +5,7 @@ import type {
   FlowHistoryStep,
   FlowInstance,
   FlowTask,
+  FlowUser,
   HandOverBody,
   LeaveDetail,
   LeaveForm,
@@ -131,23 +132,12 @@ export function flowRouteEntries(): Promise<FlowRouteEntry[]> {
   return flowRoutes;
 }
 
-/** A user of the tenant as the user page lists it. */
-export interface UserOption {
-  id: string;
-  account: string;
-  realName?: string | null;
-  name?: string | null;
-  deptName?: string | null;
-}
+/** A colleague of the caller's tenant (work/users). */
+export type UserOption = FlowUser;
 
-/** Users of the caller's tenant matching `text` (account or name), the first 20 (the user page's list call). */
+/** Users of the caller's tenant matching `text` (name or account), the first 20. */
 export async function findUsers(text: string): Promise<UserOption[]> {
   const query = text.trim();
-  const [byName, byAccount] = await Promise.all([
-    page<UserOption>('api/blade-user/page', { current: 1, size: 20, ...(query ? { realName_like: query } : {}) }),
-    query ? page<UserOption>('api/blade-user/page', { current: 1, size: 20, account_like: query }) : Promise.resolve(undefined),
-  ]);
-  const found = new Map<string, UserOption>();
-  for (const user of [...(byName?.records ?? []), ...(byAccount?.records ?? [])]) found.set(String(user.id), { ...user, id: String(user.id) });
-  return [...found.values()];
+  const reply = await http.get<Envelope<FlowUser[]>>('api/blade-flow/work/users', { searchParams: query ? { name: query } : {} });
+  return reply.data ?? [];
 }

@@ -150,6 +150,10 @@ onEveryStore('workflow tasks', { signIn: ['demo', 'zhangsan', 'lisi', 'operator'
   it('transfers and delegates: a delegated task comes back to its owner', async () => {
     const { processInstanceId } = await startLeave(ctx.zhangsan, leaveId, 1, { taskUser: ids.admin });
     const task = (await taskIn(ctx.demo, 'todo-list', processInstanceId)) as FlowTask;
+    // Colleagues to hand it to: the tenant's users by name, also for staff who do not manage users.
+    const found = expectOk(await ctx.zhangsan.get<Array<{ id: string; realName: string; deptName: string }>>(`${F}/work/users`, { name: '李' }));
+    expect(found).toEqual([{ id: ids.lisi, account: 'lisi', realName: '李四', deptName: '监测部' }]);
+    expect(expectOk(await ctx.zhangsan.get<Array<{ account: string }>>(`${F}/work/users`)).map((u) => u.account)).not.toContain('flow_outsider');
     expectRefused(await ctx.demo.post(`${F}/work/delegate-task`, { taskId: task.taskId, userId: ids.admin }), '请选择其他办理人');
     expectRefused(await ctx.demo.post(`${F}/work/delegate-task`, { taskId: task.taskId, userId: '123' }), '办理人不存在');
     expectOk(await ctx.demo.post(`${F}/work/delegate-task`, { taskId: task.taskId, userId: ids.lisi, comment: '请李四先看' }));
