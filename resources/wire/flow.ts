@@ -100,6 +100,11 @@ export interface FlowInstance {
   status: 'finished' | 'unfinished';
 }
 
+/** One instance with its variables (process/instance): what a process without a business record is about. */
+export interface FlowInstanceDetail extends FlowInstance {
+  variables: Record<string, unknown>;
+}
+
 /** One step of an instance's history (process/history-flow-list): every activity entered, oldest first. */
 export interface FlowHistoryStep {
   historyActivityId: string;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { flowDefinition, flowHistory, flowInstance, flowTask } from '../../../resources/flow/flow';
-import type { FlowDiagram } from '../../../resources/wire/flow';
+import type { FlowDiagram, FlowInstanceDetail } from '../../../resources/wire/flow';
 import { needs } from '../../auth/rights';
 import type { Row } from '../../db/database';
 import { BpmnProblem } from '../../flow/bpmn';
@@ -50,6 +50,25 @@ export function registerFollow(app: FastifyInstance, platform: Platform, workflo
       throw error instanceof BpmnProblem ? badRequest(error.message) : error;
     });
     return ok(true, '删除成功');
+  });
+
+  /** One instance with its variables, for whoever may see it (the process pages' heading and a formless process's panel). */
+  app.get('/blade-flow/process/instance', needs(...PROCESS_READERS), async (request) => {
+    const ctx = contextOf(request);
+    const instance = await visibleInstance(platform, workflow, ctx, text(paramsOf(request), 'processInstanceId'));
+    const row = await (await platform.repo(flowInstance).select(ctx, { wholeTenant: true }))
+      .innerJoin('wf_definition as d', 'd.id', 'wf_instance.definitionId')
+      .select([...INSTANCE_COLUMNS])
+      .where('wf_instance.id', '=', instance.id)
+      .executeTakeFirstOrThrow();
+    const [presented] = await presentInstances(platform, ctx, workflow, [row as Row]);
+    let variables: Record<string, unknown> = {};
+    try {
+      variables = JSON.parse(String(instance.variables ?? '{}')) as Record<string, unknown>;
+    } catch {
+      // a row written before its variables were: none to show
+    }
+    return ok({ ...presented, variables } satisfies FlowInstanceDetail);
   });
 
   app.get('/blade-flow/process/history-flow-list', needs(...PROCESS_READERS), async (request) => {

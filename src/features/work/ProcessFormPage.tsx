@@ -4,12 +4,14 @@ import { useEffect, useState } from 'react';
 import type { FlowDiagram } from '../../../resources/wire/flow';
 import { definitionDiagram } from '../flow/flowApi';
 import { ProcessDiagram } from '../flow/ProcessDiagram';
+import { GeneralForm } from './GeneralForm';
 import { LeaveFormView } from './LeaveFormView';
+import { GENERAL_ROUTE } from './processRoutes';
 import { useProcessRoute } from './processPage';
 import './work.css';
 
 /** The forms the console has, by route value (processRoutes.ts PROCESS_BUSINESSES marks them). */
-const FORMS: Readonly<Record<string, typeof LeaveFormView>> = { leave: LeaveFormView };
+const FORMS: Readonly<Record<string, typeof LeaveFormView>> = { leave: LeaveFormView, [GENERAL_ROUTE]: GeneralForm };
 
 /** /work/process/<route>/form/:processDefinitionId: the business's form, and the process it starts below it. */
 export default function ProcessFormPage() {

@@ -4,6 +4,7 @@ import type {
   FlowDiagram,
   FlowHistoryStep,
   FlowInstance,
+  FlowInstanceDetail,
   FlowTask,
   FlowUser,
   HandOverBody,
@@ -69,6 +70,17 @@ export async function historySteps(processInstanceId: string): Promise<FlowHisto
 
 export async function instanceDiagram(processInstanceId: string): Promise<FlowDiagram> {
   return (await http.get<Envelope<FlowDiagram>>(`${F}/process/diagram`, { searchParams: { processInstanceId } })).data;
+}
+
+/** Starts a process that has no form of its own (process/start-process); a 400 refusal is the form's to show. */
+export async function startProcess(processDefinitionId: string, title: string, variables: Record<string, unknown>): Promise<{ processInstanceId: string }> {
+  const json = { processDefinitionId, ...(title ? { title } : {}), variables };
+  return (await http.post<Envelope<{ processInstanceId: string }>>(`${F}/process/start-process`, { json, ownRefusals: true })).data;
+}
+
+/** One instance with its variables, for whoever takes part in it. */
+export async function instanceDetail(processInstanceId: string): Promise<FlowInstanceDetail> {
+  return (await http.get<Envelope<FlowInstanceDetail>>(`${F}/process/instance`, { searchParams: { processInstanceId } })).data;
 }
 
 /** Starts a leave request; a 400 refusal is the form's to show at its fields. */

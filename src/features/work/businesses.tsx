@@ -3,7 +3,9 @@ import { msg } from '@lingui/core/macro';
 import type { ComponentType } from 'react';
 import type { FlowInstance } from '../../../resources/wire/flow';
 import { AlarmPanel } from './AlarmPanel';
+import { InstancePanel } from './InstancePanel';
 import { LeavePanel } from './LeavePanel';
+import { GENERAL_ROUTE } from './processRoutes';
 
 /** The labels of a task's two answers (approve, reject) where its step means something else by them. */
 export interface AnswerLabels {
@@ -30,6 +32,7 @@ export const BUSINESSES: Readonly<Record<string, Business>> = {
     answers: { adjust: { approve: msg`重新提交`, reject: msg`撤销申请` } },
   },
   alarm: { title: msg`告警信息`, Panel: AlarmPanel },
+  [GENERAL_ROUTE]: { title: msg`流程信息`, Panel: InstancePanel },
 };
 
 export const answersOf = (business: Business | undefined, taskDefinitionKey: string | undefined): AnswerLabels =>

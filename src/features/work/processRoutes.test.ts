@@ -33,12 +33,18 @@ describe('flow routes from the dictionary (spec §3 "Flow route")', () => {
     expect(detailPath(entries, { processInstanceId: '6', businessId: '8', category: 'flow_alarm' })).toBe('/work/process/alarm/detail/6/8');
   });
 
-  it('has no path where the console has no page: no form for alarms, no route, an unknown business, no business record', () => {
+  it('has no form for a process that starts by itself (an alarm\'s disposal)', () => {
     expect(formPath(entries, { id: '1', category: 'flow_alarm' })).toBeUndefined();
-    expect(formPath(entries, { id: '1', category: 'flow_purchase' })).toBeUndefined();
-    expect(formPath(entries, { id: '1', category: 'flow_trip' })).toBeUndefined();
-    expect(handlePath(entries, { taskId: '5', processInstanceId: '6', businessId: null, category: 'flow_leave' })).toBeUndefined();
-    expect(detailPath(entries, { processInstanceId: '6', businessId: '7', category: '' })).toBeUndefined();
+  });
+
+  it('opens the general pages for a process whose category names no business of the console\'s', () => {
+    // No route, no entry, a route the console has no page for, no category at all: the general form and pages.
+    expect(formPath(entries, { id: '1', category: 'flow_purchase' })).toBe('/work/process/process/form/1');
+    expect(formPath(entries, { id: '1', category: 'flow_trip' })).toBe('/work/process/process/form/1');
+    expect(detailPath(entries, { processInstanceId: '6', businessId: '7', category: '' })).toBe('/work/process/process/detail/6/7');
+    // Without a business record the instance is its own: its id is the route's business id.
+    expect(handlePath(entries, { taskId: '5', processInstanceId: '6', businessId: null, category: null })).toBe('/work/process/process/handle/5/6/6');
+    expect(parseProcessPath('/work/process/process/form/1')).toEqual({ page: 'form', business: 'process', processDefinitionId: '1' });
   });
 });
 

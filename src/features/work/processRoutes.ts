@@ -17,12 +17,20 @@ export interface FlowRouteEntry {
 export type ProcessPageKind = 'form' | 'handle' | 'detail';
 
 /**
+ * The pages of a process whose category names no business of the console's (one an administrator designed and
+ * deployed): a form of a title and a remark (process/start-process), the instance itself as its business — its id is
+ * the route's business id.
+ */
+export const GENERAL_ROUTE = 'process';
+
+/**
  * The businesses the console has pages for, by route value: each has a handle and a detail page showing its own
  * panel; those a user starts from a form of the console's also have a form (an alarm's disposal starts by itself).
  */
 export const PROCESS_BUSINESSES: Readonly<Record<string, { form: boolean }>> = {
   leave: { form: true },
   alarm: { form: false },
+  [GENERAL_ROUTE]: { form: true },
 };
 
 export type ProcessRoute =
@@ -66,26 +74,30 @@ export function routeValueOf(entries: readonly FlowRouteEntry[], category: strin
   return value ? value : undefined;
 }
 
-/** The console has the page for this route value. */
-const known = (route: string | undefined, page: ProcessPageKind): route is string =>
-  route !== undefined && Object.hasOwn(PROCESS_BUSINESSES, route) && (page !== 'form' || PROCESS_BUSINESSES[route].form);
+/** The route of a category: its business's when the console has that page, else the general pages. */
+function routeOf(entries: readonly FlowRouteEntry[], category: string | null | undefined, page: ProcessPageKind): string {
+  const route = routeValueOf(entries, category);
+  const known = route !== undefined && Object.hasOwn(PROCESS_BUSINESSES, route);
+  if (!known) return GENERAL_ROUTE;
+  return page === 'form' && !PROCESS_BUSINESSES[route].form ? '' : route;
+}
 
 const seg = (value: string) => encodeURIComponent(value);
 
-/** 发起: the form of a definition's category. */
+/** 发起: the form of a definition's category (none for processes that start by themselves, an alarm's disposal). */
 export function formPath(entries: readonly FlowRouteEntry[], definition: { id: string; category: string | null }): string | undefined {
-  const route = routeValueOf(entries, definition.category);
-  return known(route, 'form') ? `/work/process/${route}/form/${seg(definition.id)}` : undefined;
+  const route = routeOf(entries, definition.category, 'form');
+  return route ? `/work/process/${route}/form/${seg(definition.id)}` : undefined;
 }
 
-/** 办理: a task's handle page (an instance without a business record has none). */
+/** 办理: a task's handle page; a process without a business record is its own. */
 export function handlePath(
   entries: readonly FlowRouteEntry[],
   task: { taskId: string; processInstanceId: string; businessId: string | null; category: string | null },
 ): string | undefined {
-  const route = routeValueOf(entries, task.category);
-  if (!known(route, 'handle') || !task.businessId) return undefined;
-  return `/work/process/${route}/handle/${seg(task.taskId)}/${seg(task.processInstanceId)}/${seg(task.businessId)}`;
+  const route = routeOf(entries, task.category, 'handle');
+  const businessId = task.businessId ?? task.processInstanceId;
+  return `/work/process/${route}/handle/${seg(task.taskId)}/${seg(task.processInstanceId)}/${seg(businessId)}`;
 }
 
 /** 详情: an instance's detail page. */
@@ -93,9 +105,9 @@ export function detailPath(
   entries: readonly FlowRouteEntry[],
   instance: { processInstanceId: string; businessId: string | null; category: string | null },
 ): string | undefined {
-  const route = routeValueOf(entries, instance.category);
-  if (!known(route, 'detail') || !instance.businessId) return undefined;
-  return `/work/process/${route}/detail/${seg(instance.processInstanceId)}/${seg(instance.businessId)}`;
+  const route = routeOf(entries, instance.category, 'detail');
+  const businessId = instance.businessId ?? instance.processInstanceId;
+  return `/work/process/${route}/detail/${seg(instance.processInstanceId)}/${seg(businessId)}`;
 }
 
 /** Whether a user holding these menu paths may open the page (the guard's answer; undefined: not a process page). */

@@ -132,7 +132,11 @@ onEveryStore('workflow tasks', { signIn: ['demo', 'zhangsan', 'lisi', 'operator'
   </process>
 </definitions>`;
     const [definition] = expectOk(await upload(ctx.demo, [{ name: 'parallel.bpmn', xml }]));
-    const { processInstanceId } = expectOk(await ctx.zhangsan.post<{ processInstanceId: string }>(`${F}/process/start-process`, { processDefinitionId: definition.id }));
+    const { processInstanceId } = expectOk(await ctx.zhangsan.post<{ processInstanceId: string }>(`${F}/process/start-process`, { processDefinitionId: definition.id, variables: { remark: '季度检查' } }));
+    // A process without a business record: its instance and variables are what its pages show.
+    const detail = expectOk(await ctx.lisi.get<{ processTitle: string; variables: Record<string, unknown> }>(`${F}/process/instance`, { processInstanceId }));
+    expect(detail).toMatchObject({ processTitle: '联合检查 - 张三', variables: { remark: '季度检查', applyUser: ids.zhangsan } });
+    expectRefused(await ctx.operator.get(`${F}/process/instance`, { processInstanceId }), '流程实例不存在或无权查看');
     const structure = (await taskIn(ctx.zhangsan, 'todo-list', processInstanceId)) as FlowTask;
     const sensors = (await taskIn(ctx.lisi, 'todo-list', processInstanceId)) as FlowTask;
     expect([structure.taskName, sensors.taskName]).toEqual(['结构检查', '传感器检查']);
