@@ -25,25 +25,25 @@ onEveryStore('users', { signIn: ['admin'] }, (ctx) => {
   });
 
   it('creates users and lists them with resolved names, never with the password', async () => {
-    const created = await create('zhangsan', { sex: 2, phone: '13800138000', email: 'zs@example.com' });
+    const created = await create('usr_alpha', { sex: 2, phone: '13800138000', email: 'zs@example.com' });
     expect(created).not.toHaveProperty('password');
-    const page = expectOk(await ctx.admin.get<PageData>(`${USER}/page`, { current: 1, size: 10, account: 'zhangsan' }));
+    const page = expectOk(await ctx.admin.get<PageData>(`${USER}/page`, { current: 1, size: 10, account: 'usr_alpha' }));
     expect(page.total).toBe(1);
-    expect(page.records[0]).toMatchObject({ account: 'zhangsan', roleName: '超级管理员', deptName: 'Vigil', postName: '首席执行官', tenantName: '管理组', sexName: '女', status: 1 });
+    expect(page.records[0]).toMatchObject({ account: 'usr_alpha', roleName: '超级管理员', deptName: 'Vigil', postName: '首席执行官', tenantName: '管理组', sexName: '女', status: 1 });
     expect(page.records[0]).not.toHaveProperty('password');
-    const listed = expectOk(await ctx.admin.get<PageData>(`${USER}/list`, { realName: 'zhangsan 实名' }));
-    expect(listed.records.map((r) => r.account)).toEqual(['zhangsan']);
+    const listed = expectOk(await ctx.admin.get<PageData>(`${USER}/list`, { realName: 'usr_alpha 实名' }));
+    expect(listed.records.map((r) => r.account)).toEqual(['usr_alpha']);
     const detail = expectOk(await ctx.admin.get<Row>(`${USER}/detail`, { id: created.id }));
-    expect(detail).toMatchObject({ id: created.id, account: 'zhangsan', roleName: '超级管理员', phone: '13800138000' });
+    expect(detail).toMatchObject({ id: created.id, account: 'usr_alpha', roleName: '超级管理员', phone: '13800138000' });
     expect(detail).not.toHaveProperty('password');
-    expect((await loginAs('zhangsan', 'Pass@1234')).access_token).toBeTruthy();
+    expect((await loginAs('usr_alpha', 'Pass@1234')).access_token).toBeTruthy();
   });
 
   it('refuses duplicate accounts, missing or weak passwords, bad phones and foreign roles', async () => {
-    await create('lisi');
-    expectRefusedExactly(await ctx.admin.post(`${USER}/submit`, { account: 'lisi', password: 'Pass@1234' }), '当前用户已存在!');
+    await create('usr_beta');
+    expectRefusedExactly(await ctx.admin.post(`${USER}/submit`, { account: 'usr_beta', password: 'Pass@1234' }), '当前用户已存在!');
     // The same account in another tenant is a different user.
-    const other = expectOk(await ctx.admin.post<Row>(`${USER}/submit`, { account: 'lisi', password: 'Pass@1234', tenantId: '100001' }));
+    const other = expectOk(await ctx.admin.post<Row>(`${USER}/submit`, { account: 'usr_beta', password: 'Pass@1234', tenantId: '100001' }));
     expect(other.tenantId).toBe('100001');
     expectRefusedExactly(await ctx.admin.post(`${USER}/submit`, { account: 'wangwu' }), '请输入密码');
     expectRefusedExactly(await ctx.admin.post(`${USER}/submit`, { account: 'wangwu', password: 'password' }), '密码必须包含数字、字母和特殊字符');
@@ -66,7 +66,7 @@ onEveryStore('users', { signIn: ['admin'] }, (ctx) => {
     expect(await findByAccount(ctx.admin, 'zhaoliu')).toMatchObject({ realName: '赵六', phone: '13912345678' });
     expect((await loginAs('zhaoliu', 'Pass@1234')).access_token).toBeTruthy();
     expect((await loginAs('zhaoliu', 'Other@9999')).error_description).toBe('用户名或密码错误');
-    expectRefusedExactly(await ctx.admin.post(`${USER}/submit`, { id: user.id, account: 'zhangsan' }), '当前用户已存在!');
+    expectRefusedExactly(await ctx.admin.post(`${USER}/submit`, { id: user.id, account: 'usr_alpha' }), '当前用户已存在!');
     expectRefusedExactly(await ctx.admin.post(`${USER}/submit`, { id: user.id, tenantId: '100001' }), '不能修改用户所属租户');
   });
 
@@ -88,7 +88,7 @@ onEveryStore('users', { signIn: ['admin'] }, (ctx) => {
       expectOk(await ctx.admin.get<PageData>(`${USER}/page`, { deptId, size: 100 })).records.map((r) => r.account).sort();
     expect(await accounts(top.id)).toEqual(['in_sub', 'in_top']);
     expect(await accounts(sub.id)).toEqual(['in_sub']);
-    expect(await accounts(String(me.deptId))).toEqual(expect.arrayContaining(['admin', 'in_sub', 'in_top', 'zhangsan']));
+    expect(await accounts(String(me.deptId))).toEqual(expect.arrayContaining(['admin', 'in_sub', 'in_top', 'usr_alpha']));
     expect((await ctx.admin.get(`${USER}/page`, { deptId: 'x' })).body.msg).toBe('请求参数类型错误: deptId');
   });
 

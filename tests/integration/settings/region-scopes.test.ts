@@ -89,21 +89,21 @@ onEveryStore('regions and scopes', { signIn: ['admin', 'demo'] }, (ctx) => {
     expectOk(await param(other.client, 'other.own'));
     const keys = async (client: ApiClient) =>
       expectOk(await client.get<PageData>('/api/blade-system/param/list', { size: 100 })).records.map((r) => r.paramKey).sort();
-    expect(await keys(staff.client)).toEqual(['account.initPassword', 'other.own', 'staff.own']);
+    expect(await keys(staff.client)).toEqual(['account.initPassword', 'alarm.flow.1', 'other.own', 'staff.own']);
 
     const own = expectOk(
       await ctx.admin.post<{ id: string }>('/api/blade-system/data-scope/submit', { menuId: '1', resourceCode: 'blade-system/param', scopeName: '本人可见', scopeType: 2 }),
     );
-    expect(await keys(staff.client)).toEqual(['account.initPassword', 'other.own', 'staff.own']); // declared, not yet granted
+    expect(await keys(staff.client)).toEqual(['account.initPassword', 'alarm.flow.1', 'other.own', 'staff.own']); // declared, not yet granted
     await grantScope(ctx.server, staff.roleId, own.id, 1);
     expect(await keys(staff.client)).toEqual(['staff.own']);
-    expect(await keys(other.client)).toEqual(['account.initPassword', 'other.own', 'staff.own']);
+    expect(await keys(other.client)).toEqual(['account.initPassword', 'alarm.flow.1', 'other.own', 'staff.own']);
     const foreign = expectOk(await other.client.get<PageData>('/api/blade-system/param/list', { paramKey: 'other.own' })).records[0];
     expect(expectOk(await staff.client.get('/api/blade-system/param/detail', { id: String(foreign.id) }))).toBeNull();
 
     // Removing the scope lifts the restriction at once.
     expectOk(await ctx.admin.post('/api/blade-system/data-scope/remove', undefined, { ids: own.id }));
-    expect(await keys(staff.client)).toHaveLength(3);
+    expect(await keys(staff.client)).toHaveLength(4);
 
     const api = expectOk(
       await ctx.admin.post<{ id: string }>('/api/blade-system/api-scope/submit', { menuId: '1', resourceCode: 'param_api', scopeName: '参数接口', scopePath: '/blade-system/param/**', scopeType: 1 }),

@@ -245,7 +245,7 @@ onEveryStore('home and data board figures', { signIn: ['admin', 'demo'] }, (ctx)
     it("lists the screens a user may open, in the menu tree's order", async () => {
       const operator = await signedIn(ctx.server.url, OPERATOR_ACCOUNT, OPERATOR_PASSWORD, '100001');
       const entries = expectOk(await operator.get<Array<{ code: string; name: string; path: string; source: string | null }>>(`${X}/index/getMeunAuth`));
-      expect(entries.map((e) => e.code)).toEqual(['project_list', 'device_list', 'gateway', 'gateway_state', 'monitor_point', 'device_threshold', 'alarm_list', 'collect_data', 'device_log']);
+      expect(entries.map((e) => e.code)).toEqual(['project_list', 'device_list', 'gateway', 'gateway_state', 'monitor_point', 'device_threshold', 'alarm_list', 'collect_data', 'device_log', 'work_claim', 'work_todo', 'work_send', 'work_done']);
       expect(entries[0]).toEqual({ code: 'project_list', name: '项目列表', path: '/xinde/project', source: 'projects' });
     });
 
