@@ -42,6 +42,8 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   'server/modules/blade-desk/notices.ts': [1, BACKGROUND],
   // Who may see an instance: its tasks and history, correlated to the scoped instance row.
   'server/modules/blade-flow/tasks.ts': [2, CORRELATED],
+  // The newest version of a definition's key, correlated to the definition the scoped query chose.
+  'server/modules/blade-flow/views.ts': [1, CORRELATED],
   'server/modules/blade-system/access/grants.ts': [1, IDENTITY],
   'server/modules/blade-system/access/menu.ts': [1, IDENTITY],
   'server/modules/blade-system/access/provision.ts': [2, IDENTITY],

@@ -13,7 +13,7 @@ import { badRequest, forbidden, ok, pageOf } from '../../http/envelope';
 import { pagingOf } from '../../http/conditions';
 import { formatDateTime } from '../../time';
 import type { Platform } from '../../platform';
-import { presentDefinitions } from './views';
+import { newestVersion, presentDefinitions } from './views';
 
 /**
  * Models (模型管理) and deployments (部署管理): a model's XML is checked by the engine on every save; deploying it, or
@@ -130,19 +130,7 @@ export function registerDefinitions(app: FastifyInstance, platform: Platform, wo
     if (key) qb = qb.where('processKey', 'like', `%${key}%`);
     if (name) qb = qb.where('name', 'like', `%${name}%`);
     if (category) qb = qb.where('category', '=', category);
-    if (text(params, 'latest') === 'true') {
-      qb = qb.where(({ eb, selectFrom }) =>
-        eb(
-          'version',
-          '=',
-          selectFrom('wf_definition as v')
-            .select((v) => v.fn.max('v.version').as('m'))
-            .whereRef('v.tenantId', '=', 'wf_definition.tenantId')
-            .whereRef('v.processKey', '=', 'wf_definition.processKey')
-            .where('v.isDeleted', '=', 0),
-        ),
-      );
-    }
+    if (text(params, 'latest') === 'true') qb = qb.where(newestVersion);
     const total = await qb.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
     const rows = await qb.selectAll().orderBy('processKey').orderBy('version', 'desc').limit(size).offset((current - 1) * size).execute();
     return ok(pageOf(await presentDefinitions(platform, ctx, rows as Row[]), Number(total?.n ?? 0), current, size));

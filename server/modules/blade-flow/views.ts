@@ -2,6 +2,7 @@ import type { FlowDefinition, FlowHistoryStep, FlowInstance, FlowTask } from '..
 import { flowDefinition, flowInstance, flowTask } from '../../../resources/flow/flow';
 import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
+import type { Condition } from '../../http/conditions';
 import { historyType } from '../../flow/bpmn';
 import type { Workflow } from '../../flow/service';
 import { INSTANCE_STATE, TASK_STATE } from '../../flow/steps';
@@ -12,6 +13,22 @@ import { dictLabels } from '../blade-user/names';
  * Rows of the workflow's tables as the calls answer them (resources/wire/flow.ts): names of people, categories and
  * durations added, one lookup per page.
  */
+
+/**
+ * The newest version of each process key, deleted ones aside: what a new instance runs (older versions finish their
+ * running instances). Correlated by tenant and key to the definition the scoped query chose.
+ */
+export const newestVersion: Condition = (eb) =>
+  eb(
+    'wf_definition.version',
+    '=',
+    eb
+      .selectFrom('wf_definition as v')
+      .select((v) => v.fn.max('v.version').as('m'))
+      .whereRef('v.tenantId', '=', 'wf_definition.tenantId')
+      .whereRef('v.processKey', '=', 'wf_definition.processKey')
+      .where('v.isDeleted', '=', 0),
+  );
 
 /** The dictionary `flow`'s name of a category `flow_<dictKey>`. */
 export async function categoryNames(platform: Platform): Promise<(category: string | null) => string | null> {

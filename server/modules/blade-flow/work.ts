@@ -16,7 +16,7 @@ import { badRequest, ok, pageOf } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { announceTask } from './notices';
 import { actionable, candidateOf, deptsOf, isCandidate, type TaskRow, taskOf } from './tasks';
-import { INSTANCE_COLUMNS, presentDefinitions, presentInstances, presentTasks, TASK_COLUMNS } from './views';
+import { INSTANCE_COLUMNS, newestVersion, presentDefinitions, presentInstances, presentTasks, TASK_COLUMNS } from './views';
 
 /**
  * My work (spec §4 "Workflow task lists"): what the caller may start, claim, has to do, has sent and has done, and the
@@ -98,18 +98,7 @@ export function registerWork(app: FastifyInstance, platform: Platform, workflow:
     const { current, size } = pagingOf(params as Record<string, string>);
     let qb = (await platform.repo(flowDefinition).select(ctx, { wholeTenant: true }))
       .where('suspensionState', '=', 1)
-      // The newest version of each key: what a new instance runs (older ones finish their running instances).
-      .where(({ eb, selectFrom }) =>
-        eb(
-          'version',
-          '=',
-          selectFrom('wf_definition as v')
-            .select((v) => v.fn.max('v.version').as('m'))
-            .whereRef('v.tenantId', '=', 'wf_definition.tenantId')
-            .whereRef('v.processKey', '=', 'wf_definition.processKey')
-            .where('v.isDeleted', '=', 0),
-        ),
-      );
+      .where(newestVersion);
     const name = text(params, 'name') ?? text(params, 'processDefinitionName');
     const category = text(params, 'category');
     if (name) qb = qb.where('name', 'like', `%${name}%`);

@@ -1,10 +1,11 @@
-import { Button, Callout, FormGroup, InputGroup, TextArea } from '@blueprintjs/core';
+import { FormGroup, InputGroup, TextArea } from '@blueprintjs/core';
 import { useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { RequestError } from '../../api/http';
 import { toastSuccess } from '../../ui/toast';
 import { startProcess } from './api';
 import { leaveFor } from './processPage';
+import { ProcessForm } from './ProcessForm';
 
 /**
  * The form of a process that has no business form of the console's (/work/process/process/form/:processDefinitionId):
@@ -32,29 +33,13 @@ export function GeneralForm({ processDefinitionId }: { processDefinitionId: stri
   };
 
   return (
-    <form
-      className="vg-process-form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-    >
-      {refusal && (
-        <Callout intent="danger" compact className="vg-process-refusal">
-          {refusal}
-        </Callout>
-      )}
+    <ProcessForm refusal={refusal} sending={sending} submitClass="vg-process-submit" onSubmit={() => void submit()}>
       <FormGroup label={t`标题`} labelFor="field-title" helperText={t`不填则为流程名称和发起人`}>
         <InputGroup id="field-title" maxLength={255} value={title} onChange={(e) => setTitle(e.target.value)} />
       </FormGroup>
       <FormGroup label={t`说明`} labelFor="field-remark">
         <TextArea id="field-remark" fill rows={4} maxLength={2000} value={remark} onChange={(e) => setRemark(e.target.value)} />
       </FormGroup>
-      <div className="vg-process-actions">
-        <Button type="submit" intent="primary" icon="send-message" text={t`提交`} loading={sending} className="vg-process-submit" />
-        <Button text={t`取消`} onClick={() => leaveFor('/work/start')} />
-      </div>
-    </form>
+    </ProcessForm>
   );
 }

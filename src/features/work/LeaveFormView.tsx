@@ -1,4 +1,4 @@
-import { Button, Callout, FormGroup, TextArea } from '@blueprintjs/core';
+import { Button, FormGroup, TextArea } from '@blueprintjs/core';
 import type { MessageDescriptor } from '@lingui/core';
 import { useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
@@ -8,6 +8,7 @@ import { toastSuccess } from '../../ui/toast';
 import { startLeave, type UserOption } from './api';
 import { type LeaveDraft, type LeaveField, leaveBody, leaveDays, leaveProblems, refusedField } from './leaveForm';
 import { leaveFor } from './processPage';
+import { ProcessForm } from './ProcessForm';
 import { UserPickerDialog, userLabel } from './UserPicker';
 import '../../crud/crud.css';
 
@@ -69,19 +70,7 @@ export function LeaveFormView({ processDefinitionId }: { processDefinitionId: st
   });
 
   return (
-    <form
-      className="vg-process-form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-    >
-      {refusal && (
-        <Callout intent="danger" compact className="vg-process-refusal">
-          {refusal}
-        </Callout>
-      )}
+    <ProcessForm refusal={refusal} sending={sending} submitClass="vg-leave-submit" onSubmit={() => void submit()}>
       <FormGroup {...group('startTime', t`开始时间`, true)} helperText={problems.startTime}>
         <DateInput id="field-startTime" kind="datetime" value={draft.startTime} invalid={!!problems.startTime} onChange={(v) => change('startTime', v)} onBlur={() => check('startTime')} />
       </FormGroup>
@@ -119,10 +108,6 @@ export function LeaveFormView({ processDefinitionId }: { processDefinitionId: st
           )}
         </div>
       </FormGroup>
-      <div className="vg-process-actions">
-        <Button type="submit" intent="primary" icon="send-message" text={t`提交`} loading={sending} className="vg-leave-submit" />
-        <Button text={t`取消`} onClick={() => leaveFor('/work/start')} />
-      </div>
       {picking && (
         <UserPickerDialog
           title={t`选择审批人`}
@@ -134,6 +119,6 @@ export function LeaveFormView({ processDefinitionId }: { processDefinitionId: st
           }}
         />
       )}
-    </form>
+    </ProcessForm>
   );
 }
