@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { BpmnProblem } from './bpmn';
 import { FlowRunError, type StepAction, type StepResult } from './engine';
@@ -9,7 +11,8 @@ import type { StepReply, StepRequest } from './engine-worker';
  * threads take steps in turn (the least busy first); the instance's queue (server/flow/service.ts) still keeps one
  * instance's steps in order. `threads` 0 runs steps on the main thread (a process that has one core to give).
  */
-const WORKER = new URL('./engine-worker.ts', import.meta.url).href;
+/** The worker's module, resolved as a module is (a test runner's browser-like environment rewrites import.meta.url). */
+const WORKER = pathToFileURL(createRequire(import.meta.url).resolve('./engine-worker.ts')).href;
 
 export class EnginePool {
   private readonly workers: Slot[] = [];

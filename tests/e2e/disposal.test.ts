@@ -29,6 +29,13 @@ describe('alarm disposal in the console', () => {
     await signIn(c.page, '100001', tenantAccount, password);
   };
   const row = (text: string) => c.page.locator('.vg-work-row').filter({ hasText: text }).first();
+  /** The alarm list's disposal cell: the table is wider than the page and Blueprint renders visible columns only. */
+  async function disposalCell() {
+    await c.page.locator('.vg-crud-main .bp6-table-quadrant-main .bp6-table-quadrant-scroll-container').evaluate((el) => {
+      el.scrollLeft = el.scrollWidth;
+    });
+    return c.page.locator('.vg-alarm-disposal').first();
+  }
 
   /** Claims the alarm's task among 待签事务 and approves it with a comment on its handle page. */
   async function claimAndApprove(taskName: string, comment: string) {
@@ -48,7 +55,8 @@ describe('alarm disposal in the console', () => {
     const { page } = c;
     await as(OPERATOR_ACCOUNT, OPERATOR_PASSWORD);
     await openMenu(page, '告警列表', '/xinde/alarm');
-    const disposal = page.locator('.vg-alarm-disposal').first();
+    await page.locator('.bp6-table-cell').filter({ hasText: title }).first().waitFor();
+    const disposal = await disposalCell();
     await disposal.getByText('处置中').waitFor();
     expect(await disposal.innerText()).toContain('告警确认');
     await disposal.click();
@@ -68,7 +76,8 @@ describe('alarm disposal in the console', () => {
     await claimAndApprove('复核', '同意关闭');
 
     await openMenu(page, '告警列表', '/xinde/alarm');
-    await page.locator('.vg-alarm-disposal').first().getByText('已完成').waitFor();
+    await page.locator('.bp6-table-cell').filter({ hasText: title }).first().waitFor();
+    await (await disposalCell()).getByText('已完成').waitFor();
     // Handled with the process's record, as the list's 处理结果 says (read here rather than scrolled to).
     const admin = await signedIn(c.server.url, 'admin', 'admin', '100001');
     const [alarm] = (await admin.get<{ records: Array<Record<string, unknown>> }>('/api/wit-xinde/alarm/list', { deviceId: demoId('device:QJ-HLS-01') })).body.data.records;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { hashPassword } from '../../auth/passwords';
 import { HEAD_POST } from '../../flow/directory';
 import { nextId } from '../../ids';
@@ -35,7 +36,11 @@ const ENGINEER_MENUS = [
 /** The duty operator takes part in alarm disposal. */
 export const OPERATOR_WORK_MENUS = ['work', 'work_claim', 'work_todo', 'work_send', 'work_done'];
 
-export const processXml = (file: string): string => readFileSync(new URL(`../../flow/processes/${file}`, import.meta.url), 'utf8');
+/**
+ * A seeded process's document. Resolved as a module is (not by URL arithmetic on import.meta.url, which a test
+ * runner's browser-like environment rewrites).
+ */
+export const processXml = (file: string): string => readFileSync(createRequire(import.meta.url).resolve(`../../flow/processes/${file}`), 'utf8');
 
 /**
  * Step 0008: workflow (docs/workflow.md). The 流程跟踪 menu's 删除 button; the routes of the dictionary `flow`; the

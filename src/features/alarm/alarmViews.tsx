@@ -82,7 +82,6 @@ export function alarmView(handle: RowAction['run']): CrudView<typeof alarm> {
     fields: [
       { name: 'alarmLevel', label: msg`告警等级`, widget: LEVELS, search: true, width: 90, required: msg`请选择告警等级` },
       { name: 'title', label: msg`告警标题`, width: 240, disabled: true, span: 24 },
-      { ...derived('processState', msg`处置流程`, 150), cell: disposalCell },
       { name: 'projectId', label: msg`所属项目`, search: true, width: 140, disabled: true },
       { name: 'deviceId', label: msg`设备`, width: 140, required: msg`请选择设备`, disabled: true },
       { name: 'deviceCode', label: msg`设备编号`, search: true, width: 130, hideInTable: true, hideInForm: true },
@@ -91,6 +90,7 @@ export function alarmView(handle: RowAction['run']): CrudView<typeof alarm> {
       { name: 'limitValue', label: msg`阈值`, width: 90, hideInForm: true },
       { name: 'alarmState', label: msg`告警状态`, widget: options(['1', msg`告警中`], ['2', msg`已恢复`]), search: true, width: 90, hideInForm: true },
       { name: 'handleState', label: msg`处理状态`, widget: options(['0', msg`未处理`], ['1', msg`已处理`]), search: true, width: 90, hideInForm: true },
+      { ...derived('processState', msg`处置流程`, 150), cell: disposalCell },
       { name: 'firstTime', label: msg`首次告警时间`, width: 160, hideInForm: true },
       { name: 'levelTime', label: msg`最近变化时间`, width: 160, hideInForm: true },
       { name: 'handleUserName', label: msg`处理人`, width: 100, hideInForm: true },
