@@ -802,6 +802,8 @@ export const EN: Readonly<Record<string, string>> = {
   '边界事件和中间捕获事件须有一个定时器 (timerEventDefinition)': 'Boundary and intermediate catch events need one timer (timerEventDefinition)',
   边界事件未附着在任务上: 'The boundary event is not attached to a task',
   连线的终点不存在: 'The flow leads to no element',
+  '流程步骤超过{seconds}秒未完成,已中止': 'A process step ran for more than {seconds} s and was stopped',
+  '流程中有不经过用户任务或定时器的循环,会无限执行': 'The process has a loop through no user task or timer: it would run for ever',
   连线的起点不存在: 'The flow starts at no element',
   签收成功: 'Claimed',
   退回成功: 'Given back',

@@ -165,6 +165,40 @@ function checkExpression(text: string, refusal: (problem: string) => never): voi
   if (problem) refusal(problem);
 }
 
+/** Elements where a path stops until someone or some time moves it on. */
+const WAITS = new Set(['bpmn:UserTask', 'bpmn:IntermediateCatchEvent']);
+
+/**
+ * An element on a cycle of sequence flows that never waits (gateways and plain tasks only): the engine would run it
+ * for ever within one step. Undefined when every cycle passes a user task or a timer.
+ */
+function loopWithoutWait(flowElements: readonly ModdleElement[]): string | undefined {
+  const waits = new Set(flowElements.filter((e) => WAITS.has(e.$type)).map((e) => String(e.id)));
+  const next = new Map<string, string[]>();
+  for (const flow of flowElements.filter((e) => e.$type === 'bpmn:SequenceFlow')) {
+    const [from, to] = [String((flow.sourceRef as ModdleElement).id), String((flow.targetRef as ModdleElement).id)];
+    if (waits.has(from) || waits.has(to)) continue;
+    next.set(from, [...(next.get(from) ?? []), to]);
+  }
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (id: string): string | undefined => {
+    if (state.get(id) === 'open') return id;
+    if (state.get(id) === 'done') return undefined;
+    state.set(id, 'open');
+    for (const to of next.get(id) ?? []) {
+      const found = visit(to);
+      if (found) return found;
+    }
+    state.set(id, 'done');
+    return undefined;
+  };
+  for (const id of next.keys()) {
+    const found = visit(id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** Reads, checks and compiles a BPMN document; throws BpmnProblem when the engine could not run it. */
 export async function compileBpmn(xml: string): Promise<CompiledProcess> {
   if (!xml.trim()) throw new BpmnProblem('流程文件为空');
@@ -186,6 +220,9 @@ export async function compileBpmn(xml: string): Promise<CompiledProcess> {
     const incoming = flowElements.some((f) => f.$type === 'bpmn:SequenceFlow' && (f.targetRef as ModdleElement).id === element.id);
     if (!incoming) throw new BpmnProblem('元素没有进入的连线,永远不会执行', element.id, lineOf(xml, element.id));
   }
+
+  const loop = loopWithoutWait(flowElements);
+  if (loop) throw new BpmnProblem('流程中有不经过用户任务或定时器的循环,会无限执行', loop, lineOf(xml, loop));
 
   let context: SerializableContext;
   try {

@@ -12,21 +12,52 @@ import type { StepReply, StepRequest } from './engine-worker';
  * instance's steps in order. `threads` 0 runs steps on the main thread (a process that has one core to give).
  */
 /** The worker's module, resolved as a module is (a test runner's browser-like environment rewrites import.meta.url). */
+/** Longest a step may take by default. */
+const STEP_LIMIT_MS = 10_000;
+
 const WORKER = pathToFileURL(createRequire(import.meta.url).resolve('./engine-worker.ts')).href;
 
 export class EnginePool {
   private readonly workers: Slot[] = [];
   private nextId = 0;
 
-  constructor(readonly threads: number) {}
+  constructor(
+    readonly threads: number,
+    /** Longest a step may take on a thread before the thread is stopped. */
+    private readonly limitMs = STEP_LIMIT_MS,
+  ) {}
 
   async run(definitionId: string, xml: string, state: string | null, action: StepAction): Promise<StepResult> {
     const slot = this.slot();
     const id = this.nextId++;
-    return new Promise<StepResult>((resolve, reject) => {
+    const step = new Promise<StepResult>((resolve, reject) => {
       slot.waiting.set(id, { resolve, reject });
       slot.worker.postMessage({ id, definitionId, xml, state, action } satisfies StepRequest);
     });
+    // A step is milliseconds; one that runs on (a timer cycle of no delay, say) takes its thread down with it.
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new FlowRunError(`流程步骤超过${this.limitMs / 1000}秒未完成,已中止`);
+        this.drop(slot, error);
+        reject(error);
+      }, this.limitMs);
+      timer.unref();
+    });
+    try {
+      return await Promise.race([step, limit]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** A thread that died or hung: the steps it held fail, the next step starts another. */
+  private drop(slot: Slot, error: Error): void {
+    for (const waiter of slot.waiting.values()) waiter.reject(error);
+    slot.waiting.clear();
+    const at = this.workers.indexOf(slot);
+    if (at >= 0) this.workers.splice(at, 1);
+    void slot.worker.terminate();
   }
 
   async close(): Promise<void> {
@@ -44,12 +75,7 @@ export class EnginePool {
       worker.unref();
       const slot: Slot = { worker, waiting: new Map() };
       worker.on('message', (reply: StepReply) => answer(slot, reply));
-      // A thread that died fails the steps it held; the next step starts another.
-      worker.on('error', (error) => {
-        for (const waiter of slot.waiting.values()) waiter.reject(error);
-        slot.waiting.clear();
-        this.workers.splice(this.workers.indexOf(slot), 1);
-      });
+      worker.on('error', (error) => this.drop(slot, error));
       this.workers.push(slot);
       return slot;
     }

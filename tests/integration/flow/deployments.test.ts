@@ -17,6 +17,9 @@ onEveryStore('workflow models and deployments', { signIn: ['admin', 'demo', 'zha
     expect(refusal.body.msg).toMatch(/^第\d+行/);
     expectRefused(await save(good.replace('targetRef="end" />', 'targetRef="nowhere" />')), 'nowhere');
     expectRefused(await save(good, 'other_key'), '流程标识 review 与模型标识 other_key 不一致');
+    // A loop through gateways only would run for ever within one step.
+    const spin = good.replace('<endEvent id="end" />', '<endEvent id="end" />\n    <exclusiveGateway id="g1" />\n    <exclusiveGateway id="g2" />').replace('<sequenceFlow id="f0" sourceRef="start" targetRef="check" />', '<sequenceFlow id="f0" sourceRef="start" targetRef="g1" /><sequenceFlow id="fa" sourceRef="g1" targetRef="g2" /><sequenceFlow id="fb" sourceRef="g2" targetRef="g1" /><sequenceFlow id="fc" sourceRef="g2" targetRef="check" />');
+    expectRefused(await save(spin), '不经过用户任务或定时器的循环');
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a model's expression, not a template
     expectRefused(await save(good.replace('camunda:candidateGroups="role:engineer"', 'camunda:assignee="${applyUser +}"')), '元素 check');
     // Nothing half-written: no model was kept.
