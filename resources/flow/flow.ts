@@ -39,7 +39,6 @@ export const flowModel = defineResource({
     /** The definition version its last deployment made (null: never deployed). */
     deployedVersion: int().nullish(),
   }),
-  variants: ['select'],
   orderBy: [{ field: 'updateTime', desc: true }],
   unique: [{ fields: ['modelKey'], message: '模型标识已存在' }],
   example: { modelKey: 'example_process', name: '示例流程', description: '示例', category: 'flow_leave' },

@@ -18,7 +18,7 @@ import { formatDateTime } from '../time';
  */
 
 export const ALARM_TABLE = 'wit_alarm';
-export const paramOfLevel = (level: number) => `alarm.flow.${level}`;
+const paramOfLevel = (level: number) => `alarm.flow.${level}`;
 
 export interface Disposal {
   /** Resolves once the alarms announced so far have been looked at (tests wait on it). */

@@ -282,11 +282,6 @@ export class Workflow {
     });
   }
 
-  /** Runs work on an instance in its turn (deletion, hand-overs), so it never interleaves with a step. */
-  exclusive<T>(instanceId: string, work: () => Promise<T>): Promise<T> {
-    return this.queue.run(instanceId, work);
-  }
-
   private async load(instanceId: string): Promise<InstanceRow> {
     // The engine's read of the instance a step runs on: found first through the caller's scope or the scheduler.
     const row = await this.platform.db

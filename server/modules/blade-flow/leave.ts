@@ -14,7 +14,7 @@ import { visibleInstance } from './tasks';
 import { INSTANCE_COLUMNS, presentInstances } from './views';
 
 /** The business table a leave instance names (BladeX's `blade_process_leave:<id>` business key). */
-export const LEAVE_TABLE = processLeave.table;
+const LEAVE_TABLE = processLeave.table;
 
 const DAY = 86_400_000;
 
