@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cors from '@fastify/cors';
@@ -10,6 +11,8 @@ import { type Alarms, startAlarms } from './alarms';
 import { type Disposal, startDisposal } from './alarms/disposal';
 import { DisplayLinks } from './auth/display';
 import { RevocationList } from './auth/revocations';
+import { Leases } from './cluster/leases';
+import { type Relay, startRelay } from './cluster/relay';
 import { RightsService } from './auth/rights';
 import { SignInGuard } from './auth/sign-in-guard';
 import { ScopeService } from './auth/scopes';
@@ -93,11 +96,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await seed(database.db, { demo: config.demo });
 
   const events = new EventBus();
+  // This process for as long as it runs: its leases and the changes it relays are told apart from a restarted one's.
+  const holder = `${config.mqttClientId}#${randomBytes(4).toString('hex')}`;
   const scopes = new ScopeService(database.db, events);
-  const revocations = new RevocationList(database.db);
+  const revocations = new RevocationList(database.db, events);
   await revocations.start();
   const store: KeyValueStore = config.redisUrl ? await RedisStore.connect(config.redisUrl) : new MemoryStore();
   const logs = new LogWriter(database.db, app.log);
+  // Several processes on one database tell each other of their changes (docs/operations.md).
+  const relay: Relay | undefined = config.redisUrl ? await startRelay(events, config.redisUrl, holder, (error) => logs.error('cluster', error, 'change relay')) : undefined;
   const deps = { db: database.db, dialect: database.dialect, scopes, events };
   const platform: Platform = {
     config,
@@ -108,6 +115,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     revocations,
     displays: new DisplayLinks(database.db, events),
     logs,
+    leases: new Leases(database.db, database.dialect, holder),
     store,
     signIn: new SignInGuard(database.db, config.signIn),
     social: new Map(config.socialProviders.map((p) => [p.source, new OAuth2Provider(p)])),
@@ -164,6 +172,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await push.stop();
     await realtime.close();
     revocations.stop();
+    await relay?.close();
     await logs.flush();
     await store.close();
     await database.close();

@@ -14,6 +14,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** UPLOAD_DIR: where attachments stored locally live; the processes of a deployment share one (a volume). */
+  uploadDir: string;
   /** postgres://… switches the store to PostgreSQL; undefined means SQLite under dataDir. */
   databaseUrl?: string;
   mqttPort: number;
@@ -33,6 +35,8 @@ export interface Config {
   consoleDir: string;
   /** Largest upload accepted by put-file, in bytes. */
   uploadLimit: number;
+  /** DEVICE_OFFLINE_AFTER (seconds): a device heard of only through its data is offline after this much silence. */
+  offlineAfterMs: number;
   /** FLOW_THREADS: threads that run workflow engine steps (server/flow/engine-pool.ts); 0 runs them on the main thread. */
   flowThreads: number;
   /** DEMO=1 (what `npm start` sets): seed the demo's life too — a week of history, thresholds, alarms (server/db/seed.ts). */
@@ -70,6 +74,13 @@ function portFrom(value: string | undefined, fallback: number, name: string): nu
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, got "${value}"`);
   return port;
+}
+
+function secondsFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const seconds = Number(value);
+  if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`${name} must be a whole number of seconds, got "${value}"`);
+  return seconds;
 }
 
 function flagFrom(value: string | undefined, name: string): boolean {
@@ -117,6 +128,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     port: portFrom(env.PORT, 8080, 'PORT'),
     host: env.HOST || '0.0.0.0',
     dataDir,
+    uploadDir: resolve(overrides.uploadDir ?? env.UPLOAD_DIR ?? join(dataDir, 'upload')),
     databaseUrl,
     mqttPort: portFrom(env.MQTT_PORT, 1883, 'MQTT_PORT'),
     mqttUrl: env.MQTT_URL || undefined,
@@ -129,6 +141,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     consoleDir: resolve(env.CONSOLE_DIR ?? 'dist'),
     uploadLimit: Number(env.UPLOAD_LIMIT ?? 20 * 1024 * 1024),
     flowThreads: threadsFrom(env.FLOW_THREADS),
+    offlineAfterMs: secondsFrom(env.DEVICE_OFFLINE_AFTER, 600, 'DEVICE_OFFLINE_AFTER') * 1000,
     demo: flagFrom(env.DEMO, 'DEMO'),
     exports: EXPORT_LIMITS,
     socialProviders: env.SOCIAL_PROVIDERS ? (JSON.parse(env.SOCIAL_PROVIDERS) as OAuth2ProviderConfig[]) : [],

@@ -32,6 +32,13 @@ export interface AlarmsChanged {
   at: number;
 }
 
+/** A `changed` event for every table: what a cache hears when changes may have been missed (server/cluster/relay.ts). */
+export const ANY_TABLE = '*';
+
+/** Whether a `changed` event of `table` concerns a cache of `tables`. */
+export const affects = (table: string, tables: ReadonlySet<string> | readonly string[]) =>
+  table === ANY_TABLE || ('has' in tables ? tables.has(table) : tables.includes(table));
+
 export class EventBus extends EventEmitter<ServerEvents> {
   constructor() {
     super();
@@ -42,7 +49,7 @@ export class EventBus extends EventEmitter<ServerEvents> {
   whenChanged(tables: Iterable<string>, then: () => void): void {
     const watched = new Set(tables);
     this.on('changed', (table) => {
-      if (watched.has(table)) then();
+      if (affects(table, watched)) then();
     });
   }
 }

@@ -7,6 +7,7 @@ import type { SignInGuard } from './auth/sign-in-guard';
 import type { SocialProvider } from './auth/social';
 import type { TokenService } from './auth/tokens';
 import type { KeyValueStore } from './cache';
+import type { Leases } from './cluster/leases';
 import type { Config } from './config';
 import type { Db, DialectName, NativeDb } from './db/database';
 import { Repository } from './db/repository';
@@ -29,6 +30,8 @@ export interface Platform {
   /** Wall screens' display links: their credentials, looked up by hash (docs/wall-screen.md). */
   displays: DisplayLinks;
   logs: LogWriter;
+  /** What the deployment's processes decide together: periodic jobs' turns and named leases (server/cluster). */
+  leases: Leases;
   store: KeyValueStore;
   /** Failed passwords, captcha demands and per-address locks of sign-in (docs/sign-in.md). */
   signIn: SignInGuard;

@@ -1,4 +1,5 @@
 import { ALARM_SOURCE, ALARM_STATE, type AlarmLevel, type Channel, CHANNELS, LEVEL_NAMES } from '../../resources/iot/alarm';
+import type { PeriodicJob } from '../cluster/leases';
 import type { Db, Row } from '../db/database';
 import { inUse } from '../db/in-use';
 import { nextId } from '../ids';
@@ -53,6 +54,7 @@ export class Notifier {
   private again = false;
   private stopped = false;
   private readonly timers: NodeJS.Timeout[] = [];
+  private reminders?: PeriodicJob;
 
   constructor(
     private readonly platform: Platform,
@@ -65,13 +67,15 @@ export class Notifier {
     const stale = nowMs() - STALE_CLAIM_MS;
     await this.platform.db.updateTable(DELIVERY).set({ state: STATE.pending }).where('state', '=', STATE.sending).where('claimedAt', '<', stale).execute();
     this.timers.push(setInterval(() => this.kick(), this.tickMs).unref());
-    this.timers.push(setInterval(() => void this.planReminders().catch((error) => this.fail(error)), this.reminderEveryMs).unref());
+    // Every process sends what is due (each delivery is claimed by one); reminders are planned by one per round.
+    this.reminders = this.platform.leases.every('alarm-reminders', this.reminderEveryMs, () => this.planReminders(), (error) => this.fail(error));
     this.kick();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
+    await this.reminders?.stop();
     await this.idle();
     this.channels.close();
   }

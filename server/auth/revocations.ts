@@ -1,14 +1,23 @@
 import type { Db } from '../db/database';
+import type { EventBus } from '../events';
+
+const TABLE = 'blade_token_revocation';
 
 /**
  * Token ids and session ids revoked before their expiry (logout, refresh rotation). Checked on every request from
- * memory; the table makes revocations survive restarts and reach the other server processes, which re-read it.
+ * memory; the table makes revocations survive restarts and reach the other server processes, which re-read it when
+ * told of the change (server/cluster/relay.ts) and every `refreshMs` in case the telling was lost.
  */
 export class RevocationList {
   private readonly revoked = new Map<string, number>();
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly events: EventBus,
+  ) {
+    events.whenChanged([TABLE], () => void this.reload().catch(() => undefined));
+  }
 
   async start(refreshMs = 10_000): Promise<void> {
     await this.reload();
@@ -22,8 +31,8 @@ export class RevocationList {
 
   private async reload(): Promise<void> {
     const now = Date.now();
-    await this.db.deleteFrom('blade_token_revocation').where('expiresAt', '<', now).execute();
-    const rows = (await this.db.selectFrom('blade_token_revocation').select(['jti', 'expiresAt']).execute()) as Array<{
+    await this.db.deleteFrom(TABLE).where('expiresAt', '<', now).execute();
+    const rows = (await this.db.selectFrom(TABLE).select(['jti', 'expiresAt']).execute()) as Array<{
       jti: string;
       expiresAt: number;
     }>;
@@ -40,9 +49,10 @@ export class RevocationList {
     const ms = expiresAt * 1000;
     this.revoked.set(id, ms);
     await this.db
-      .insertInto('blade_token_revocation')
+      .insertInto(TABLE)
       .values({ jti: id, expiresAt: ms })
       .onConflict((oc) => oc.column('jti').doNothing())
       .execute();
+    this.events.emit('changed', TABLE);
   }
 }

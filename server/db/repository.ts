@@ -4,7 +4,7 @@ import type { Resource, UniqueRule } from '../../resources/define';
 import type { PresentedRowOf, RowOf } from '../../resources/rows';
 import { isPlatformAdmin, type Principal } from '../auth/principal';
 import type { ScopeService } from '../auth/scopes';
-import type { EventBus } from '../events';
+import { affects, type EventBus } from '../events';
 import { filtersOf, type Condition, pagingOf, type Query, sortsOf } from '../http/conditions';
 import { badRequest, forbidden, invalidParam, pageOf, type Page } from '../http/envelope';
 import { nextId } from '../ids';
@@ -140,7 +140,7 @@ export class Repository<R extends Resource = Resource> {
     // Counts also depend on the tables the project scope reads (server/db/project-scope.ts).
     const watched = new Set([resource.table, ...(resource.projectField ? projectScopeTables(resource.projectThrough) : [])]);
     deps.events.on('changed', (table) => {
-      if (watched.has(table)) this.counts.clear();
+      if (affects(table, watched)) this.counts.clear();
     });
   }
 

@@ -91,6 +91,8 @@ export interface HandTables {
   wf_timer: { id: string; tenantId: string; instanceId: string; elementId: string; executionId: string; dueAt: number };
   // 0014 seed steps (server/db/seed/runner.ts)
   vigil_seed_step: { name: string; runAt: string };
+  // 0022 cluster (server/cluster/leases.ts)
+  vigil_lease: { name: string; holder: string; token: number; period: number; expiresAt: number };
 }
 
 /** Every table's row as a select returns it. */

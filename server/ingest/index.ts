@@ -1,9 +1,9 @@
-import mqtt from 'mqtt';
 import { MQTT_CLIENT_TYPE } from '../../resources/iot/mqtt';
 import type { Platform } from '../platform';
 import { Rollups } from '../series/rollups';
 import type { BrokerHooks } from './broker';
 import { Directory } from './directory';
+import { ExternalIngest } from './external';
 import { LatestValues } from './latest';
 import { Ingestion, isDataTopic } from './pipeline';
 import { Presence } from './presence';
@@ -34,13 +34,13 @@ export function createIngest(platform: Platform): Ingest {
   const log = (error: unknown, context?: string) => platform.logs.error('ingest', error, context);
   const writer = new SeriesWriter(platform.native, log);
   const latest = new LatestValues(platform.db, log);
-  const presence = new Presence(platform, directory);
+  const presence = new Presence(platform, directory, platform.config.offlineAfterMs);
   const pipeline = new Ingestion(platform, directory, writer, latest, presence);
   const rollups = new Rollups(platform, log);
   latest.start();
   presence.start();
   rollups.start();
-  let external: mqtt.MqttClient | undefined;
+  let external: ExternalIngest | undefined;
 
   const hooks: BrokerHooks = {
     isData: isDataTopic,
@@ -60,18 +60,25 @@ export function createIngest(platform: Platform): Ingest {
     rollups,
     hooks,
     async connectExternal(url) {
-      // The external broker authenticates the devices; we read their data as one more subscriber. Its QoS 1
-      // acknowledgements do not wait for our storage (MQTT gives a subscriber no say in them). Processes of one
-      // deployment share the subscription, so each message is ingested once, by one of them.
+      // The external broker authenticates the devices; we read their data as one more subscriber, acknowledging each
+      // message once it is stored. Processes of one deployment share the subscription, so each message is ingested
+      // once, by one of them (server/ingest/external.ts).
       const { mqttClientId, mqttShareGroup } = platform.config;
-      external = await mqtt.connectAsync(url, { clientId: `${mqttClientId}-ingest`, clean: false });
-      external.on('message', (topic, payload) => void pipeline.accept(topic, payload).catch((error) => log(error, `message on ${topic}`)));
-      await external.subscribeAsync(mqttShareGroup ? `$share/${mqttShareGroup}/${DATA_TOPICS}` : DATA_TOPICS, { qos: 1 });
+      external = new ExternalIngest({
+        url,
+        clientId: `${mqttClientId}-ingest`,
+        shareGroup: mqttShareGroup,
+        topics: DATA_TOPICS,
+        leases: platform.leases,
+        accept: (topic, payload) => pipeline.accept(topic, payload),
+        log,
+      });
+      await external.start();
     },
     async stop() {
-      await external?.endAsync();
+      await external?.stop();
       latest.stop();
-      presence.stop();
+      await presence.stop();
       await rollups.stop();
       await writer.close();
       await latest.persist();

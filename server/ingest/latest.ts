@@ -93,10 +93,13 @@ export class LatestValues {
         const channels = [...(this.byDevice.get(deviceId) ?? [])];
         const values = Object.fromEntries(channels.map(([key, v]) => [key, v.value]));
         const stored: StoredChannels = Object.fromEntries(channels.map(([key, v]) => [key, [v.ts, v.value, v.previous]]));
+        const seen = formatDateTime(new Date(seenAt));
+        // Another process of the deployment may have heard the device later and written that back already.
         await trx
           .updateTable('wit_device')
-          .set({ lastValues: JSON.stringify(values), lastChannels: JSON.stringify(stored), lastSeen: formatDateTime(new Date(seenAt)) })
+          .set({ lastValues: JSON.stringify(values), lastChannels: JSON.stringify(stored), lastSeen: seen })
           .where('id', '=', deviceId)
+          .where((eb) => eb.or([eb('lastSeen', 'is', null), eb('lastSeen', '<=', seen)]))
           .execute();
       }
     });

@@ -74,7 +74,10 @@ export class PresenceSampler {
     if (this.stopped) return;
     const at = nextSampleAt(this.now());
     this.timer = this.arm(at, async () => {
-      this.running = this.sample(at).catch((error: unknown) => this.platform.logs.error('presence-sampler', error, `sample of ${at}`));
+      // One process of a deployment samples each instant.
+      this.running = this.platform.leases
+        .claim('presence-sample', at / SAMPLE_INTERVAL_MS)
+        .then((claimed) => (claimed ? this.sample(at) : 0)).catch((error: unknown) => this.platform.logs.error('presence-sampler', error, `sample of ${at}`));
       await this.running;
       this.schedule();
     });

@@ -1,3 +1,6 @@
+import type { ExpressionBuilder } from 'kysely';
+import type { PeriodicJob } from '../cluster/leases';
+import type { Schema } from '../db/tables';
 import { nextId } from '../ids';
 import type { Platform } from '../platform';
 import { formatDateTime } from '../time';
@@ -16,33 +19,33 @@ interface DeviceState {
   connected: boolean;
 }
 
-/** A device heard of only through data is offline after this much silence. */
-export const SILENCE_TIMEOUT_MS = 10 * 60_000;
-
 /**
  * Online/offline of devices and gateways. A device or gateway connected to the broker is online while connected:
  * a clean disconnect, a lost connection (its last will) or a missed keep-alive takes it offline at once. A device
- * behind a gateway is online while its data arrives, and goes offline with its gateway or after 10 minutes of
- * silence. Every change is stored (wit_device / wit_gateway, gateway transitions in wit_gateway_state) and
+ * behind a gateway is online while its data arrives, and goes offline with its gateway or after DEVICE_OFFLINE_AFTER
+ * (10 minutes) of silence. Every change is stored (wit_device / wit_gateway, gateway transitions in wit_gateway_state) and
  * announced on the event bus.
+ *
+ * Several processes of a deployment each hear some of a device's data (docs/operations.md): a device's change is
+ * stored by a conditional update that only one of them wins, and only the winner announces it; the silence sweep runs
+ * once per period across the deployment, against `last_seen` as every process writes it back.
  */
 export class Presence {
   private readonly devices = new Map<string, DeviceState>();
-  private timer?: NodeJS.Timeout;
+  private job?: PeriodicJob;
 
   constructor(
     private readonly platform: Platform,
     private readonly directory: Directory,
-    private readonly silenceMs = SILENCE_TIMEOUT_MS,
+    private readonly silenceMs: number,
   ) {}
 
   start(sweepMs = 5000): void {
-    this.timer = setInterval(() => void this.sweep().catch((error) => this.platform.logs.error('ingest', error, 'presence sweep')), sweepMs);
-    this.timer.unref();
+    this.job = this.platform.leases.every('presence-sweep', sweepMs, () => this.sweep(), (error) => this.platform.logs.error('ingest', error, 'presence sweep'));
   }
 
-  stop(): void {
-    clearInterval(this.timer);
+  async stop(): Promise<void> {
+    await this.job?.stop();
   }
 
   /** A broker connection of a device or gateway identity came up or went down. */
@@ -58,8 +61,10 @@ export class Presence {
   /** Data of a device was stored. */
   async seen(deviceId: string, tenantId: string, code: string, gatewayId: string | null, at: number): Promise<void> {
     const state = this.stateOf(deviceId, tenantId, code, gatewayId);
+    // Silent here for the timeout: the sweep may have taken it offline meanwhile, though this process thinks it online.
+    const silentHere = at - state.lastSeen >= this.silenceMs;
     state.lastSeen = at;
-    if (!state.online) await this.setDevice(deviceId, state, true, 'connect');
+    if (!state.online || silentHere) await this.setDevice(deviceId, state, true, 'connect', silentHere);
   }
 
   private stateOf(deviceId: string, tenantId: string, code: string, gatewayId: string | null): DeviceState {
@@ -71,11 +76,18 @@ export class Presence {
     return state;
   }
 
-  private async setDevice(id: string, state: DeviceState, online: boolean, reason: Reason): Promise<void> {
-    if (state.online === online) return;
+  /** Stores and announces a change, unless this process knows it has none or another process stored it first. */
+  private async setDevice(id: string, state: DeviceState, online: boolean, reason: Reason, recheck = false): Promise<void> {
+    if (state.online === online && !recheck) return;
     state.online = online;
     const at = Date.now();
-    await this.platform.db.updateTable('wit_device').set({ online: online ? 1 : 0, lastSeen: formatDateTime(new Date(at)) }).where('id', '=', id).execute();
+    const changed = await this.platform.db
+      .updateTable('wit_device')
+      .set({ online: online ? 1 : 0, lastSeen: formatDateTime(new Date(at)) })
+      .where('id', '=', id)
+      .where((eb) => (online ? eb.or([eb('online', '=', 0), eb('online', 'is', null)]) : eb('online', '=', 1)))
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) === 0) return;
     this.platform.events.emit('presence', { tenantId: state.tenantId, kind: 'device', id, code: state.code, online, reason, at });
   }
 
@@ -100,11 +112,29 @@ export class Presence {
     for (const [id, state] of this.devices) if (state.gatewayId === gateway.id && !state.connected) await this.setDevice(id, state, false, reason);
   }
 
-  /** Devices heard only through data go offline after the silence timeout. */
+  /**
+   * Devices heard only through data go offline after the silence timeout: those online whose `last_seen` (written back
+   * by whichever process heard them last) is older, but for those connected to this process's own broker.
+   */
   private async sweep(): Promise<void> {
-    const limit = Date.now() - this.silenceMs;
-    for (const [id, state] of this.devices) {
-      if (state.online && !state.connected && state.lastSeen < limit) await this.setDevice(id, state, false, 'timeout');
+    const at = Date.now();
+    const limit = formatDateTime(new Date(at - this.silenceMs));
+    const silent = (eb: ExpressionBuilder<Schema, 'wit_device'>) => eb.and([eb('online', '=', 1), eb.or([eb('lastSeen', '<', limit), eb('lastSeen', 'is', null)])]);
+    const candidates = await this.platform.db.selectFrom('wit_device').select('id').where(silent).execute();
+    const ids = candidates.map((row) => row.id).filter((id) => !this.devices.get(id)?.connected);
+    for (let i = 0; i < ids.length; i += 500) {
+      const gone = await this.platform.db
+        .updateTable('wit_device')
+        .set({ online: 0 })
+        .where('id', 'in', ids.slice(i, i + 500))
+        .where(silent)
+        .returning(['id', 'tenantId', 'code'])
+        .execute();
+      for (const device of gone) {
+        const state = this.devices.get(device.id);
+        if (state) state.online = false;
+        this.platform.events.emit('presence', { tenantId: device.tenantId, kind: 'device', id: device.id, code: device.code, online: false, reason: 'timeout', at });
+      }
     }
   }
 }

@@ -9,6 +9,7 @@ import type { DeviceMessage } from '../ingest/types';
 import type { Platform } from '../platform';
 import { formatDateTime } from '../time';
 import { isDisplaySocket } from './screen';
+import { affects } from '../events';
 
 /**
  * The live debug stream (docs/live-and-history.md): a console subscribes to a device or a gateway over socket.io,
@@ -176,7 +177,7 @@ export function attachDebug(io: Server, platform: Platform, principalOf: (socket
   /** Device -> its gateway, for pushing a device's own messages to the gateway's watchers too. */
   const gatewayOfDevice = new Map<string, string | null>();
   const forgetDevices = (table: string) => {
-    if (table === 'wit_device') gatewayOfDevice.clear();
+    if (affects(table, ['wit_device'])) gatewayOfDevice.clear();
   };
 
   // Nobody watches most devices: skip building and encoding their events (under load that was 7% of the server's

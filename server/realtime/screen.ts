@@ -1,7 +1,7 @@
 import type { Server, Socket } from 'socket.io';
 import { SCREEN_EVENTS, type ScreenAlarm, type ScreenPresence, type ScreenReading } from '../../resources/wire/screen';
 import { type DisplayLink, hashSecret } from '../auth/display';
-import type { AlarmsChanged } from '../events';
+import { type AlarmsChanged, affects } from '../events';
 import type { PresenceChange, StoredReading } from '../ingest/types';
 import { ALARM_COLUMNS, type AlarmColumns, alarmLineOf } from '../modules/wit-xinde/screen/lines';
 import type { Platform } from '../platform';
@@ -127,7 +127,7 @@ export function attachScreen(io: Server, platform: Platform, clustered: boolean)
 
   const projectOfDevice = new Map<string, { tenantId: string; projectId: string | null }>();
   const forgetDevices = (table: string) => {
-    if (table === 'wit_device') projectOfDevice.clear();
+    if (affects(table, ['wit_device'])) projectOfDevice.clear();
   };
 
   const onPresence = (change: PresenceChange) => {
@@ -147,7 +147,7 @@ export function attachScreen(io: Server, platform: Platform, clustered: boolean)
 
   const onChanged = (table: string) => {
     forgetDevices(table);
-    if (table === 'wit_display_link' || table === 'blade_tenant') sweeper.sweep();
+    if (affects(table, ['wit_display_link', 'blade_tenant'])) sweeper.sweep();
   };
   platform.events.on('readings', onReadings);
   platform.events.on('alarms', onAlarms);

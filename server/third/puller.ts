@@ -7,6 +7,7 @@ import type { Platform } from '../platform';
 import { formatDateTime } from '../time';
 import type { ThirdConnections } from './connections';
 import { type RemoteReading, ThirdError, type ThirdPlatform } from './types';
+import { affects } from '../events';
 
 /**
  * Pulls readings of bound devices from third-party platforms into the series (docs/third-party.md "Pulling data").
@@ -39,6 +40,8 @@ export type PullTimer = (delayMs: number, fire: () => Promise<void>) => { stop()
 export interface PullerOptions {
   /** The periodic pulls' timers (tests: ones they fire themselves, instead of waiting for the interval). */
   timer?: PullTimer;
+  /** The clock a pull's interval is claimed by across the deployment (tests: one their timers move). */
+  now?: () => number;
 }
 
 const realTimer: PullTimer = (delayMs, fire) => {
@@ -92,12 +95,13 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 export class ThirdPuller {
   private readonly timers = new Map<string, Scheduled>();
   private readonly timer: PullTimer;
+  private readonly now: () => number;
   /** The pull under way per connection: pulls of one connection run one after another. */
   private readonly running = new Map<string, Promise<unknown>>();
   private syncing: Promise<void> = Promise.resolve();
   private closed = false;
   private readonly onChanged = (table: string) => {
-    if (table === 'wit_third_param') void this.sync();
+    if (affects(table, ['wit_third_param'])) void this.sync();
   };
 
   constructor(
@@ -107,6 +111,7 @@ export class ThirdPuller {
     options: PullerOptions = {},
   ) {
     this.timer = options.timer ?? realTimer;
+    this.now = options.now ?? Date.now;
   }
 
   /** Starts the timers of the enabled connections and follows every later change of them. */
@@ -170,10 +175,14 @@ export class ThirdPuller {
     entry.timer = this.timer(delayMs, () => this.fire(id, entry, delayMs));
   }
 
-  /** One periodic pull; the next is armed when it is done, so slow pulls never pile up. */
+  /**
+   * One periodic pull; the next is armed when it is done, so slow pulls never pile up. Every process of a deployment
+   * arms it: the one that claims the interval first pulls.
+   */
   private async fire(id: string, entry: Scheduled, delayMs: number): Promise<void> {
     if (this.timers.get(id) !== entry || this.closed) return;
-    await this.pull(id).catch(() => undefined); // recorded on the connection
+    const claimed = await this.platform.leases.claim(`third-pull:${id}`, Math.floor(this.now() / delayMs)).catch((error: unknown) => this.logError(undefined, error));
+    if (claimed) await this.pull(id).catch(() => undefined); // recorded on the connection
     if (this.timers.get(id) !== entry || this.closed) return;
     this.arm(id, entry, delayMs);
     // A refused sign-in has just paused the connection: the reload drops its timer.

@@ -41,7 +41,7 @@ async function recordAttach(platform: Platform, ctx: CallContext, values: Row): 
  * (also when none is enabled) or an S3-compatible bucket; either way the upload is recorded as an attachment.
  */
 export function registerFiles(app: FastifyInstance, platform: Platform): void {
-  const local = new LocalStorage(platform.config.dataDir);
+  const local = new LocalStorage(platform.config.uploadDir);
   const attachRepo = platform.repo(attach);
   const ossRepo = platform.repo(oss);
 

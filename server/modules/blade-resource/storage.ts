@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { ApiError, MESSAGES } from '../../http/envelope';
 
 /**
- * Object names and local object storage under DATA_DIR/upload. Names are `<tenant>/<yyyyMMdd>/<32 hex>.<ext>` in
+ * Object names and local object storage under UPLOAD_DIR (DATA_DIR/upload by default). Names are `<tenant>/<yyyyMMdd>/<32 hex>.<ext>` in
  * every store: the random part makes links unguessable, so local files can be served without a token (images in
  * <img> tags send no headers), and the strict shape means a name taken from a URL or a row can never leave the
  * upload directory. The client's file name is kept only as the attachment's display name.
@@ -43,8 +43,8 @@ export interface StoredObject {
 export class LocalStorage {
   readonly root: string;
 
-  constructor(dataDir: string) {
-    this.root = resolve(dataDir, 'upload');
+  constructor(uploadDir: string) {
+    this.root = resolve(uploadDir);
   }
 
   /** The file of an object name, or undefined when the name is not one this storage issues. */

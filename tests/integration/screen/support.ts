@@ -60,7 +60,7 @@ export async function createLink(api: ApiClient, body: Record<string, unknown>):
 }
 
 /** A wall screen's HTTP call: nothing but the display header (no client, no token, no language). */
-export async function displayCall<T = unknown>(server: TestServer, secret: string | undefined, path: string, query: Params = {}, method = 'GET'): Promise<Reply<Envelope<T>>> {
+export async function displayCall<T = unknown>(server: Pick<TestServer, 'url'>, secret: string | undefined, path: string, query: Params = {}, method = 'GET'): Promise<Reply<Envelope<T>>> {
   const url = new URL(path, server.url);
   for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, String(value));
   const headers: Record<string, string> = secret === undefined ? {} : { [DISPLAY_HEADER]: secret };
@@ -91,7 +91,7 @@ export interface ScreenSocket {
 }
 
 /** Connects as a wall screen; rejects with the handshake's refusal. */
-export async function screenSocket(server: TestServer, secret: string, sockets: Socket[]): Promise<ScreenSocket> {
+export async function screenSocket(server: Pick<TestServer, 'url'>, secret: string, sockets: Socket[]): Promise<ScreenSocket> {
   const socket = connectSocket(server.url, { auth: { display: secret }, transports: ['websocket'], reconnection: false });
   sockets.push(socket);
   const screen: ScreenSocket = {
@@ -115,7 +115,7 @@ export async function screenSocket(server: TestServer, secret: string, sockets: 
 }
 
 /** The handshake's refusal of a secret, as the client sees it. */
-export function refusedHandshake(server: TestServer, auth: Record<string, unknown>, sockets: Socket[]): Promise<string> {
+export function refusedHandshake(server: Pick<TestServer, 'url'>, auth: Record<string, unknown>, sockets: Socket[]): Promise<string> {
   const socket = connectSocket(server.url, { auth, transports: ['websocket'], reconnection: false });
   sockets.push(socket);
   return new Promise((resolve, reject) => {

@@ -30,6 +30,10 @@ export const remoteDevice = (code: string) => demoId(`device:${code}`);
  */
 export class PullClock {
   private readonly armed = new Set<{ delayMs: number; fire: () => Promise<void> }>();
+  private at = Date.now();
+
+  /** The puller's clock: an interval passes at each elapse. */
+  readonly now = () => this.at;
 
   readonly timer: PullTimer = (delayMs, fire) => {
     const entry = { delayMs, fire };
@@ -46,6 +50,7 @@ export class PullClock {
   async elapse(): Promise<void> {
     const due = [...this.armed];
     for (const t of due) this.armed.delete(t);
+    this.at += Math.max(1, ...due.map((t) => t.delayMs));
     await Promise.all(due.map((t) => t.fire()));
   }
 }
@@ -67,7 +72,7 @@ export interface Pair {
 export async function startPair(store: StoreKind): Promise<Pair> {
   const remote = await startServer(store);
   const clock = new PullClock();
-  const ours = await startServer(store, {}, undefined, undefined, { puller: { timer: clock.timer } });
+  const ours = await startServer(store, {}, undefined, undefined, { puller: { timer: clock.timer, now: clock.now } });
   const remoteRoot = await signedIn(remote.url);
   for (const [clientId, clientSecret, validity] of [[REMOTE_CLIENT, REMOTE_CLIENT_SECRET, 3600], [SHORT_CLIENT, 'Short#Secret-4', 4]] as const) {
     expectOk(

@@ -50,7 +50,7 @@ export async function sendScreenImage(platform: Platform, ctx: CallContext, imag
     // The URL carries the image's version (server/modules/wit-xinde/screen/data.ts `imageUrl`).
     .header('cache-control', 'private, max-age=86400');
   if (String(image.domain ?? '').endsWith(`/api${FILE_ROUTE}`)) {
-    const path = OBJECT_NAME.exec(image.name)?.[1] === image.tenantId ? new LocalStorage(platform.config.dataDir).pathOf(image.name) : undefined;
+    const path = OBJECT_NAME.exec(image.name)?.[1] === image.tenantId ? new LocalStorage(platform.config.uploadDir).pathOf(image.name) : undefined;
     const info = path ? await stat(path).catch(() => undefined) : undefined;
     if (!path || !info?.isFile()) throw notFound('大屏底图不存在');
     return reply.header('content-length', info.size).send(createReadStream(path));
