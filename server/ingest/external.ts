@@ -53,17 +53,21 @@ class Session {
   ) {}
 
   static async open(options: ExternalOptions, clientId: string, fence: Fence, subscribe: boolean): Promise<Session> {
-    const client = await mqtt.connectAsync(options.url, {
+    const client = mqtt.connect(options.url, {
       clientId,
       clean: false,
       protocolVersion: 5,
       properties: { sessionExpiryInterval: SESSION_EXPIRY_S, receiveMaximum: RECEIVE_MAXIMUM },
       // An adopted session is not reconnected: when its owner takes it back, the broker closes this connection.
       reconnectPeriod: subscribe ? 1000 : 0,
-      manualConnect: false,
     });
+    // Before the connection is up: a resumed session's messages arrive right after CONNACK.
     const session = new Session(client, fence);
     session.interceptAcks(options);
+    await new Promise<void>((resolve, reject) => {
+      client.once('connect', () => resolve());
+      client.once('error', reject);
+    });
     if (subscribe) {
       const filter = options.shareGroup ? `$share/${options.shareGroup}/${options.topics}` : options.topics;
       await client.subscribeAsync(filter, { qos: 1 });

@@ -10,6 +10,7 @@ import type { Platform } from '../platform';
 import { formatDateTime } from '../time';
 import { isDisplaySocket } from './screen';
 import { affects } from '../events';
+import type { WatchedRooms } from './rooms';
 
 /**
  * The live debug stream (docs/live-and-history.md): a console subscribes to a device or a gateway over socket.io,
@@ -173,7 +174,7 @@ const targetOf = (request: UncheckedRequest): { kind: DebugKind; id: string } | 
 /** The button that opens each kind's debug console. */
 const DEBUG_RIGHTS = { device: 'device_list_debug', gateway: 'gateway_debug' } as const;
 
-export function attachDebug(io: Server, platform: Platform, principalOf: (socket: Socket) => CallContext['principal'], clustered: boolean): () => void {
+export function attachDebug(io: Server, platform: Platform, principalOf: (socket: Socket) => CallContext['principal'], rooms: WatchedRooms): () => void {
   /** Device -> its gateway, for pushing a device's own messages to the gateway's watchers too. */
   const gatewayOfDevice = new Map<string, string | null>();
   const forgetDevices = (table: string) => {
@@ -181,13 +182,9 @@ export function attachDebug(io: Server, platform: Platform, principalOf: (socket
   };
 
   // Nobody watches most devices: skip building and encoding their events (under load that was 7% of the server's
-  // time). With the Redis adapter a watcher may sit on another process, so every room counts as watched.
-  const watched = (room: string) => clustered || io.of('/').adapter.rooms.has(room);
-  const hasRooms = (prefix: string) => {
-    if (clustered) return true;
-    for (const room of io.of('/').adapter.rooms.keys()) if (room.startsWith(prefix)) return true;
-    return false;
-  };
+  // time; with the Redis adapter each would also be a Redis publish). A watcher may sit on another process.
+  const watched = (room: string) => rooms.has(room);
+  const hasRooms = (prefix: string) => rooms.hasPrefix(prefix);
   const push = (kind: DebugKind, id: string, event: string, payload: () => unknown) => {
     const room = debugRoom(kind, id);
     if (watched(room)) io.to(room).emit(event, payload());
@@ -239,8 +236,8 @@ export function attachDebug(io: Server, platform: Platform, principalOf: (socket
       try {
         const wanted = targetOf(request ?? {});
         if (!wanted) return reply({ ok: false, msg: '缺少必要的请求参数: deviceId 或 gatewayId' });
-        const rooms = [...socket.rooms].filter((r) => r.startsWith('debug:'));
-        if (rooms.length >= MAX_SUBSCRIPTIONS && !socket.rooms.has(debugRoom(wanted.kind, wanted.id))) return reply({ ok: false, msg: `同时调试的设备不能超过${MAX_SUBSCRIPTIONS}个` });
+        const subscribed = [...socket.rooms].filter((r) => r.startsWith('debug:'));
+        if (subscribed.length >= MAX_SUBSCRIPTIONS && !socket.rooms.has(debugRoom(wanted.kind, wanted.id))) return reply({ ok: false, msg: `同时调试的设备不能超过${MAX_SUBSCRIPTIONS}个` });
         // The same right as the debug calls over HTTP (docs/authorisation.md), with the roles the user holds now.
         const caller = await platform.rights.current(ctx.principal);
         if (!caller || !(await platform.rights.allows(caller, menuRight(DEBUG_RIGHTS[wanted.kind])))) return reply({ ok: false, msg: '无权调试' });
@@ -248,6 +245,7 @@ export function attachDebug(io: Server, platform: Platform, principalOf: (socket
         if (!target) return reply({ ok: false, msg: wanted.kind === 'device' ? '设备不存在或无权查看' : '网关不存在或无权查看' });
         // Join first, then read: a message committed meanwhile arrives twice at worst (the console drops repeats by id).
         await socket.join(debugRoom(target.kind, target.id));
+        rooms.joined([debugRoom(target.kind, target.id)]);
         const since = Number(request.since);
         let replayed = 0;
         let truncated = false;

@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal';
 import { principalOf } from '../auth/tokens';
 import type { Platform } from '../platform';
 import { attachDebug } from './debug';
+import { WatchedRooms } from './rooms';
 import { attachScreen, authenticateDisplay, isDisplaySocket } from './screen';
 
 /**
@@ -36,7 +37,9 @@ export function principalOfSocket(socket: Socket): Principal {
 
 export async function startRealtime(app: FastifyInstance, platform: Platform): Promise<Realtime> {
   const io = new Server(app.server, { cors: { origin: true, credentials: true }, serveClient: false });
-  const redis = platform.config.redisUrl ? [createClient({ url: platform.config.redisUrl }), createClient({ url: platform.config.redisUrl })] : [];
+  // No command time-out: the adapter does not catch its publishes' rejections, and one would end the process.
+  const redisClient = (url: string) => createClient({ url, commandOptions: { timeout: 0 } });
+  const redis = platform.config.redisUrl ? [redisClient(platform.config.redisUrl), redisClient(platform.config.redisUrl)] : [];
   if (redis.length) {
     await Promise.all(redis.map((client) => client.connect()));
     io.adapter(createAdapter(redis[0], redis[1]));
@@ -70,8 +73,9 @@ export async function startRealtime(app: FastifyInstance, platform: Platform): P
     const principal = principalOfSocket(socket);
     void socket.join([userRoom(principal.userId), tenantRoom(principal.tenantId)]);
   });
-  const detachDebug = attachDebug(io, platform, principalOfSocket, redis.length > 0);
-  const detachScreen = attachScreen(io, platform, redis.length > 0);
+  const rooms = new WatchedRooms(io, redis.length > 0, (error) => platform.logs.error('realtime', error, 'rooms of the deployment'));
+  const detachDebug = attachDebug(io, platform, principalOfSocket, rooms);
+  const detachScreen = attachScreen(io, platform, rooms);
 
   return {
     io,
@@ -81,6 +85,7 @@ export async function startRealtime(app: FastifyInstance, platform: Platform): P
     close: async () => {
       detachDebug();
       detachScreen();
+      rooms.stop();
       await io.close();
       await Promise.all(redis.map((client) => client.quit().catch(() => undefined)));
     },

@@ -5,6 +5,7 @@ import { type AlarmsChanged, affects } from '../events';
 import type { PresenceChange, StoredReading } from '../ingest/types';
 import { ALARM_COLUMNS, type AlarmColumns, alarmLineOf } from '../modules/wit-xinde/screen/lines';
 import type { Platform } from '../platform';
+import type { WatchedRooms } from './rooms';
 
 /**
  * The wall screens' live side (docs/wall-screen.md "Events"). A socket whose handshake carries `auth.display` is a
@@ -56,21 +57,17 @@ export async function authenticateDisplay(platform: Platform, socket: Socket, se
   return undefined;
 }
 
-export function attachScreen(io: Server, platform: Platform, clustered: boolean): () => void {
-  const rooms = () => io.of('/').adapter.rooms;
-  // With the Redis adapter a screen may sit on another process: every room counts as watched.
-  const watched = (room: string) => clustered || rooms().has(room);
-  const anyScreen = () => {
-    if (clustered) return true;
-    for (const room of rooms().keys()) if (room.startsWith(PROJECT_ROOMS)) return true;
-    return false;
-  };
+export function attachScreen(io: Server, platform: Platform, rooms: WatchedRooms): () => void {
+  // A screen may sit on another process of the deployment.
+  const watched = (room: string) => rooms.has(room);
+  const anyScreen = () => rooms.hasPrefix(PROJECT_ROOMS);
 
-  const sweeper = new Sweeper(io, platform);
+  const sweeper = new Sweeper(io, platform, rooms);
   io.on('connection', (socket) => {
     const display = displayOf(socket);
     if (!display) return;
     void socket.join(display.rooms);
+    rooms.joined(display.rooms);
     // Arms the check at its link's expiry (and catches a change made since the handshake).
     sweeper.sweep();
   });
@@ -177,6 +174,7 @@ class Sweeper {
   constructor(
     private readonly io: Server,
     private readonly platform: Platform,
+    private readonly rooms: WatchedRooms,
   ) {}
 
   start(): void {
@@ -222,6 +220,7 @@ class Sweeper {
         const next = roomsOf(check.link);
         for (const room of display.rooms) if (!next.includes(room)) await socket.leave(room);
         await socket.join(next);
+        this.rooms.joined(next);
         Object.assign(display, { signature, rooms: next });
         socket.emit(SCREEN_EVENTS.changed);
       }
