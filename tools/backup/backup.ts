@@ -89,7 +89,8 @@ function report(folder: string, manifest: Manifest): void {
   console.log(`Backup written: ${folder}`);
   console.log(`  ${manifest.store === 'sqlite' ? 'SQLite snapshot' : 'pg_dump'} (${manifest.database.size} bytes), schema ${manifest.migration ?? 'none'}; rows: ${rows}`);
   console.log(`  ${manifest.files.length} more files of the data folder; ${bytes} bytes in all`);
-  console.log('  It holds the JWT secret and other keys of the data folder: keep it as private as the server itself.');
+  const secrets = manifest.files.some((f) => f.path === 'jwt-secret') ? ' and the JWT secret' : '';
+  console.log(`  It holds the database (password hashes, storage and SMS keys)${secrets}: keep it as private as the server itself.`);
 }
 
 runCommand('backup', backup);

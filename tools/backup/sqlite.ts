@@ -16,8 +16,11 @@ const ALL_PAGES = 0x7fffffff;
  * small steps instead would restart whenever another process commits in between, and never end under steady ingest.
  */
 export async function snapshotSqlite(file: string, destination: string): Promise<void> {
-  const source = new SQLite(file, { readonly: true, fileMustExist: true });
+  // Not opened read-only: a read-only connection cannot remove the -wal and -shm it creates beside a stopped server's
+  // database. query_only refuses any write all the same.
+  const source = new SQLite(file, { fileMustExist: true });
   try {
+    source.pragma('query_only = ON');
     source.pragma('busy_timeout = 5000');
     await source.backup(destination, { progress: () => ALL_PAGES });
   } finally {
@@ -68,6 +71,7 @@ export function sqliteInUse(file: string): boolean {
   } catch (error) {
     const code = (error as { code?: string }).code ?? '';
     if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return true;
+    if (code === 'SQLITE_NOTADB') return false; // not a database: nothing can be serving it
     throw new Failure(`cannot check whether ${file} is in use: ${(error as Error).message}`);
   } finally {
     probe.close();
