@@ -25,6 +25,8 @@ export interface Ingest {
   hooks: BrokerHooks;
   /** With MQTT_URL: subscribes to the external broker's data topics. */
   connectExternal(url: string): Promise<void>;
+  /** With MQTT_URL: whether the connection to the external broker is up now (readiness, server/observe). */
+  externalConnected(): boolean;
   /** Stores everything still buffered and stops the timers. */
   stop(): Promise<void>;
 }
@@ -33,6 +35,7 @@ export function createIngest(platform: Platform): Ingest {
   const directory = new Directory(platform.db, platform.events);
   const log = (error: unknown, context?: string) => platform.logs.error('ingest', error, context);
   const writer = new SeriesWriter(platform.native, log);
+  writer.onCommitted = (seconds) => platform.metrics.batchCommitted(seconds);
   const latest = new LatestValues(platform.db, log);
   const presence = new Presence(platform, directory);
   const pipeline = new Ingestion(platform, directory, writer, latest, presence);
@@ -68,6 +71,7 @@ export function createIngest(platform: Platform): Ingest {
       external.on('message', (topic, payload) => void pipeline.accept(topic, payload).catch((error) => log(error, `message on ${topic}`)));
       await external.subscribeAsync(mqttShareGroup ? `$share/${mqttShareGroup}/${DATA_TOPICS}` : DATA_TOPICS, { qos: 1 });
     },
+    externalConnected: () => external?.connected === true,
     async stop() {
       await external?.endAsync();
       latest.stop();
