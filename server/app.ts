@@ -6,6 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { type Alarms, startAlarms } from './alarms';
 import { type Disposal, startDisposal } from './alarms/disposal';
 import { DisplayLinks } from './auth/display';
@@ -29,6 +30,9 @@ import { type Broker, startBroker } from './ingest/broker';
 import { createIngest, type Ingest } from './ingest';
 import { PresenceSampler, type SamplerOptions } from './ingest/presence-sampler';
 import { LogWriter } from './logs';
+import { installRequestMetrics, registerObserveRoutes } from './observe';
+import { installRequestId, loggerOptions } from './observe/logging';
+import { Metrics } from './observe/metrics';
 import { registerModules } from './modules';
 import { sharedStore } from './modules/blade-auth/throttle';
 import { type Platform, repositoryCache } from './platform';
@@ -81,7 +85,8 @@ export interface AppOptions {
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    // JSON lines with secrets redacted, one line per request with its id and tenant (docs/operations.md "Logs").
+    ...loggerOptions(config.logLevel),
     rewriteUrl: (req) => rewriteUrl(req.url),
     bodyLimit: 2 * 1024 * 1024,
     // X-Forwarded-For is believed only from the configured proxies (TRUST_PROXY); anyone else could forge it.
@@ -93,10 +98,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await seed(database.db, { demo: config.demo });
 
   const events = new EventBus();
+  const metrics = new Metrics(events);
   const scopes = new ScopeService(database.db, events);
   const revocations = new RevocationList(database.db);
   await revocations.start();
-  const store: KeyValueStore = config.redisUrl ? await RedisStore.connect(config.redisUrl) : new MemoryStore();
+  const store: KeyValueStore = config.redisUrl ? await RedisStore.connect(config.redisUrl, app.log) : new MemoryStore();
   const logs = new LogWriter(database.db, app.log);
   const deps = { db: database.db, dialect: database.dialect, scopes, events };
   const platform: Platform = {
@@ -108,6 +114,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     revocations,
     displays: new DisplayLinks(database.db, events),
     logs,
+    log: app.log,
+    metrics,
     store,
     signIn: new SignInGuard(database.db, config.signIn),
     social: new Map(config.socialProviders.map((p) => [p.source, new OAuth2Provider(p)])),
@@ -122,6 +130,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(multipart, { limits: { fileSize: config.uploadLimit, files: 10 } });
   installErrorHandler(app, logs);
   installTranslation(app);
+  installRequestId(app);
+  installRequestMetrics(app, metrics);
   const routes: DeclaredRoute[] = [];
   requireDeclaredRights(app, routes);
   installAuth(app, platform);
@@ -144,6 +154,21 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (config.mqttUrl) await ingest.connectExternal(config.mqttUrl);
   await third.puller.start();
   flowTimers.start();
+  metrics.watch({
+    writerDepth: () => ingest.writer.depth,
+    sockets: () => realtime.io.engine.clientsCount,
+    notifierBacklog: () => alarms.notifier.backlog(),
+  });
+  registerObserveRoutes(app, {
+    metrics,
+    metricsToken: config.metricsToken,
+    ready: {
+      query: () => sql`select 1`.execute(database.db),
+      broker: () => (config.mqttUrl ? { external: true, up: ingest.externalConnected() } : { external: false, up: broker?.listening() === true }),
+      redis: config.redisUrl ? () => store.reachable() : undefined,
+      writerDepth: () => ingest.writer.depth,
+    },
+  });
 
   // Before the HTTP server closes (it waits for every connection): browsers and devices are told to go elsewhere, the
   // broker's data in flight commits while ingestion still runs.
@@ -163,6 +188,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await alarms.stop();
     await push.stop();
     await realtime.close();
+    metrics.close();
     revocations.stop();
     await logs.flush();
     await store.close();
