@@ -80,7 +80,7 @@ class RequestLog extends LogController {
       tenantId: caller?.tenantId ?? request.display?.tenantId ?? null,
       userId: caller?.userId ?? null,
       method: request.method,
-      url: maskUrl(request.url),
+      url: maskUrl(request.originalUrl),
       route: route ?? null,
       statusCode: status,
       responseTime: Math.round(reply.elapsedTime * 10) / 10,
@@ -92,7 +92,7 @@ class RequestLog extends LogController {
   }
 
   override routeNotFound(request: FastifyRequest): void {
-    request.log.info({ method: request.method, url: maskUrl(request.url) }, 'route not found');
+    request.log.info({ method: request.method, url: maskUrl(request.originalUrl) }, 'route not found');
   }
 }
 
