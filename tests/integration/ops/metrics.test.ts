@@ -6,7 +6,7 @@ import { expectOk } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
 import { DEMO, demoId, X } from '../monitoring/support';
-import { scrape, samples, valueOf } from './support';
+import { scrape, samples, figure } from './support';
 
 /** /metrics over real HTTP: the operator's token, and figures that move with real MQTT traffic, API calls and sockets. */
 onEveryStore('metrics', { signIn: ['demo'] }, (ctx) => {
@@ -59,17 +59,17 @@ onEveryStore('metrics', { signIn: ['demo'] }, (ctx) => {
 
     // Every PUBACK has arrived: the messages are stored and announced.
     const after = await metrics();
-    const grown = (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
+    const grown = (name: string, labels: Record<string, string> = {}) => figure(after, name, labels) - figure(before, name, labels);
     expect(grown('vigil_ingest_messages_total')).toBe(5);
     expect(grown('vigil_ingest_points_total')).toBe(7);
     expect(grown('vigil_ingest_refused_total', { reason: 'malformed' })).toBe(1);
     expect(grown('vigil_ingest_refused_total', { reason: 'invalid_value' })).toBe(1);
     const commits = await until(async () => {
       const text = await metrics();
-      return valueOf(text, 'vigil_ingest_batch_commit_seconds_count') > valueOf(before, 'vigil_ingest_batch_commit_seconds_count') && text;
+      return figure(text, 'vigil_ingest_batch_commit_seconds_count') > figure(before, 'vigil_ingest_batch_commit_seconds_count') && text;
     }, 10_000, 'a commit counted');
-    expect(valueOf(commits, 'vigil_ingest_batch_commit_seconds_sum')).toBeGreaterThan(0);
-    expect(valueOf(commits, 'vigil_ingest_writer_queue_depth')).toBeGreaterThanOrEqual(0);
+    expect(figure(commits, 'vigil_ingest_batch_commit_seconds_sum')).toBeGreaterThan(0);
+    expect(figure(commits, 'vigil_ingest_writer_queue_depth')).toBeGreaterThanOrEqual(0);
   });
 
   it('times API calls by route pattern, method and status class, never by the URL asked for', async () => {
@@ -79,7 +79,7 @@ onEveryStore('metrics', { signIn: ['demo'] }, (ctx) => {
     const text = await metrics();
     const list = samples(text, 'vigil_http_request_duration_seconds_count').filter((s) => s.labels.route === '/wit-xinde/device/list');
     expect(list).toEqual([{ labels: { method: 'GET', route: '/wit-xinde/device/list', status_class: '2xx' }, value: 2 }]);
-    expect(valueOf(text, 'vigil_http_request_duration_seconds_count', { route: 'unmatched', status_class: '4xx' })).toBeGreaterThanOrEqual(1);
+    expect(figure(text, 'vigil_http_request_duration_seconds_count', { route: 'unmatched', status_class: '4xx' })).toBeGreaterThanOrEqual(1);
     const routes = new Set(samples(text, 'vigil_http_request_duration_seconds_count').map((s) => s.labels.route));
     expect([...routes].filter((route) => route.includes('?') || route.includes('12345'))).toEqual([]);
     // Probes and scrapes are not API calls.
@@ -93,7 +93,7 @@ onEveryStore('metrics', { signIn: ['demo'] }, (ctx) => {
       socket.once('connect', () => resolve());
       socket.once('connect_error', reject);
     });
-    await until(async () => valueOf(await metrics(), 'vigil_realtime_sockets') === 1, 10_000, 'the socket counted');
+    await until(async () => figure(await metrics(), 'vigil_realtime_sockets') === 1, 10_000, 'the socket counted');
 
     const adminId = expectOk(await ctx.demo.get<{ userId: string }>('/api/blade-auth/oauth/user-info')).userId;
     expectOk(await ctx.demo.post(`${X}/alarmnoticestrategy/submit`, { name: '全部告警', userIds: adminId, channels: 'notice' }));
@@ -106,12 +106,12 @@ onEveryStore('metrics', { signIn: ['demo'] }, (ctx) => {
 
     const after = await until(async () => {
       const text = await metrics();
-      return valueOf(text, 'vigil_notifications_total', { channel: 'notice', outcome: 'sent' }) > valueOf(before, 'vigil_notifications_total', { channel: 'notice', outcome: 'sent' }) && text;
+      return figure(text, 'vigil_notifications_total', { channel: 'notice', outcome: 'sent' }) > figure(before, 'vigil_notifications_total', { channel: 'notice', outcome: 'sent' }) && text;
     }, 10_000, 'the notice counted');
-    expect(valueOf(after, 'vigil_alarm_changes_total', { action: 'raise' }) - valueOf(before, 'vigil_alarm_changes_total', { action: 'raise' })).toBe(1);
-    expect(valueOf(after, 'vigil_notifications_total', { channel: 'notice', outcome: 'sent' }) - valueOf(before, 'vigil_notifications_total', { channel: 'notice', outcome: 'sent' })).toBe(1);
+    expect(figure(after, 'vigil_alarm_changes_total', { action: 'raise' }) - figure(before, 'vigil_alarm_changes_total', { action: 'raise' })).toBe(1);
+    expect(figure(after, 'vigil_notifications_total', { channel: 'notice', outcome: 'sent' }) - figure(before, 'vigil_notifications_total', { channel: 'notice', outcome: 'sent' })).toBe(1);
 
     socket.close();
-    await until(async () => valueOf(await metrics(), 'vigil_realtime_sockets') === 0, 10_000, 'the socket gone');
+    await until(async () => figure(await metrics(), 'vigil_realtime_sockets') === 0, 10_000, 'the socket gone');
   });
 });

@@ -31,7 +31,7 @@ export function samples(text: string, name: string): Array<{ labels: Record<stri
 }
 
 /** The sum of a metric's samples whose labels include `labels` (0 when there is none). */
-export function valueOf(text: string, name: string, labels: Record<string, string> = {}): number {
+export function figure(text: string, name: string, labels: Record<string, string> = {}): number {
   return samples(text, name)
     .filter((sample) => Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
     .reduce((sum, sample) => sum + sample.value, 0);
