@@ -93,7 +93,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     trustProxy: config.trustProxy.length ? config.trustProxy : false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   });
-  const database = openDatabase(config);
+  const database = openDatabase({
+    ...config,
+    onConnectionLost: (error) => app.log.warn({ err: error }, 'database: an idle connection was lost; the next query opens another'),
+  });
   await migrateToLatest(database.db);
   await seed(database.db, { demo: config.demo });
 
