@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { connect } from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PG_ADMIN_URL } from '../../support/databases';
 import { freePort } from '../../support/process';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
@@ -83,6 +85,27 @@ describe.runIf(hasRedis)('operations probes', () => {
       await startRedis();
       await until(async () => (await ready()).status === 200, 15_000, '/ready to recover');
       expect((await ready()).body.checks.redis).toBe('ok');
+    });
+
+    // A PostgreSQL that refuses the server's connections (as while it restarts): its open ones ended, new ones refused.
+    it.runIf(ctx.store === 'postgres')('/ready answers 503 naming the database while it refuses connections, and 200 once it takes them again', async () => {
+      const name = new URL(ctx.server.storage.databaseUrl ?? '').pathname.slice(1);
+      const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await admin.connect();
+      try {
+        await admin.query(`alter database ${name} allow_connections false`);
+        await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+        const down = await until(async () => {
+          const reply = await ready();
+          return reply.status === 503 && reply;
+        }, 10_000, '/ready to fail');
+        expect(down.body).toEqual({ status: 'unavailable', checks: { database: 'failed', mqtt: 'ok', redis: 'ok', writer: 'ok' }, reasons: ['数据库无法访问'] });
+        expect((await fetch(`${ctx.server.url}/health`)).status).toBe(200);
+      } finally {
+        await admin.query(`alter database ${name} allow_connections true`);
+        await admin.end();
+      }
+      await until(async () => (await ready()).status === 200, 15_000, '/ready to recover');
     });
 
     it('/ready answers 503 once the embedded broker stops listening (as at shutdown)', async () => {
