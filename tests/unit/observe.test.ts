@@ -1,4 +1,5 @@
 // @vitest-environment node
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -145,5 +146,39 @@ describe('Metrics', () => {
     depth = 0;
     expect(await metrics.text()).toContain('vigil_ingest_writer_queue_depth 0\n');
     metrics.close();
+  });
+});
+
+describe('the Grafana dashboard (deploy/grafana/vigil-dashboard.json)', () => {
+  interface Panel {
+    id: number;
+    type: string;
+    datasource?: { uid: string };
+    targets?: Array<{ expr: string; datasource: { uid: string } }>;
+  }
+  const dashboard = JSON.parse(readFileSync(new URL('../../deploy/grafana/vigil-dashboard.json', import.meta.url), 'utf8')) as {
+    schemaVersion: number;
+    __inputs: Array<{ name: string; pluginId: string }>;
+    panels: Panel[];
+  };
+
+  it('imports with a Prometheus data source chosen at import', () => {
+    expect(dashboard.schemaVersion).toBe(39);
+    expect(dashboard.__inputs).toEqual([expect.objectContaining({ name: 'DS_PROMETHEUS', pluginId: 'prometheus' })]);
+    const ids = dashboard.panels.map((panel) => panel.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const panel of dashboard.panels.filter((p) => p.type !== 'row')) {
+      expect(panel.datasource?.uid).toBe('${DS_PROMETHEUS}');
+      expect(panel.targets?.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('asks only for metrics the server exposes', async () => {
+    const metrics = new Metrics(new EventBus());
+    const exposed = await metrics.text();
+    metrics.close();
+    const asked = new Set(dashboard.panels.flatMap((panel) => (panel.targets ?? []).flatMap((target) => [...target.expr.matchAll(/\b((?:vigil|nodejs|process)_\w+?)(?:_bucket|_count|_sum)?\{/g)].map((m) => m[1]))));
+    expect(asked.size).toBeGreaterThan(10);
+    expect([...asked].filter((name) => !exposed.includes(`# TYPE ${name} `))).toEqual([]);
   });
 });
