@@ -101,7 +101,7 @@ export class Ingestion {
       this.platform.log.error({ err: failure, tenantId, topic }, 'ingest: storing a message failed');
       throw failure;
     }
-    if (error) this.platform.log.warn({ tenantId, topic, stored: outcome.stored.length, error }, 'ingest: data refused');
+    if (error) this.platform.log.warn({ tenantId, topic, stored: outcome.stored.length, error }, 'ingest: message kept with errors');
     this.announce(outcome, { id: raw.id, tenantId, deviceId, gatewayId, code, topic, payload: raw.payload, receivedAt, readings: outcome.shown, error });
   }
 
