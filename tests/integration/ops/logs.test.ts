@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import mqtt from 'mqtt';
 import { io } from 'socket.io-client';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_DEVICE_PASSWORD } from '../../../server/db/seed/monitoring';
 import { ApiClient, SABER } from '../../support/client';
 import { postParams } from '../../support/envelope';
 import { freePort, startProcess, terminate } from '../../support/process';
@@ -11,9 +13,9 @@ import { scrape } from './support';
 
 /**
  * The process log of a real server (a child process at LOG_LEVEL=debug, its stdout and stderr in a file) after a
- * realistic session — a password change, sign-ins, a refresh, API calls, a socket, a failed sign-in, a scrape — holds
- * one line per request with its id and tenant, and none of the secrets that went by. The log does not depend on the
- * store: SQLite only.
+ * realistic session — a password change, sign-ins, a refresh, API calls, a socket, a failed sign-in, a scrape, a
+ * device's bad message — holds one line per request with its id and tenant, the ingest failure with its tenant, and
+ * none of the secrets that went by. The log does not depend on the store: SQLite only.
  */
 
 const TOKEN_PATH = '/api/blade-auth/oauth/token';
@@ -24,6 +26,9 @@ const TEST_TIMEOUT_MS = 120_000;
 
 interface Line {
   msg?: string;
+  topic?: string;
+  stored?: number;
+  error?: string;
   reqId?: string;
   tenantId?: string | null;
   url?: string;
@@ -85,6 +90,12 @@ describe('the process log', () => {
     expect(failed.access_token).toBeUndefined();
     expect((await scrape(url, metricsToken)).status).toBe(200);
 
+    // A device's malformed message: stored raw with its error, and logged with its tenant.
+    const device = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, { clientId: 'QJ-CRACK-01', username: 'QJ-CRACK-01', password: DEMO_DEVICE_PASSWORD, reconnectPeriod: 0 });
+    cleanups.push(() => device.end(true));
+    await device.publishAsync('vigil/100001/device/QJ-CRACK-01/data', '{not json', { qos: 1 });
+    await device.endAsync();
+
     const exit = await terminate(server, 8_000);
     expect(exit).toMatchObject({ code: 0 });
     await server.logged;
@@ -106,11 +117,16 @@ describe('the process log', () => {
     expect(signIns).toHaveLength(4);
     for (const line of signIns) expect(line.url).toMatch(/(password|refresh_token)=\*{6}/);
 
+    expect(lines.filter((line) => line.msg === 'ingest: message kept with errors')).toEqual([
+      expect.objectContaining({ tenantId: '100001', topic: 'vigil/100001/device/QJ-CRACK-01/data', stored: 0, error: '不是合法的 JSON' }),
+    ]);
+
     // No secret anywhere in the whole log: not whole, and no token's signature either.
     const secrets: Record<string, string> = {
       'the seeded password': SEED_PASSWORD,
       'the password': password,
       'the wrong password': wrongPassword,
+      "the device's MQTT password": DEMO_DEVICE_PASSWORD,
       'the JWT secret': jwtSecret,
       'the metrics token': metricsToken,
       'the client secret': 'saber_secret',
