@@ -817,4 +817,11 @@ export const EN: Readonly<Record<string, string>> = {
   提交成功: 'Submitted',
   告警已有处置流程: 'The alarm already has a disposal process',
   删除部署: 'Deployment deleted',
+
+  // Readiness (server/observe/health.ts): why /ready answers 503.
+  数据库无法访问: 'The database cannot be reached',
+  '未连接外部 MQTT 代理': 'Not connected to the external MQTT broker',
+  '内置 MQTT 代理未在监听': 'The embedded MQTT broker is not listening',
+  'Redis 无法访问': 'Redis cannot be reached',
+  读数写入积压: 'The readings writer is falling behind',
 };

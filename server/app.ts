@@ -7,6 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { type Alarms, startAlarms } from './alarms';
 import { type Disposal, startDisposal } from './alarms/disposal';
 import { DisplayLinks } from './auth/display';
@@ -32,6 +33,9 @@ import { type Broker, startBroker } from './ingest/broker';
 import { createIngest, type Ingest } from './ingest';
 import { PresenceSampler, type SamplerOptions } from './ingest/presence-sampler';
 import { LogWriter } from './logs';
+import { installRequestMetrics, registerObserveRoutes } from './observe';
+import { installRequestId, loggerOptions } from './observe/logging';
+import { Metrics } from './observe/metrics';
 import { registerModules } from './modules';
 import { sharedStore } from './modules/blade-auth/throttle';
 import { type Platform, repositoryCache } from './platform';
@@ -84,24 +88,29 @@ export interface AppOptions {
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const app = Fastify({
-    logger: { level: config.logLevel },
+    // JSON lines with secrets redacted, one line per request with its id and tenant (docs/operations.md "Logs").
+    ...loggerOptions(config.logLevel),
     rewriteUrl: (req) => rewriteUrl(req.url),
     bodyLimit: 2 * 1024 * 1024,
     // X-Forwarded-For is believed only from the configured proxies (TRUST_PROXY); anyone else could forge it.
     trustProxy: config.trustProxy.length ? config.trustProxy : false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   });
-  const database = openDatabase(config);
+  const database = openDatabase({
+    ...config,
+    onConnectionLost: (error) => app.log.warn({ err: error }, 'database: an idle connection was lost; the next query opens another'),
+  });
   await migrateToLatest(database.db);
   await seed(database.db, { demo: config.demo });
 
   const events = new EventBus();
   // This process for as long as it runs: its leases and the changes it relays are told apart from a restarted one's.
   const holder = `${config.mqttClientId}#${randomBytes(4).toString('hex')}`;
+  const metrics = new Metrics(events);
   const scopes = new ScopeService(database.db, events);
   const revocations = new RevocationList(database.db, events);
   await revocations.start();
-  const store: KeyValueStore = config.redisUrl ? await RedisStore.connect(config.redisUrl) : new MemoryStore();
+  const store: KeyValueStore = config.redisUrl ? await RedisStore.connect(config.redisUrl, app.log) : new MemoryStore();
   const logs = new LogWriter(database.db, app.log);
   // Several processes on one database tell each other of their changes (docs/operations.md).
   const relay: Relay | undefined = config.redisUrl ? await startRelay(events, config.redisUrl, holder, (error) => logs.error('cluster', error, 'change relay')) : undefined;
@@ -116,6 +125,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     displays: new DisplayLinks(database.db, events),
     logs,
     leases: new Leases(database.db, database.dialect, holder),
+    log: app.log,
+    metrics,
     store,
     signIn: new SignInGuard(database.db, config.signIn),
     social: new Map(config.socialProviders.map((p) => [p.source, new OAuth2Provider(p)])),
@@ -130,6 +141,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(multipart, { limits: { fileSize: config.uploadLimit, files: 10 } });
   installErrorHandler(app, logs);
   installTranslation(app);
+  installRequestId(app);
+  installRequestMetrics(app, metrics);
   const routes: DeclaredRoute[] = [];
   requireDeclaredRights(app, routes);
   installAuth(app, platform);
@@ -152,6 +165,21 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (config.mqttUrl) await ingest.connectExternal(config.mqttUrl);
   await third.puller.start();
   flowTimers.start();
+  metrics.watch({
+    writerDepth: () => ingest.writer.depth,
+    sockets: () => realtime.io.engine.clientsCount,
+    notifierBacklog: () => alarms.notifier.backlog(),
+  });
+  registerObserveRoutes(app, {
+    metrics,
+    metricsToken: config.metricsToken,
+    ready: {
+      query: () => sql`select 1`.execute(database.db),
+      broker: () => (config.mqttUrl ? { external: true, up: ingest.externalConnected() } : { external: false, up: broker?.listening() === true }),
+      redis: config.redisUrl ? () => store.reachable() : undefined,
+      writerDepth: () => ingest.writer.depth,
+    },
+  });
 
   // Before the HTTP server closes (it waits for every connection): browsers and devices are told to go elsewhere, the
   // broker's data in flight commits while ingestion still runs.
@@ -171,6 +199,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await alarms.stop();
     await push.stop();
     await realtime.close();
+    metrics.close();
     revocations.stop();
     await relay?.close();
     await logs.flush();

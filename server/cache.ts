@@ -18,7 +18,33 @@ export interface KeyValueStore {
   take(key: string): Promise<string | undefined>;
   /** Counts one hit of a key; the window starts at the first hit and lasts windowMs. */
   hit(key: string, windowMs: number): Promise<Hits>;
+  /** Whether the store answers now (readiness, server/observe): always in memory; Redis while connected. */
+  reachable(): boolean;
   close(): Promise<void>;
+}
+
+/** What a Redis client tells of its connection: its errors while reconnecting, and that it is ready again. */
+interface RedisEvents {
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'ready', listener: () => void): unknown;
+}
+
+/**
+ * Keeps a lost Redis connection from ending the process (a client's `error` event without a listener throws) and
+ * tells the log once per outage: the client retries every half second meanwhile, failing each time.
+ */
+export function watchRedis(client: RedisEvents, name: string, log: { warn(fields: object, message: string): void; info(fields: object, message: string): void }): void {
+  let down = false;
+  client.on('error', (error) => {
+    if (down) return;
+    down = true;
+    log.warn({ redis: name, err: error }, 'redis: not reachable, retrying');
+  });
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    log.info({ redis: name }, 'redis: connected again');
+  });
 }
 
 export class MemoryStore implements KeyValueStore {
@@ -53,6 +79,10 @@ export class MemoryStore implements KeyValueStore {
     return { count: counter.count, ttlMs: counter.expires - now };
   }
 
+  reachable(): boolean {
+    return true;
+  }
+
   private sweep(): void {
     const now = Date.now();
     for (const [key, entry] of this.entries) if (entry.expires <= now) this.entries.delete(key);
@@ -72,6 +102,7 @@ interface RedisCommands {
   getDel(key: string): Promise<unknown>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   quit(): Promise<unknown>;
+  readonly isReady: boolean;
 }
 
 /** INCR with the window's expiry set by the first hit, in one step so concurrent processes count alike. */
@@ -85,10 +116,15 @@ return {count, ttl}`;
 export class RedisStore implements KeyValueStore {
   private constructor(private readonly client: RedisCommands) {}
 
-  static async connect(url: string): Promise<RedisStore> {
+  static async connect(url: string, log: Parameters<typeof watchRedis>[2]): Promise<RedisStore> {
     const client = createClient({ url });
+    watchRedis(client, 'store', log);
     await client.connect();
     return new RedisStore(client as unknown as RedisCommands);
+  }
+
+  reachable(): boolean {
+    return this.client.isReady;
   }
 
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {

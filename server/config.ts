@@ -30,6 +30,11 @@ export interface Config {
   mqttShareGroup: string;
   redisUrl?: string;
   jwtSecret: string;
+  /**
+   * The bearer token /metrics asks for (METRICS_TOKEN; else DATA_DIR/metrics-token, generated there once): only an
+   * operator's scraper reads the figures (docs/operations.md "Observability").
+   */
+  metricsToken: string;
   logLevel: LogLevel;
   /** Directory of the built console; served at / when present. */
   consoleDir: string;
@@ -117,6 +122,16 @@ function jwtSecretFrom(env: Env, dataDir: string): string {
   return secret;
 }
 
+/** The metrics token comes from the environment, else from DATA_DIR/metrics-token, else is generated there once. */
+function metricsTokenFrom(env: Env, dataDir: string): string {
+  if (env.METRICS_TOKEN) return env.METRICS_TOKEN;
+  const file = join(dataDir, 'metrics-token');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const token = randomBytes(32).toString('base64url');
+  writeFileSync(file, token, { mode: 0o600 });
+  return token;
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
   mkdirSync(dataDir, { recursive: true });
@@ -137,6 +152,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mqttShareGroup: env.MQTT_SHARE_GROUP ?? 'vigil',
     redisUrl: env.REDIS_URL || undefined,
     jwtSecret: overrides.jwtSecret ?? jwtSecretFrom(env, dataDir),
+    metricsToken: overrides.metricsToken ?? metricsTokenFrom(env, dataDir),
     logLevel,
     consoleDir: resolve(env.CONSOLE_DIR ?? 'dist'),
     uploadLimit: Number(env.UPLOAD_LIMIT ?? 20 * 1024 * 1024),

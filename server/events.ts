@@ -30,6 +30,8 @@ export interface AlarmsChanged {
   ids: readonly string[];
   /** Epoch ms of the change. */
   at: number;
+  /** What the alarm engine did (thresholds, docs/alarms.md "States"); absent for people's handling, records, removals. */
+  action?: 'raise' | 'escalate' | 'deescalate' | 'clear';
 }
 
 /** A `changed` event for every table: what a cache hears when changes may have been missed (server/cluster/relay.ts). */

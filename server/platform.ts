@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Resource } from '../resources/define';
 import type { DisplayLinks } from './auth/display';
 import type { RightsService } from './auth/rights';
@@ -13,6 +14,7 @@ import type { Db, DialectName, NativeDb } from './db/database';
 import { Repository } from './db/repository';
 import type { EventBus } from './events';
 import type { LogWriter } from './logs';
+import type { Recorder } from './observe/metrics';
 
 /** The services every module is handed: built once in buildApp, in dependency order. */
 export interface Platform {
@@ -32,6 +34,10 @@ export interface Platform {
   logs: LogWriter;
   /** What the deployment's processes decide together: periodic jobs' turns and named leases (server/cluster). */
   leases: Leases;
+  /** The process log: JSON lines on stdout, secrets redacted (server/observe/logging.ts). */
+  log: FastifyBaseLogger;
+  /** Figures for /metrics the event bus does not carry (server/observe/metrics.ts): counter steps, never per reading. */
+  metrics: Recorder;
   store: KeyValueStore;
   /** Failed passwords, captcha demands and per-address locks of sign-in (docs/sign-in.md). */
   signIn: SignInGuard;

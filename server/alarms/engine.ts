@@ -112,7 +112,7 @@ export class AlarmEngine {
     this.platform.events.emit('changed', 'wit_alarm_log');
     // The alarm raised or moved, or the open one cleared; none when there was nothing to move.
     const changed = alarm ?? open;
-    if (changed) this.platform.events.emit('alarms', { tenantId: reading.tenantId, ids: [String(changed.id)], at: Date.now() });
+    if (changed) this.platform.events.emit('alarms', { tenantId: reading.tenantId, ids: [String(changed.id)], at: Date.now(), action: change.action });
     if (planned) this.notifier.kick();
     return alarm;
   }

@@ -85,6 +85,16 @@ export class Notifier {
     while (this.running) await this.running;
   }
 
+  /** Deliveries planned and not yet settled (waiting, held by a silence window, being sent): the metrics' backlog. */
+  async backlog(): Promise<number> {
+    const row = await this.platform.db
+      .selectFrom(DELIVERY)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('state', 'in', [STATE.pending, STATE.sending])
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   /** Sends what is due, now; never waits for it. */
   kick(): void {
     if (this.stopped) return;
@@ -219,6 +229,7 @@ export class Notifier {
     const stillDue = alarm && alarm.isDeleted === 0 && (round === 0 || (Number(alarm.alarmState) === ALARM_STATE.open && Number(alarm.handleState) === 0));
     if (!alarm || !stillDue) {
       await this.settle(delivery, STATE.dropped, Number(delivery.attempts), '告警已恢复、已处理或已删除,不再提醒');
+      this.platform.metrics.notified(String(delivery.channel), 'dropped');
       return;
     }
     const person = await personOf(db, String(delivery.tenantId), delivery);
@@ -258,8 +269,10 @@ export class Notifier {
       })
       .execute();
     this.platform.events.emit('changed', 'wit_alarm_send_log');
+    const final = outcome.permanent || attempt >= this.retry.attempts;
+    this.platform.metrics.notified(channel, outcome.success ? 'sent' : final ? 'failed' : 'retry');
     if (outcome.success) return this.settle(delivery, STATE.sent, attempt);
-    if (outcome.permanent || attempt >= this.retry.attempts) return this.settle(delivery, STATE.failed, attempt, outcome.detail);
+    if (final) return this.settle(delivery, STATE.failed, attempt, outcome.detail);
     await db
       .updateTable(DELIVERY)
       .set({ state: STATE.pending, attempts: attempt, dueAt: nowMs() + this.retry.backoffMs * 4 ** (attempt - 1), lastError: outcome.detail, updateTime: formatDateTime() })

@@ -32,6 +32,11 @@ export interface Database {
 export interface DatabaseOptions {
   dataDir: string;
   databaseUrl?: string;
+  /**
+   * PostgreSQL: an idle connection of the pool was lost (the server restarted, or ended it). The pool opens another on
+   * the next query; without a listener the pool's `error` event would end the process.
+   */
+  onConnectionLost?: (error: Error) => void;
 }
 
 function pgPool(url: string): pg.Pool {
@@ -77,6 +82,8 @@ export function openDatabase(options: DatabaseOptions): Database {
   const plugins = [new CamelCasePlugin()];
   if (options.databaseUrl) {
     const pool = pgPool(options.databaseUrl);
+    const lost = options.onConnectionLost;
+    pool.on('error', (error) => lost?.(error));
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), plugins });
     return { db, dialect: 'postgres', native: { dialect: 'postgres', pool, url: options.databaseUrl }, close: () => endPool(db, pool) };
   }

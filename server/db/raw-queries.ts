@@ -21,7 +21,9 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   // Alarm disposal (docs/alarms.md "Disposal"): the alarm, the tenant's param and its process, and the alarm's handling.
   'server/alarms/disposal.ts': [9, BACKGROUND],
   'server/alarms/engine.ts': [6, BACKGROUND],
-  'server/alarms/notifier.ts': [16, BACKGROUND],
+  // The outbox (wit_alarm_delivery, named by a constant) and the people and alarms of its deliveries; its backlog
+  // counted for the operator's metrics (server/observe).
+  'server/alarms/notifier.ts': [17, BACKGROUND],
   'server/alarms/rules.ts': [6, BACKGROUND],
   'server/auth/display.ts': [2, IDENTITY],
   'server/auth/escalation.ts': [1, IDENTITY],

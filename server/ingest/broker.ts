@@ -24,6 +24,8 @@ export interface Broker {
   port: number;
   /** Who a connected client is. */
   identityOf(client: Client): Identity | undefined;
+  /** Whether it accepts connections now: false once closing (readiness, server/observe). */
+  listening(): boolean;
   /**
    * Stops listening, refuses new data, lets data in flight commit (QoS 1 acknowledged) for up to `drainMs`, then
    * disconnects every client so devices reconnect to another process. Bounded; safe to call more than once.
@@ -247,6 +249,7 @@ export async function startBroker(platform: Platform, hooks: BrokerHooks, port: 
     aedes,
     port: typeof address === 'object' && address ? address.port : port,
     identityOf: (client) => identities.get(client),
+    listening: () => server.listening && !closing,
     close: (drainMs = BROKER_DRAIN_MS) => (closed ??= close(drainMs)),
   };
 }

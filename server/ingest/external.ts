@@ -173,6 +173,11 @@ export class ExternalIngest {
     this.heartbeat.unref();
   }
 
+  /** Whether this process's own session is connected to the broker (GET /ready). */
+  get connected(): boolean {
+    return this.own?.client.connected === true;
+  }
+
   /** Sessions this process holds: its own and those it adopted. */
   get sessions(): number {
     return (this.own ? 1 : 0) + this.adopted.size;

@@ -25,6 +25,8 @@ export interface Ingest {
   hooks: BrokerHooks;
   /** With MQTT_URL: subscribes to the external broker's data topics. */
   connectExternal(url: string): Promise<void>;
+  /** With MQTT_URL: whether the connection to the external broker is up now (readiness, server/observe). */
+  externalConnected(): boolean;
   /** Stores everything still buffered and stops the timers. */
   stop(): Promise<void>;
 }
@@ -33,6 +35,7 @@ export function createIngest(platform: Platform): Ingest {
   const directory = new Directory(platform.db, platform.events);
   const log = (error: unknown, context?: string) => platform.logs.error('ingest', error, context);
   const writer = new SeriesWriter(platform.native, log);
+  writer.onCommitted = (seconds) => platform.metrics.batchCommitted(seconds);
   const latest = new LatestValues(platform.db, log);
   const presence = new Presence(platform, directory, platform.config.offlineAfterMs);
   const pipeline = new Ingestion(platform, directory, writer, latest, presence);
@@ -75,6 +78,7 @@ export function createIngest(platform: Platform): Ingest {
       });
       await external.start();
     },
+    externalConnected: () => external?.connected === true,
     async stop() {
       await external?.stop();
       latest.stop();

@@ -17,7 +17,22 @@ export interface Parsed {
   warnings: string[];
 }
 
-export class PayloadError extends Error {}
+/**
+ * Why data was refused, as vigil_ingest_refused_total counts it (docs/operations.md "Observability"): a message that
+ * is no valid payload, a value that is no number or under no valid key, a device or gateway unknown (or not the
+ * gateway's), one disabled or in the recycle bin, an engineering value that came out not finite.
+ */
+export type RefusalReason = 'malformed' | 'invalid_value' | 'unknown_device' | 'unknown_gateway' | 'disabled' | 'not_finite';
+
+/** A message refused whole, with why. */
+export class PayloadError extends Error {
+  constructor(
+    message: string,
+    readonly reason: RefusalReason = 'malformed',
+  ) {
+    super(message);
+  }
+}
 
 const MAX_READINGS = 10_000;
 const KEY = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;

@@ -5,7 +5,7 @@ import { engineeringValue } from './calculate';
 import type { DeviceContext, Directory } from './directory';
 import { TEMPERATURE_KEY } from './directory';
 import type { LatestValues } from './latest';
-import { parseDevicePayload, parseGatewayPayload, type Parsed, PayloadError, type Reading } from './payload';
+import { parseDevicePayload, parseGatewayPayload, type Parsed, PayloadError, type Reading, type RefusalReason } from './payload';
 import type { Presence } from './presence';
 import type { RawRow, SeriesWriter } from './store';
 import type { DeviceMessage, StoredReading } from './types';
@@ -16,6 +16,11 @@ const MAX_STORED_PAYLOAD = 64 * 1024;
 
 export function isDataTopic(topic: string): boolean {
   return DATA_TOPIC.test(topic);
+}
+
+/** How many values readings hold: what a refusal of a gateway's device entries counts. */
+function valueCount(readings: readonly Reading[]): number {
+  return readings.reduce((n, reading) => n + Object.keys(reading.values).length, 0);
 }
 
 interface Outcome {
@@ -60,8 +65,8 @@ export class Ingestion {
         this.calculateAll(device, parsed, outcome);
       } else {
         const gateway = await this.directory.gateway(code);
-        if (!gateway || gateway.tenantId !== tenantId) throw new PayloadError('网关不存在');
-        if (!gateway.accepting) throw new PayloadError('网关已停用或其项目在回收站中');
+        if (!gateway || gateway.tenantId !== tenantId) throw new PayloadError('网关不存在', 'unknown_gateway');
+        if (!gateway.accepting) throw new PayloadError('网关已停用或其项目在回收站中', 'disabled');
         gatewayId = gateway.id;
         projectId = gateway.projectId;
         const parsed = parseGatewayPayload(text, receivedAt);
@@ -69,6 +74,7 @@ export class Ingestion {
       }
     } catch (error) {
       if (!(error instanceof PayloadError)) throw error;
+      this.refused(error.reason);
       outcome.problems.unshift(error.message);
       outcome.stored = [];
       outcome.shown = [];
@@ -88,7 +94,14 @@ export class Ingestion {
       error,
       createTime: formatDateTime(new Date(receivedAt)),
     };
-    await this.writer.write(outcome.stored, raw);
+    try {
+      await this.writer.write(outcome.stored, raw);
+    } catch (failure) {
+      // Unacknowledged: the broker disconnects the device, which sends the message again.
+      this.platform.log.error({ err: failure, tenantId, topic }, 'ingest: storing a message failed');
+      throw failure;
+    }
+    if (error) this.platform.log.warn({ tenantId, topic, stored: outcome.stored.length, error }, 'ingest: message kept with errors');
     this.announce(outcome, { id: raw.id, tenantId, deviceId, gatewayId, code, topic, payload: raw.payload, receivedAt, readings: outcome.shown, error });
   }
 
@@ -106,23 +119,26 @@ export class Ingestion {
 
   private async accepting(tenantId: string, code: string): Promise<DeviceContext> {
     const device = await this.directory.device(code);
-    if (!device || device.tenantId !== tenantId) throw new PayloadError(`设备不存在: ${code}`);
-    if (!device.accepting) throw new PayloadError(`设备已停用或其项目在回收站中: ${code}`);
+    if (!device || device.tenantId !== tenantId) throw new PayloadError(`设备不存在: ${code}`, 'unknown_device');
+    if (!device.accepting) throw new PayloadError(`设备已停用或其项目在回收站中: ${code}`, 'disabled');
     return device;
   }
 
   private async calculateGateway(tenantId: string, gatewayId: string, parsed: Parsed, outcome: Outcome): Promise<void> {
     outcome.problems.push(...parsed.warnings);
+    this.refused('invalid_value', parsed.warnings.length);
     const byCode = new Map<string, Reading[]>();
     for (const reading of parsed.readings) byCode.set(reading.device as string, [...(byCode.get(reading.device as string) ?? []), reading]);
     for (const [code, readings] of byCode) {
       const device = await this.directory.device(code);
       if (!device || device.tenantId !== tenantId || device.gatewayId !== gatewayId) {
         outcome.problems.push(`设备 ${code} 不存在或不属于该网关`);
+        this.refused('unknown_device', valueCount(readings));
         continue;
       }
       if (!device.accepting) {
         outcome.problems.push(`设备已停用或其项目在回收站中: ${code}`);
+        this.refused('disabled', valueCount(readings));
         continue;
       }
       this.calculateAll(device, { readings, warnings: [] }, outcome);
@@ -131,6 +147,7 @@ export class Ingestion {
 
   private calculateAll(device: DeviceContext, parsed: Parsed, outcome: Outcome): void {
     outcome.problems.push(...parsed.warnings);
+    this.refused('invalid_value', parsed.warnings.length);
     if (device.formulaError) outcome.problems.push(`型号公式错误,按原值保存: ${device.formulaError}`);
     for (const reading of parsed.readings) this.calculate(device, reading, outcome);
     outcome.seen.push(device);
@@ -145,12 +162,18 @@ export class Ingestion {
       const value = engineeringValue(device, pointKey, x, temperature);
       if (!Number.isFinite(value)) {
         outcome.problems.push(`${device.code}.${pointKey} 计算结果不是有限数 (原值 ${x})`);
+        this.refused('not_finite');
         continue;
       }
       outcome.stored.push({ tenantId: device.tenantId, projectId: device.projectId, deviceId: device.id, deviceCode: device.code, pointKey, ts: reading.ts, value, raw: x });
       shown[pointKey] = { raw: x, value };
     }
     outcome.shown.push({ deviceId: device.id, code: device.code, ts: reading.ts, values: shown });
+  }
+
+  /** Counts refused data (vigil_ingest_refused_total); called on the refusals only, never per stored reading. */
+  private refused(reason: RefusalReason, count = 1): void {
+    if (count > 0) this.platform.metrics.refused(reason, count);
   }
 
   private announce(outcome: Outcome, message: DeviceMessage): void {

@@ -138,6 +138,10 @@ const writesOf = (series: readonly SeriesRow[], raws: readonly RawRow[]): Write[
 export class SeriesWriter {
   private pending: Batch = { series: [], raws: [], done: [] };
   private inFlight = 0;
+  /** Series rows of the batches committing now. */
+  private inFlightRows = 0;
+  /** Hears how long each batch took to commit (the metrics, server/observe); off the path of each reading. */
+  onCommitted?: (seconds: number) => void;
   /** Settles once every batch started so far has been answered. */
   private answered: Promise<void> = Promise.resolve();
   private timer?: NodeJS.Timeout;
@@ -176,10 +180,17 @@ export class SeriesWriter {
     const batch = this.pending;
     this.pending = { series: [], raws: [], done: [] };
     this.inFlight++;
-    const committed = this.committer.commit(batch.series, batch.raws).then(
+    const rows = batch.series.length;
+    this.inFlightRows += rows;
+    const started = performance.now();
+    const commit = this.committer.commit(batch.series, batch.raws);
+    const committed = commit.then(
       () => undefined,
       (error: unknown) => ({ error }),
     );
+    const observe = this.onCommitted;
+    // Beside the answers' chain: a listener's failure must never keep a batch unanswered.
+    if (observe) void commit.then(() => observe((performance.now() - started) / 1000)).catch(() => undefined);
     this.answered = Promise.all([this.answered, committed]).then(([, failed]) => {
       for (const d of batch.done) {
         if (failed) d.reject(failed.error);
@@ -188,8 +199,14 @@ export class SeriesWriter {
     });
     void committed.then(() => {
       this.inFlight--;
+      this.inFlightRows -= rows;
       if (this.pending.done.length) this.kick();
     });
+  }
+
+  /** Series rows written and not yet committed: waiting for a batch, or in one that is committing. */
+  get depth(): number {
+    return this.pending.series.length + this.inFlightRows;
   }
 
   /** Waits until everything written so far is committed. */

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { createClient } from 'redis';
 import { Server, type Socket } from 'socket.io';
 import type { Principal } from '../auth/principal';
+import { watchRedis } from '../cache';
 import { principalOf } from '../auth/tokens';
 import type { Platform } from '../platform';
 import { attachDebug } from './debug';
@@ -41,6 +42,8 @@ export async function startRealtime(app: FastifyInstance, platform: Platform): P
   const redisClient = (url: string) => createClient({ url, commandOptions: { timeout: 0 } });
   const redis = platform.config.redisUrl ? [redisClient(platform.config.redisUrl), redisClient(platform.config.redisUrl)] : [];
   if (redis.length) {
+    watchRedis(redis[0], 'realtime publisher', platform.log);
+    watchRedis(redis[1], 'realtime subscriber', platform.log);
     await Promise.all(redis.map((client) => client.connect()));
     io.adapter(createAdapter(redis[0], redis[1]));
   }

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -20,13 +21,26 @@ export interface ServerProcess {
   child: ChildProcess;
   output: string[];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** With `logFile`: resolves once the process has exited and the file holds everything it wrote. */
+  logged: Promise<void>;
 }
 
-/** Starts the server with `env` (over the test's own, without its store or broker), resolved once it is running. */
-export async function startProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const { DATABASE_URL: _db, MQTT_URL: _mqtt, REDIS_URL: _redis, ...inherited } = process.env;
+/**
+ * Starts the server with `env` (over the test's own, without its store or broker), resolved once it is running.
+ * `logFile`: its stdout and stderr are written there too, whole, as a deployment's log collector would keep them.
+ */
+export async function startProcess(env: Record<string, string>, options: { logFile?: string } = {}): Promise<ServerProcess> {
+  const { DATABASE_URL: _db, MQTT_URL: _mqtt, REDIS_URL: _redis, METRICS_TOKEN: _metrics, ...inherited } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
+  let logged = Promise.resolve();
+  if (options.logFile) {
+    const file = createWriteStream(options.logFile);
+    child.stdout?.pipe(file, { end: false });
+    child.stderr?.pipe(file, { end: false });
+    // 'close' comes once both streams have ended: then the file is ended and flushed.
+    logged = new Promise<void>((resolve) => child.once('close', () => file.end(() => resolve())));
+  }
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -36,7 +50,7 @@ export async function startProcess(env: Record<string, string>): Promise<ServerP
     child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
     void exited.then(({ code }) => reject(new Error(`the server exited (${code}) before it was running:\n${output.join('')}`)));
   });
-  return { child, output, exited };
+  return { child, output, exited, logged };
 }
 
 /**

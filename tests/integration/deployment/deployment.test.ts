@@ -74,7 +74,14 @@ describe.skipIf(why !== undefined)('one deployment of three processes', () => {
     const admin = await signedIn(a.url, 'admin', 'admin', DEMO);
     const onB = await watch(b.url, admin.token ?? '');
     // The other processes hear of B's new watcher through Redis, as a device's message may reach them first.
-    await until(async () => (await publish(49), onB.messages.length > 0), 5000, 'the first message on B');
+    await until(
+      async () => {
+        await publish(49);
+        return onB.messages.length > 0;
+      },
+      5000,
+      'the first message on B',
+    );
     const from = ts + 1;
     for (let i = 0; i < 60; i += 1) await publish(50 + (i % 10));
     await until(async () => (await stored(from)).rows >= 60, 15_000, 'all 60 readings stored');
