@@ -33,7 +33,11 @@ const HEARTBEAT_MS = 1000;
 const LEASE_TTL_MS = 5000;
 /** How long the broker keeps a session whose process is gone: long enough for a restart or an adoption. */
 const SESSION_EXPIRY_S = 24 * 3600;
-/** Messages the broker may have in flight to one session: enough for group commits of some size. */
+/**
+ * Messages in flight to one session, not yet stored: enough for group commits of some size. The broker is asked for
+ * no more (MQTT 5 receive maximum), and the session stops reading at this many besides (Mosquitto 2.0 was seen to
+ * send far more when acknowledgements came back in bursts), so a slow database holds the broker back, not memory.
+ */
 const RECEIVE_MAXIMUM = 1000;
 /** At shutdown: the quiet that says the broker has nothing more queued for a session it no longer adds to. */
 const QUIET_MS = 300;
@@ -46,6 +50,11 @@ class Session {
   /** Acknowledgements in the order of their messages (MQTT asks for it), each released when its message is stored. */
   private acks: Array<{ packet: Packet; stored: Promise<boolean>; done?: boolean; ok?: boolean }> = [];
   private lastMessage = Date.now();
+  /** Messages handed over and not yet settled; past RECEIVE_MAXIMUM the next message waits (`resume`). */
+  private outstanding = 0;
+  private resume?: () => void;
+  /** Counts connections: what a lost one left in flight is not counted against the next. */
+  private connection = 0;
 
   private constructor(
     readonly client: MqttClient,
@@ -84,10 +93,15 @@ class Session {
     const send: SendPacket = internals._sendPacket.bind(client);
     client.handleMessage = (packet: IPublishPacket, callback) => {
       this.lastMessage = Date.now();
+      this.outstanding += 1;
+      const connection = this.connection;
       const stored = options.accept(packet.topic, packet.payload as Buffer);
+      void stored.catch(() => undefined).finally(() => this.settled(connection));
       if (packet.qos > 0 && packet.messageId !== undefined) this.waiting.set(packet.messageId, stored);
       else stored.catch((error: unknown) => options.log(error, `message on ${packet.topic}`));
-      callback();
+      // The callback lets mqtt.js read on: held while too many are in flight, it holds the broker back over TCP.
+      if (this.outstanding < RECEIVE_MAXIMUM) callback();
+      else this.resume = callback;
     };
     internals._sendPacket = (packet, cb, ...rest) => {
       if (packet.cmd !== 'puback' || packet.messageId === undefined) return send(packet, cb, ...rest);
@@ -116,7 +130,20 @@ class Session {
     client.on('close', () => {
       this.acks = [];
       this.waiting.clear();
+      this.connection += 1;
+      this.outstanding = 0;
+      this.resume = undefined;
     });
+  }
+
+  private settled(connection: number): void {
+    if (connection !== this.connection) return;
+    this.outstanding -= 1;
+    if (this.resume && this.outstanding < RECEIVE_MAXIMUM) {
+      const resume = this.resume;
+      this.resume = undefined;
+      resume();
+    }
   }
 
   private release(send: (packet: Packet) => void): void {
