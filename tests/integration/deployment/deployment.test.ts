@@ -249,4 +249,15 @@ describe.skipIf(why !== undefined)('one deployment of three processes', () => {
     const times = await runs();
     expect(new Set(times).size).toBe(times.length);
   });
+  // Last: the demo tenant cannot sign in afterwards.
+  it("takes a tenant's expiry on one process into account on the others at once", async () => {
+    const [a, b, c] = deployment.members;
+    const demo = await signedIn(b.url, 'admin', 'admin', DEMO);
+    const screen = await screenSocket(c, (await createLink(demo, { projectIds: demoId('project:bridge') })).secret, sockets);
+    const platformAdmin = await signedIn(a.url);
+    const tenant = expectOk(await platformAdmin.get<{ records: Array<{ id: string }> }>('/api/blade-system/tenant/list', { tenantId: DEMO })).records[0];
+    expectOk(await platformAdmin.post('/api/blade-system/tenant/setting', { ids: tenant.id, expireTime: '2020-01-01 00:00:00' }));
+    expect(await Promise.race([screen.closed, new Promise((resolve) => setTimeout(() => resolve('still open after 1 s'), 1000))])).toBe('io server disconnect');
+    expect((await new ApiClient(c.url, DEMO).login('admin', 'admin', DEMO)).error_description).toBe('租户授权已过期,请联系管理员');
+  });
 });
