@@ -1,4 +1,5 @@
-import { type Kysely, SqliteAdapter } from 'kysely';
+import { type Kysely, SqliteAdapter, sql } from 'kysely';
+import { nextId } from '../../ids';
 
 /**
  * Left open by earlier work (docs/data-model.md "Purging"):
@@ -8,6 +9,11 @@ import { type Kysely, SqliteAdapter } from 'kysely';
  *   every row tagged with the tenant; a log table without an index on such a column was read whole for every slice of
  *   ids — on a year of alarm logs or command pushes, minutes of SQLite's write lock. Each (table, column) below leads
  *   an index now; tests/integration/monitoring/purge-indexes.test.ts checks every column the purges use.
+ * - The alarm outbox's id may not be NULL. SQLite lets a primary key that is not an INTEGER PRIMARY KEY hold NULL
+ *   (PostgreSQL never does), and the notifier claims a delivery by id: a row without one could never be claimed and
+ *   kept its sender selecting it forever (docs/alarms.md "Exactly once"). SQLite cannot add NOT NULL to a column, so
+ *   the table is rebuilt with it; a row found without an id gets one (it is a delivery like any other, pending or a
+ *   record of one sent), then the rows are copied and the indexes made again as migration 0006 made them.
  */
 
 /** (table, column) pairs that lead no index before this migration and that a purge selects or deletes by. */
@@ -53,11 +59,43 @@ export async function up(db: Kysely<any>): Promise<void> {
   const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
   // SQLite runs a migration outside any transaction (Kysely's Migrator): this one is all or nothing there too. On
   // PostgreSQL the Migrator has opened one already.
-  if (sqlite) await db.transaction().execute((trx) => run(trx));
-  else await run(db);
+  if (sqlite) await db.transaction().execute((trx) => run(trx, true));
+  else await run(db, false);
 }
 
-async function run(db: Kysely<any>): Promise<void> {
+async function run(db: Kysely<any>, sqlite: boolean): Promise<void> {
+  if (sqlite) await outboxIdNotNull(db);
   // Plain CREATE INDEX, as createIndex (server/db/table.ts) names it: both stores accept it inside the transaction.
   for (const [table, column] of PURGE_INDEXES) await db.schema.createIndex(`${table}_${column}_idx`).on(table).column(column).execute();
+}
+
+const OUTBOX_COLUMNS = [
+  'id', 'tenant_id', 'alarm_id', 'project_id', 'revision', 'round', 'person_key', 'recipient_id', 'user_id', 'channel', 'state', 'attempts',
+  'due_at', 'claimed_at', 'reading_ts', 'last_error', 'create_user', 'create_dept', 'create_time', 'update_user', 'update_time', 'status', 'is_deleted',
+].join(', ');
+
+/** SQLite: wit_alarm_delivery rebuilt with `id … not null`, as 0006 made it otherwise (createTable, server/db/table.ts). */
+async function outboxIdNotNull(db: Kysely<any>): Promise<void> {
+  const nameless = await sql<{ rowid: number }>`select rowid from wit_alarm_delivery where id is null`.execute(db);
+  for (const { rowid } of nameless.rows) await sql`update wit_alarm_delivery set id = ${nextId()} where rowid = ${rowid}`.execute(db);
+  for (const index of ['scope', 'alarm_id_revision_round_person_key_channel', 'state_due_at']) await sql.raw(`drop index wit_alarm_delivery_${index}_idx`).execute(db);
+  await sql`create table wit_alarm_delivery_new (
+    id varchar(20) not null primary key, tenant_id varchar(12) not null default '000000',
+    alarm_id varchar(20) not null, project_id varchar(20), revision integer not null, round integer not null,
+    person_key varchar(255) not null, recipient_id varchar(20), user_id varchar(20), channel varchar(255) not null,
+    state integer not null default 0, attempts integer not null default 0, due_at bigint not null, claimed_at bigint,
+    reading_ts bigint, last_error text,
+    create_user varchar(20), create_dept varchar(20), create_time varchar(19), update_user varchar(20), update_time varchar(19),
+    status integer not null default 1, is_deleted integer not null default 0)`.execute(db);
+  await sql.raw(`insert into wit_alarm_delivery_new (${OUTBOX_COLUMNS}) select ${OUTBOX_COLUMNS} from wit_alarm_delivery`).execute(db);
+  await sql`drop table wit_alarm_delivery`.execute(db);
+  await sql`alter table wit_alarm_delivery_new rename to wit_alarm_delivery`.execute(db);
+  await db.schema.createIndex('wit_alarm_delivery_scope_idx').on('wit_alarm_delivery').columns(['tenant_id', 'is_deleted', 'id']).execute();
+  await db.schema
+    .createIndex('wit_alarm_delivery_alarm_id_revision_round_person_key_channel_idx')
+    .on('wit_alarm_delivery')
+    .columns(['alarm_id', 'revision', 'round', 'person_key', 'channel'])
+    .unique()
+    .execute();
+  await db.schema.createIndex('wit_alarm_delivery_state_due_at_idx').on('wit_alarm_delivery').columns(['state', 'due_at']).execute();
 }
