@@ -57,7 +57,8 @@ export interface HandTables {
     remark: string | null;
   };
   // 0005 ingest, 0011 rollups: the time series (server/series)
-  wit_device_log: { deviceId: string; pointKey: string; ts: number; value: number; raw: number; tenantId: string };
+  /** Keyed by device, time and channel; no tenant of its own (migration 0020): a point belongs to its device. */
+  wit_device_log: { deviceId: string; pointKey: string; ts: number; value: number; raw: number };
   /** A cell of a channel's series (server/series/cells.ts) per step and bucket. */
   wit_device_log_rollup: { deviceId: string; pointKey: string; step: number; bucket: number } & Omit<Cell, 't'>;
   wit_device_log_dirty: { deviceId: string; hour: number };

@@ -14,6 +14,10 @@ import { nextId } from '../../ids';
  *   kept its sender selecting it forever (docs/alarms.md "Exactly once"). SQLite cannot add NOT NULL to a column, so
  *   the table is rebuilt with it; a row found without an id gets one (it is a delivery like any other, pending or a
  *   record of one sent), then the rows are copied and the indexes made again as migration 0006 made them.
+ * - The series loses `tenant_id`. It was the tenant a point was written under, and nothing read it: the series is read
+ *   by device, moves leave it as it is (it follows its device), and purges delete it by device. The writers count new
+ *   points per tenant from the device's tenant they already know (server/db/tally.cjs). Both stores drop a column no
+ *   index, key or trigger names (SQLite since 3.35): PostgreSQL at once, SQLite by rewriting the table once.
  */
 
 /** (table, column) pairs that lead no index before this migration and that a purge selects or deletes by. */
@@ -65,6 +69,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 async function run(db: Kysely<any>, sqlite: boolean): Promise<void> {
   if (sqlite) await outboxIdNotNull(db);
+  await db.schema.alterTable('wit_device_log').dropColumn('tenant_id').execute();
   // Plain CREATE INDEX, as createIndex (server/db/table.ts) names it: both stores accept it inside the transaction.
   for (const [table, column] of PURGE_INDEXES) await db.schema.createIndex(`${table}_${column}_idx`).on(table).column(column).execute();
 }

@@ -42,7 +42,7 @@ onEveryStore('device simulator', { signIn: ['demo'] }, (ctx) => {
     expect(unknown).toMatchObject({ state: 3, error: 'unknown command: selfDestruct' });
 
     expect(await exited).toBe(0);
-    const rows = await db.selectFrom('wit_device_log').select(['deviceId', 'pointKey', 'value']).where('tenantId', '=', '100001').execute();
+    const rows = await db.selectFrom('wit_device_log').select(['deviceId', 'pointKey', 'value']).where('deviceId', 'in', db.selectFrom('wit_device').select('id').where('tenantId', '=', '100001')).execute();
     const devices = new Set(rows.map((r) => String(r.deviceId)));
     // Nine devices: the gateway reports five, four report themselves; a dropout may silence one for a while.
     expect(devices.size).toBeGreaterThanOrEqual(7);
@@ -53,7 +53,7 @@ onEveryStore('device simulator', { signIn: ['demo'] }, (ctx) => {
     const humidity = rows.filter((r) => r.pointKey === 'humidity').map((r) => Number(r.value)).sort((a, b) => a - b);
     expect(humidity[Math.floor(humidity.length / 2)]).toBeGreaterThanOrEqual(20);
     expect(humidity[Math.floor(humidity.length / 2)]).toBeLessThanOrEqual(100);
-    const raw = await db.selectFrom('wit_collect_data').select(['topic', 'error']).where('tenantId', '=', '100001').execute();
+    const raw = await db.selectFrom('wit_collect_data').select(['topic', 'error']).where('deviceId', 'in', db.selectFrom('wit_device').select('id').where('tenantId', '=', '100001')).execute();
     expect(raw.some((r) => r.topic === 'vigil/100001/gateway/QJ-GW-01/data')).toBe(true);
     expect(raw.filter((r) => r.error !== null)).toEqual([]);
   }, 40_000);

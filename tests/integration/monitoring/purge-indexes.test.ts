@@ -63,8 +63,7 @@ describe.each(await storeKinds())('indexes the purges use, on %s', (store) => {
       for (const entry of projectRows(NOTHING)) for (const [column] of entry.by) wanted.add(`${entry.table}.${snake(column)}`);
       for (const [table, column] of OWNERSHIP_LOOKUPS) wanted.add(`${table}.${column}`);
       for (const table of await db.introspection.getTables()) {
-        // The series' tag is not purged by: its rows go with their device.
-        if (!table.isView && table.name !== 'wit_device_log' && table.columns.some((c) => c.name === 'tenant_id')) wanted.add(`${table.name}.tenant_id`);
+        if (!table.isView && table.columns.some((c) => c.name === 'tenant_id')) wanted.add(`${table.name}.tenant_id`);
       }
       expect(wanted.size).toBeGreaterThan(100);
       const missing: string[] = [];
