@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
-import { DEMO, demoId, submit } from '../monitoring/support';
+import { demoId, submit } from '../monitoring/support';
 import { emit, reading } from './support';
 
 /**
