@@ -87,6 +87,16 @@ export interface HandTables {
   /** Alarms raised per day, kept by triggers on wit_alarm. */
   wit_alarm_counts: { tenantId: string; projectId: string; alarmLevel: number; month: string } & DayCounts;
   wit_device_alarms: { deviceId: string; month: string } & DayCounts;
+  // 0020 tenant purges (server/modules/blade-system/access/tenant-purge.ts): one row per purge, kept when done
+  blade_tenant_purge: BaseRow & {
+    tenantCode: string;
+    tenantName: string | null;
+    state: number;
+    deleted: number;
+    step: string | null;
+    finishTime: string | null;
+    lastError: string | null;
+  };
   // 0019 workflow (docs/workflow.md): who may claim a task (kind 1 user, 2 role, 3 dept), and timers waiting on instances
   wf_task_candidate: { id: string; taskId: string; kind: number; ref: string };
   wf_timer: { id: string; tenantId: string; instanceId: string; elementId: string; executionId: string; dueAt: number };

@@ -1,5 +1,6 @@
 import { type Kysely, SqliteAdapter, sql } from 'kysely';
 import { nextId } from '../../ids';
+import { column as c, createTable } from '../table';
 
 /**
  * Left open by earlier work (docs/data-model.md "Purging"):
@@ -18,6 +19,11 @@ import { nextId } from '../../ids';
  *   by device, moves leave it as it is (it follows its device), and purges delete it by device. The writers count new
  *   points per tenant from the device's tenant they already know (server/db/tally.cjs). Both stores drop a column no
  *   index, key or trigger names (SQLite since 3.35): PostgreSQL at once, SQLite by rewriting the table once.
+ * - Tenant purges as jobs (`blade_tenant_purge`): a purge deletes in batches, each its own short transaction, and may
+ *   be stopped midway by a restart; its row says that the tenant is being purged (so it cannot be restored half
+ *   deleted), how far it got, and is resumed at the next start (server/modules/blade-system/access/tenant-purge.ts).
+ *   No `tenant_id` column: the purge deletes every row of the tenant that has one, and this row must outlive it. At
+ *   most one running purge per tenant code; finished ones stay as the record of who purged what and when.
  */
 
 /** (table, column) pairs that lead no index before this migration and that a purge selects or deletes by. */
@@ -70,6 +76,19 @@ export async function up(db: Kysely<any>): Promise<void> {
 async function run(db: Kysely<any>, sqlite: boolean): Promise<void> {
   if (sqlite) await outboxIdNotNull(db);
   await db.schema.alterTable('wit_device_log').dropColumn('tenant_id').execute();
+  await createTable(db, 'blade_tenant_purge', false, [
+    c('tenant_code', 'text', { notNull: true }),
+    c('tenant_name', 'text'),
+    // 1 running, 2 done
+    c('state', 'int', { notNull: true, default: 1 }),
+    // rows deleted so far, and the table the purge is at
+    c('deleted', 'bigint', { notNull: true, default: 0 }),
+    c('step', 'text'),
+    c('finish_time', 'datetime'),
+    // why the last run stopped short (it is resumed at the next start, or by purging again)
+    c('last_error', 'longtext'),
+  ]);
+  await sql`create unique index blade_tenant_purge_running_idx on blade_tenant_purge (tenant_code) where state = 1`.execute(db);
   // Plain CREATE INDEX, as createIndex (server/db/table.ts) names it: both stores accept it inside the transaction.
   for (const [table, column] of PURGE_INDEXES) await db.schema.createIndex(`${table}_${column}_idx`).on(table).column(column).execute();
 }
