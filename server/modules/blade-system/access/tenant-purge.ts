@@ -7,7 +7,7 @@ import { nextId } from '../../../ids';
 import type { Platform } from '../../../platform';
 import { deleteInBatches } from '../../../series/purge';
 import { formatDateTime } from '../../../time';
-import { type BatchProgress, DEVICE_KEYED_TABLES, deleteOwnedInBatches, purgeTenantHistory, tenantOwned } from '../../wit-xinde/project-rows';
+import { type BatchProgress, DEVICE_KEYED_TABLES, deleteOwned, deleteOwnedInBatches, purgeTenantHistory, tenantOwned } from '../../wit-xinde/project-rows';
 import { purgeTenant, tenantLinks, tenantTables } from './purge';
 
 /**
@@ -199,12 +199,15 @@ export class TenantPurges {
     const owned = await tenantOwned(db, tenantId);
     await purgeTenantHistory(db, tenantId, owned, progress);
     const owners = await deleteOwnedInBatches(db, owned, keyOf, progress);
+    // Its devices, gateways and identities are gone: the caches that know them (ingestion's directory, the rules) drop them.
+    for (const table of new Set(owners)) this.platform.events.emit('changed', table);
     // 3. Every row tagged with the tenant (the series follows its device: done above).
     for (const table of await tenantTables(db, DEVICE_KEYED_TABLES)) {
       await deleteInBatches(db, table, await keyOf(table), (eb) => eb('tenantId', '=', tenantId), progress(table));
     }
-    // 4. What arrived meanwhile, the tenant itself, and the job, at once.
+    // 4. What arrived meanwhile (points of its devices too), the tenant itself, and the job, at once.
     const touched = await db.transaction().execute(async (trx) => {
+      await deleteOwned(trx, owned);
       const tables = await purgeTenant(trx, tenantId, DEVICE_KEYED_TABLES);
       await trx.updateTable('blade_tenant_purge').set({ state: PURGE_STATE.done, step: null, lastError: null, finishTime: formatDateTime(), updateTime: formatDateTime() }).where('id', '=', job.id).execute();
       return tables;
