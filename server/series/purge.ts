@@ -6,7 +6,8 @@ import { type LooseSchema, loose, type TableName } from '../db/tables';
  * Deleting history for good (docs/data-model.md "Purging"). The series, its rollups and the raw messages of a project
  * or a tenant can be millions of rows: one statement over them would hold SQLite's write lock (and the ingestion
  * behind it) for as long as it runs. They are deleted a bounded chunk at a time instead, each chunk its own short
- * statement, before the purge's transaction, which then finds (almost) nothing of them left.
+ * transaction, before the purge's transaction, which then finds (almost) nothing of them left. A tenant purge deletes
+ * every table of the tenant so (deleteInBatches).
  */
 
 /** Rows per statement: a few milliseconds of the write lock. */

@@ -182,7 +182,7 @@ function* conditions(entry: Belonging): Generator<[string, string[]]> {
 export type BatchProgress = (table: string) => (trx: Db, deleted: number) => Promise<void>;
 
 /**
- * First step of a purge, outside any transaction: the large history of the projects (series, rollups, raw
+ * First step of a purge, before its transaction (each chunk a short one of its own): the large history of the projects (series, rollups, raw
  * messages) in bounded chunks. The projects must no longer take data (they are in the recycle bin, or their tenant
  * is); stopped midway, the purge leaves them as they were but for part of that history, and can be run again.
  */
