@@ -116,6 +116,8 @@ export const EN: Readonly<Record<string, string>> = {
   '账号额度应为-1(不限)或正整数': 'The account quota is -1 (no limit) or a positive whole number',
   '过期时间格式应为 yyyy-MM-dd HH:mm:ss': 'The expiry time must be yyyy-MM-dd HH:mm:ss',
   回收站中没有这些租户: 'These tenants are not in the recycle bin',
+  '租户正在彻底删除中,不能恢复': 'The tenant is being deleted for good: it cannot be restored',
+  '租户彻底删除中断,已删除 {deleted} 行,可再次彻底删除以继续: {reason}': 'Deleting the tenant for good stopped after {deleted} rows; delete it for good again to continue: {reason}',
   不支持的额度类型: 'Quota type not supported',
   请选择顶部菜单: 'Choose a top menu',
   顶部菜单不存在或无权操作: 'Top menu does not exist or you may not access it',

@@ -37,6 +37,7 @@ import { installRequestMetrics, registerObserveRoutes } from './observe';
 import { installRequestId, loggerOptions } from './observe/logging';
 import { Metrics } from './observe/metrics';
 import { registerModules } from './modules';
+import { type TenantPurgeOptions, TenantPurges } from './modules/blade-system/access/tenant-purge';
 import { sharedStore } from './modules/blade-auth/throttle';
 import { type Platform, repositoryCache } from './platform';
 import { type Push, startPush } from './push';
@@ -65,6 +66,8 @@ export interface App {
   statistics: { sampler: PresenceSampler; events: StatsEvents };
   /** The workflow engine's service, its timers and the alarms it disposes of (docs/workflow.md). */
   workflow: { service: Workflow; timers: FlowTimers; disposal: Disposal };
+  /** Tenants deleted for good, in batches, resumed at start (docs/data-model.md "Purging"). */
+  tenantPurges: TenantPurges;
   /** Every API route with the right it declared. */
   routes: readonly DeclaredRoute[];
   /** Stops taking requests, flushes the logs and closes the database. */
@@ -84,6 +87,8 @@ export interface AppOptions {
   statsClock?: ThrottleClock;
   /** The workflow's clock: when timers fall due and steps are stamped. */
   flowClock?: FlowClock;
+  /** The tenant purge's batches (a test stops one midway). */
+  tenantPurge?: TenantPurgeOptions;
 }
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
@@ -153,7 +158,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const workflow = new Workflow(platform, options.flowClock);
   const flowTimers = new FlowTimers(platform, workflow);
   keepStatistics(platform, workflow);
-  registerModules(app, platform, { ingest, broker: () => broker }, third, workflow);
+  const tenantPurges = new TenantPurges(platform, app.log, options.tenantPurge);
+  registerModules(app, platform, { ingest, broker: () => broker }, third, workflow, tenantPurges);
   await serveConsole(app, config.consoleDir);
   const realtime = await startRealtime(app, platform);
   const alarms = await startAlarms(platform, realtime);
@@ -180,6 +186,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       writerDepth: () => ingest.writer.depth,
     },
   });
+  // Purges a previous process left unfinished go on, in the background.
+  void tenantPurges.resume();
 
   // Before the HTTP server closes (it waits for every connection): browsers and devices are told to go elsewhere, the
   // broker's data in flight commits while ingestion still runs.
@@ -188,6 +196,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await broker?.close();
   });
   app.addHook('onClose', async () => {
+    await tenantPurges.stop();
     await third.puller.stop();
     await flowTimers.stop();
     disposal.stop();
@@ -206,7 +215,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await store.close();
     await database.close();
   });
-  return { app, platform, realtime, alarms, push, broker, ingest, third, statistics, workflow: { service: workflow, timers: flowTimers, disposal }, routes, close: () => app.close() };
+  return { app, platform, realtime, alarms, push, broker, ingest, third, statistics, workflow: { service: workflow, timers: flowTimers, disposal }, tenantPurges, routes, close: () => app.close() };
 }
 
 /** Serves the built console at / with a fallback to index.html for its client-side routes. */

@@ -205,13 +205,27 @@ export class Notifier {
     if (planned) this.kick();
   }
 
+  /**
+   * One pass over the deliveries due now, in (due time, id) order, 50 at a time. The pass moves on past every row it
+   * has tried, whether its claim succeeded or not: a row it could not claim (another process has it, the claim failed)
+   * waits for the next pass and is never tried twice in this one, so every pass ends — one unclaimable row used to be
+   * selected again and again, the pass never ending and nothing behind it being sent.
+   */
   private async drain(): Promise<void> {
     const db = this.platform.db;
+    let after: { dueAt: number; id: string } | undefined;
     for (;;) {
-      const due = await db.selectFrom(DELIVERY).selectAll().where('state', '=', STATE.pending).where('dueAt', '<=', nowMs()).orderBy('dueAt').limit(50).execute();
+      let query = db.selectFrom(DELIVERY).selectAll().where('state', '=', STATE.pending).where('dueAt', '<=', nowMs());
+      if (after) {
+        const { dueAt, id } = after;
+        query = query.where((eb) => eb.or([eb('dueAt', '>', dueAt), eb.and([eb('dueAt', '=', dueAt), eb('id', '>', id)])]));
+      }
+      const due = await query.orderBy('dueAt').orderBy('id').limit(50).execute();
       if (due.length === 0 || this.stopped) return;
       // Channels are independent: a slow SMTP server does not hold back webhooks or in-app notices.
       await Promise.all(due.map((delivery) => this.deliver(delivery).catch((error) => this.fail(error))));
+      const last = due[due.length - 1];
+      after = { dueAt: Number(last.dueAt), id: String(last.id) };
     }
   }
 

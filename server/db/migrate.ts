@@ -19,6 +19,7 @@ import * as statistics from './migrations/0016_statistics';
 import * as screen from './migrations/0017_screen';
 import * as channelLatest from './migrations/0018_channel_latest';
 import * as workflow from './migrations/0019_workflow';
+import * as purgeReady from './migrations/0020_purge_ready';
 import * as cluster from './migrations/0022_cluster';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017_screen': screen,
   '0018_channel_latest': channelLatest,
   '0019_workflow': workflow,
+  '0020_purge_ready': purgeReady,
   '0022_cluster': cluster,
 };
 

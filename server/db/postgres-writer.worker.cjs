@@ -70,7 +70,7 @@ async function upsert(client, table, text) {
   const result = await client.query(
     `insert into ${table.name} (${table.columns.join(', ')}) select ${table.columns.join(', ')} from ${staging}
      on conflict (${table.key.join(', ')}) do update set ${updated.map((c) => `${c} = excluded.${c}`).join(', ')}
-     ${table.tally ? 'returning device_id, tenant_id, ts, (xmax = 0) as inserted' : ''}`,
+     ${table.tally ? 'returning device_id, ts, (xmax = 0) as inserted' : ''}`,
   );
   return table.tally ? result.rows.filter((r) => r.inserted) : [];
 }
@@ -88,9 +88,9 @@ async function count(client, tally) {
 }
 
 /** Counts the rows of a counted table as written by COPY (every one of them new). */
-function countCopied(tally, { table, columns, order, projects }) {
-  const [device, tenant, ts] = ['device_id', 'tenant_id', 'ts'].map((c) => columns[table.columns.indexOf(c)]);
-  for (const row of order) tally.add(device[row], tenant[row], projects?.[device[row]] ?? null, ts[row]);
+function countCopied(tally, { table, columns, order, tenants, projects }) {
+  const [device, ts] = ['device_id', 'ts'].map((c) => columns[table.columns.indexOf(c)]);
+  for (const row of order) tally.add(device[row], tenants[device[row]], projects?.[device[row]] ?? null, ts[row]);
 }
 
 async function transaction(batch, asUpsert) {
@@ -99,10 +99,10 @@ async function transaction(batch, asUpsert) {
   try {
     await client.query('begin');
     for (const write of batch) {
-      const { table, text, projects } = write;
+      const { table, text, tenants, projects } = write;
       if (asUpsert && table.key) {
         // The series' bigint comes back as text from this pool (no type parsers here).
-        for (const r of await upsert(client, table, text)) tally.add(r.device_id, r.tenant_id, projects?.[r.device_id] ?? null, Number(r.ts));
+        for (const r of await upsert(client, table, text)) tally.add(r.device_id, tenants[r.device_id], projects?.[r.device_id] ?? null, Number(r.ts));
       } else {
         await copy(client, table.name, table.columns, text);
         if (table.tally) countCopied(tally, write);
@@ -126,7 +126,7 @@ async function transaction(batch, asUpsert) {
  */
 async function store(writes) {
   const batch = writes
-    .map(({ table, columns, projects }) => ({ table: workerData.tables[table], columns, projects }))
+    .map(({ table, columns, tenants, projects }) => ({ table: workerData.tables[table], columns, tenants, projects }))
     .filter(({ columns }) => columns.length && columns[0].length)
     .map((write) => {
       const order = rowOrder(write.table, write.columns);

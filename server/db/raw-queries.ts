@@ -49,7 +49,8 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   'server/modules/blade-system/access/grants.ts': [1, IDENTITY],
   'server/modules/blade-system/access/menu.ts': [1, IDENTITY],
   'server/modules/blade-system/access/provision.ts': [2, IDENTITY],
-  'server/modules/blade-system/access/purge.ts': [2, PLATFORM],
+  // The tenant purge: link rows found through the tenant's rows, and every tenant table by introspection.
+  'server/modules/blade-system/access/purge.ts': [3, PLATFORM],
   'server/modules/blade-system/access/quota.ts': [1, IDENTITY],
   'server/modules/blade-system/access/role.ts': [2, IDENTITY],
   'server/modules/blade-system/access/tenant.ts': [1, PLATFORM],

@@ -21,7 +21,6 @@ function prepare({ name, columns, key, tally }) {
     update: db.prepare(`update ${name} set ${updated.map((c) => `${c} = ?`).join(', ')} where ${key.map((c) => `${c} = ?`).join(' and ')}`),
     updateOrder: [...updated, ...key].map((c) => columns.indexOf(c)),
     device: columns.indexOf('device_id'),
-    tenant: columns.indexOf('tenant_id'),
     ts: columns.indexOf('ts'),
   };
 }
@@ -31,17 +30,20 @@ const statements = workerData.tables.map(prepare);
 // row for each of a batch's devices cost as much again as the batch's own points.
 const counters = COUNTERS.map((counter) => Array.from({ length: 31 }, (_, i) => db.prepare(upsertDaySql(counter, i + 1))));
 
-/** writes: [{ table, columns, projects? }], a column being one array (or Float64Array) of values per bound parameter. */
+/**
+ * writes: [{ table, columns, tenants?, projects? }], a column being one array (or Float64Array) of values per bound
+ * parameter; a counted table's rows are counted under their device's tenant and project.
+ */
 const runAll = db.transaction((writes) => {
   const tally = new Tally();
-  for (const { table, columns, projects } of writes) {
+  for (const { table, columns, tenants, projects } of writes) {
     const s = statements[table];
     const count = columns.length ? columns[0].length : 0;
     const args = new Array(columns.length);
     for (let row = 0; row < count; row++) {
       for (let column = 0; column < columns.length; column++) args[column] = columns[column][row];
       if (!s.update) s.insert.run(args);
-      else if (s.insert.run(args).changes > 0) tally.add(args[s.device], args[s.tenant], projects?.[args[s.device]] ?? null, args[s.ts]);
+      else if (s.insert.run(args).changes > 0) tally.add(args[s.device], tenants[args[s.device]], projects?.[args[s.device]] ?? null, args[s.ts]);
       else s.update.run(s.updateOrder.map((i) => args[i]));
     }
   }

@@ -57,7 +57,8 @@ export interface HandTables {
     remark: string | null;
   };
   // 0005 ingest, 0011 rollups: the time series (server/series)
-  wit_device_log: { deviceId: string; pointKey: string; ts: number; value: number; raw: number; tenantId: string };
+  /** Keyed by device, time and channel; no tenant of its own (migration 0020): a point belongs to its device. */
+  wit_device_log: { deviceId: string; pointKey: string; ts: number; value: number; raw: number };
   /** A cell of a channel's series (server/series/cells.ts) per step and bucket. */
   wit_device_log_rollup: { deviceId: string; pointKey: string; step: number; bucket: number } & Omit<Cell, 't'>;
   wit_device_log_dirty: { deviceId: string; hour: number };
@@ -86,6 +87,16 @@ export interface HandTables {
   /** Alarms raised per day, kept by triggers on wit_alarm. */
   wit_alarm_counts: { tenantId: string; projectId: string; alarmLevel: number; month: string } & DayCounts;
   wit_device_alarms: { deviceId: string; month: string } & DayCounts;
+  // 0020 tenant purges (server/modules/blade-system/access/tenant-purge.ts): one row per purge, kept when done
+  blade_tenant_purge: BaseRow & {
+    tenantCode: string;
+    tenantName: string | null;
+    state: number;
+    deleted: number;
+    step: string | null;
+    finishTime: string | null;
+    lastError: string | null;
+  };
   // 0019 workflow (docs/workflow.md): who may claim a task (kind 1 user, 2 role, 3 dept), and timers waiting on instances
   wf_task_candidate: { id: string; taskId: string; kind: number; ref: string };
   wf_timer: { id: string; tenantId: string; instanceId: string; elementId: string; executionId: string; dueAt: number };

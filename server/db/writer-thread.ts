@@ -8,6 +8,8 @@ export interface Write {
   /** Index of the table in the thread's list. */
   table: number;
   columns: Columns;
+  /** For a counted table: the tenant of each device written, under which its new points are counted. */
+  tenants?: Readonly<Record<string, string>>;
   /** For a counted table: the project of each device written (null: none), under which its new points are counted. */
   projects?: Readonly<Record<string, string | null>>;
 }
@@ -19,7 +21,7 @@ export interface WriterTable {
   key?: readonly string[];
   /**
    * Its new rows are points of the series, counted into the point counters in the same transaction
-   * (server/db/tally.cjs); it has `device_id`, `tenant_id` and `ts` columns, and a key.
+   * (server/db/tally.cjs); it has `device_id` and `ts` columns, and a key; the write names each device's tenant and project.
    */
   tally?: true;
 }

@@ -38,7 +38,7 @@ interface Batch {
 }
 
 const TABLES: readonly WriterTable[] = [
-  { name: 'wit_device_log', columns: ['device_id', 'point_key', 'ts', 'value', 'raw', 'tenant_id'], key: ['device_id', 'ts', 'point_key'], tally: true },
+  { name: 'wit_device_log', columns: ['device_id', 'point_key', 'ts', 'value', 'raw'], key: ['device_id', 'ts', 'point_key'], tally: true },
   {
     name: 'wit_collect_data',
     columns: ['id', 'tenant_id', 'device_id', 'gateway_id', 'project_id', 'device_code', 'topic', 'payload', 'received_at', 'readings', 'error', 'create_time', 'update_time', 'status', 'is_deleted'],
@@ -48,7 +48,7 @@ const TABLES: readonly WriterTable[] = [
 /** The series in the columns of TABLES[0], numbers as Float64Arrays (handed to the thread, not copied). */
 function seriesColumns(rows: readonly SeriesRow[]): Columns {
   const n = rows.length;
-  const [devices, keys, tenants] = [new Array<string>(n), new Array<string>(n), new Array<string>(n)];
+  const [devices, keys] = [new Array<string>(n), new Array<string>(n)];
   const [ts, values, raws] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
   for (let i = 0; i < n; i++) {
     const r = rows[i];
@@ -57,9 +57,8 @@ function seriesColumns(rows: readonly SeriesRow[]): Columns {
     ts[i] = r.ts;
     values[i] = r.value;
     raws[i] = r.raw;
-    tenants[i] = r.tenantId;
   }
-  return [devices, keys, ts, values, raws, tenants];
+  return [devices, keys, ts, values, raws];
 }
 
 /** The raw messages in the columns of TABLES[1]. */
@@ -115,15 +114,19 @@ function committer(native: NativeDb, onError: (error: unknown, context: string) 
   return { commit: (series, raws) => thread.run(writesOf(series, raws)), concurrency: connections, close: () => thread.close() };
 }
 
-/** The project of each device of the rows, under which their new points are counted. */
-function projectsOf(rows: readonly SeriesRow[]): Record<string, string | null> {
-  const out: Record<string, string | null> = {};
-  for (const r of rows) out[r.deviceId] = r.projectId;
-  return out;
+/** The tenant and project of each device of the rows, under which their new points are counted. */
+function ownersOf(rows: readonly SeriesRow[]): Pick<Write, 'tenants' | 'projects'> {
+  const tenants: Record<string, string> = {};
+  const projects: Record<string, string | null> = {};
+  for (const r of rows) {
+    tenants[r.deviceId] = r.tenantId;
+    projects[r.deviceId] = r.projectId;
+  }
+  return { tenants, projects };
 }
 
 const writesOf = (series: readonly SeriesRow[], raws: readonly RawRow[]): Write[] => [
-  { table: 0, columns: seriesColumns(series), projects: projectsOf(series) },
+  { table: 0, columns: seriesColumns(series), ...ownersOf(series) },
   { table: 1, columns: rawColumns(raws) },
 ];
 

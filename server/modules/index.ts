@@ -15,12 +15,13 @@ import { registerUser } from './blade-user';
 import { registerXinde } from './wit-xinde';
 import type { Third } from '../third';
 import type { Workflow } from '../flow/service';
+import type { TenantPurges } from './blade-system/access/tenant-purge';
 
 /** Every service's routes: each module registers its own calls and the resources it adds hooks to; then the rest. */
-export function registerModules(app: FastifyInstance, platform: Platform, link: DeviceLink, third: Third, workflow: Workflow): void {
+export function registerModules(app: FastifyInstance, platform: Platform, link: DeviceLink, third: Third, workflow: Workflow, purges: TenantPurges): void {
   registerOAuth(app, platform);
   registerUser(app, platform);
-  registerSystem(app, platform);
+  registerSystem(app, platform, purges);
   registerResource(app, platform);
   registerLog(app, platform);
   registerDesk(app, platform);

@@ -1,12 +1,13 @@
-import { type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database';
-import { loose, type TableName } from '../db/tables';
+import { type LooseSchema, loose, type TableName } from '../db/tables';
 
 /**
  * Deleting history for good (docs/data-model.md "Purging"). The series, its rollups and the raw messages of a project
  * or a tenant can be millions of rows: one statement over them would hold SQLite's write lock (and the ingestion
  * behind it) for as long as it runs. They are deleted a bounded chunk at a time instead, each chunk its own short
- * statement, before the purge's transaction, which then finds (almost) nothing of them left.
+ * transaction, before the purge's transaction, which then finds (almost) nothing of them left. A tenant purge deletes
+ * every table of the tenant so (deleteInBatches).
  */
 
 /** Rows per statement: a few milliseconds of the write lock. */
@@ -22,27 +23,47 @@ export function slices<T>(values: readonly T[], size = IN_LIST): T[][] {
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Which rows of a table a purge deletes: a condition on the untyped view. */
+export type PurgeCondition = (eb: ExpressionBuilder<LooseSchema, string>) => Expression<SqlBool>;
+
+/**
+ * The statement of one batch: the rows of `table` that `where` names, `limit` at most, found by the table's primary key
+ * `key` (one seek per row). Exported so that tests can show its plan (tests/integration/monitoring/purge-indexes.test.ts).
+ */
+export function batchDelete(typed: Db, table: string, key: readonly string[], where: PurgeCondition, limit = PURGE_CHUNK) {
+  // Table, key and condition are the caller's: the untyped view.
+  const db = loose(typed);
+  const chunk = db.selectFrom(table).select([...key]).where(where).limit(limit);
+  return db.deleteFrom(table).where(sql<SqlBool>`(${sql.join(key.map((k) => sql.ref(k)))}) in (${chunk})`);
+}
+
+/**
+ * Deletes the rows of `table` that `where` names, PURGE_CHUNK rows a batch, each batch its own short transaction;
+ * `onBatch` runs inside it (a purge records its progress there, so what it says is what was deleted). Between
+ * batches the event loop and other writers get their turn. Returns how many rows were deleted.
+ */
+export async function deleteInBatches(db: Db, table: string, key: readonly string[], where: PurgeCondition, onBatch?: (trx: Db, deleted: number) => Promise<void>): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const n = await db.transaction().execute(async (trx) => {
+      const result = await batchDelete(trx, table, key, where).executeTakeFirst();
+      const count = Number(result.numDeletedRows);
+      if (count > 0) await onBatch?.(trx, count);
+      return count;
+    });
+    deleted += n;
+    if (n < PURGE_CHUNK) return deleted;
+    await turn();
+  }
+}
+
 /**
  * Deletes the rows of `table` whose `column` is one of `values`, PURGE_CHUNK rows a statement, found by their
- * primary key `key` (one seek per row of the chunk). Between chunks the event loop and other writers get their turn.
+ * primary key `key` (one seek per row of the chunk).
  */
-export async function deleteInChunks(typed: Db, table: TableName, key: readonly string[], column: string, values: readonly string[]): Promise<number> {
-  // Table, key and column are the caller's: the untyped view.
-  const db = loose(typed);
+export async function deleteInChunks(db: Db, table: TableName, key: readonly string[], column: string, values: readonly string[], onBatch?: (trx: Db, deleted: number) => Promise<void>): Promise<number> {
   let deleted = 0;
-  for (const slice of slices(values)) {
-    for (;;) {
-      const chunk = db.selectFrom(table).select([...key]).where(column, 'in', slice).limit(PURGE_CHUNK);
-      const result = await db
-        .deleteFrom(table)
-        .where(sql<SqlBool>`(${sql.join(key.map((k) => sql.ref(k)))}) in (${chunk})`)
-        .executeTakeFirst();
-      const n = Number(result.numDeletedRows);
-      deleted += n;
-      if (n < PURGE_CHUNK) break;
-      await turn();
-    }
-  }
+  for (const slice of slices(values)) deleted += await deleteInBatches(db, table, key, (eb) => eb(column, 'in', slice), onBatch);
   return deleted;
 }
 

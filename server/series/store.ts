@@ -27,7 +27,7 @@ export interface TallyModule {
 
 export const tally = createRequire(import.meta.url)('../db/tally.cjs') as TallyModule;
 
-/** Rows a statement: 6 parameters each, below SQLite's 32,766. */
+/** Rows a statement: 5 parameters each, below SQLite's 32,766. */
 const CHUNK = 4000;
 
 const keyOf = (r: Pick<SeriesRow, 'deviceId' | 'ts' | 'pointKey'>) => `${r.deviceId}\u0000${r.ts}\u0000${r.pointKey}`;
@@ -48,7 +48,7 @@ export async function storeSeries(db: Db, rows: readonly SeriesRow[]): Promise<n
     const chunk = unique.slice(i, i + CHUNK);
     const inserted = await db
       .insertInto('wit_device_log')
-      .values(chunk.map((r) => ({ deviceId: r.deviceId, pointKey: r.pointKey, ts: r.ts, value: r.value, raw: r.raw, tenantId: r.tenantId })))
+      .values(chunk.map((r) => ({ deviceId: r.deviceId, pointKey: r.pointKey, ts: r.ts, value: r.value, raw: r.raw })))
       .onConflict((oc) => oc.columns(['deviceId', 'ts', 'pointKey']).doNothing())
       .returning(['deviceId', 'ts', 'pointKey'])
       .execute();
@@ -58,7 +58,7 @@ export async function storeSeries(db: Db, rows: readonly SeriesRow[]): Promise<n
         counted.add(r.deviceId, r.tenantId, r.projectId, r.ts);
         fresh += 1;
       } else {
-        await db.updateTable('wit_device_log').set({ value: r.value, raw: r.raw, tenantId: r.tenantId }).where('deviceId', '=', r.deviceId).where('ts', '=', r.ts).where('pointKey', '=', r.pointKey).execute();
+        await db.updateTable('wit_device_log').set({ value: r.value, raw: r.raw }).where('deviceId', '=', r.deviceId).where('ts', '=', r.ts).where('pointKey', '=', r.pointKey).execute();
       }
     }
   }

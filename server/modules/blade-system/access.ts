@@ -4,6 +4,7 @@ import { registerClient } from './access/client';
 import { registerMenu } from './access/menu';
 import { registerRole } from './access/role';
 import { registerTenant } from './access/tenant';
+import type { TenantPurges } from './access/tenant-purge';
 import { registerTenantPackage } from './access/tenant-package';
 import { registerTopMenu } from './access/topmenu';
 
@@ -36,11 +37,11 @@ import { registerTopMenu } from './access/topmenu';
  * - chectNumber?type=user answers `{accountNumber, used, available}` for the caller's tenant (-1 = unlimited).
  * - tenant-package's form gets its menu tree (menus and buttons) from `GET tenant-package/menu-tree`.
  */
-export function registerAccess(app: FastifyInstance, platform: Platform): void {
+export function registerAccess(app: FastifyInstance, platform: Platform, purges: TenantPurges): void {
   registerMenu(app, platform);
   registerRole(app, platform);
   registerTopMenu(app, platform);
-  registerTenant(app, platform);
+  registerTenant(app, platform, purges);
   registerTenantPackage(app, platform);
   registerClient(app, platform);
 }

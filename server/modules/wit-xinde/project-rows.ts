@@ -1,6 +1,6 @@
 import type { Db, Row } from '../../db/database';
 import { loose, type TableName } from '../../db/tables';
-import { deleteInChunks, forgetMarks, slices } from '../../series/purge';
+import { deleteInBatches, deleteInChunks, forgetMarks, slices } from '../../series/purge';
 
 /**
  * What belongs to a project (docs/data-model.md "Projects", "Purging"): the one description that moving projects to
@@ -178,15 +178,18 @@ function* conditions(entry: Belonging): Generator<[string, string[]]> {
   for (const [column, ids] of entry.by) for (const slice of slices(ids)) yield [column, slice];
 }
 
+/** What a purge hears of each batch it deletes of a table, inside the batch's transaction (its progress). */
+export type BatchProgress = (table: string) => (trx: Db, deleted: number) => Promise<void>;
+
 /**
- * First step of a purge, outside any transaction: the large history of the projects (series, rollups, raw
+ * First step of a purge, before its transaction (each chunk a short one of its own): the large history of the projects (series, rollups, raw
  * messages) in bounded chunks. The projects must no longer take data (they are in the recycle bin, or their tenant
  * is); stopped midway, the purge leaves them as they were but for part of that history, and can be run again.
  */
-export async function purgeHistory(db: Db, owned: Owned): Promise<void> {
+export async function purgeHistory(db: Db, owned: Owned, progress?: BatchProgress): Promise<void> {
   for (const entry of projectRows(owned)) {
     if (!entry.chunkKey) continue;
-    for (const [column, ids] of entry.by) await deleteInChunks(db, entry.table, entry.chunkKey, column, ids);
+    for (const [column, ids] of entry.by) await deleteInChunks(db, entry.table, entry.chunkKey, column, ids, progress?.(entry.table));
   }
 }
 
@@ -199,9 +202,58 @@ export async function tenantOwned(db: Db, tenantId: string): Promise<Owned> {
  * First step of a tenant purge: the history of its projects and devices (purgeHistory), and the large logs tagged with
  * it — of projects that have moved to another tenant since, which stay with the tenant they happened in.
  */
-export async function purgeTenantHistory(db: Db, tenantId: string, owned: Owned): Promise<void> {
-  await purgeHistory(db, owned);
-  for (const entry of projectRows(owned)) if (entry.chunkKey && entry.onMove === 'keep') await deleteInChunks(db, entry.table, entry.chunkKey, 'tenantId', [tenantId]);
+export async function purgeTenantHistory(db: Db, tenantId: string, owned: Owned, progress?: BatchProgress): Promise<void> {
+  await purgeHistory(db, owned, progress);
+  for (const entry of projectRows(owned)) {
+    if (entry.chunkKey && entry.onMove === 'keep') await deleteInChunks(db, entry.table, entry.chunkKey, 'tenantId', [tenantId], progress?.(entry.table));
+  }
+}
+
+/**
+ * The tables ownedIds finds what the projects own through, in the order a purge that may stop midway deletes them:
+ * after every other kind, each after the tables found through it (device points and alarms before thresholds,
+ * identities and thresholds before devices and gateways, …). A purge resumed later then still finds, through the
+ * rows left, everything it has not deleted yet; the projects themselves go last of all, with the tenant's rows.
+ */
+const OWNERSHIP: readonly TableName[] = [
+  'wit_device_point',
+  'wit_alarm',
+  'wit_collect_strategy',
+  'wit_tenant_project',
+  'wit_mqtt_user',
+  'wit_device_threshold',
+  'wit_device',
+  'wit_gateway',
+  'wit_monitor_point',
+];
+
+/**
+ * A purge in batches (the tenant purge): every row that belongs to the projects, PURGE_CHUNK rows a batch, each batch
+ * its own transaction, in an order that can be stopped anywhere and run again (OWNERSHIP). `keyOf` gives a table's
+ * primary key. Returns the tables.
+ */
+export async function deleteOwnedInBatches(db: Db, owned: Owned, keyOf: (table: TableName) => Promise<string[]>, progress?: BatchProgress): Promise<string[]> {
+  const rows = projectRows(owned);
+  const rank = (entry: Belonging) => OWNERSHIP.indexOf(entry.table);
+  const dependents = rows.filter((entry) => rank(entry) < 0);
+  const owners = rows.filter((entry) => rank(entry) >= 0).sort((a, b) => rank(a) - rank(b));
+  const run = async (entry: Belonging) => {
+    const key = await keyOf(entry.table);
+    for (const [column, slice] of conditions(entry)) {
+      await deleteInBatches(
+        db,
+        entry.table,
+        key,
+        (eb) => (entry.tenantOnly ? eb.and([eb(column, 'in', slice), eb('tenantId', 'in', owned.tenantIds)]) : eb(column, 'in', slice)),
+        progress?.(entry.table),
+      );
+    }
+  };
+  for (const entry of dependents) await run(entry);
+  // The series and its rollups are gone: their hours marked for rolling up go too, while the devices are still known.
+  await db.transaction().execute((trx) => forgetMarks(trx, owned.deviceIds));
+  for (const entry of owners) await run(entry);
+  return rows.map((entry) => entry.table);
 }
 
 /** Second step of a purge, inside its transaction: every row that belongs to the projects. Returns the tables. */

@@ -116,8 +116,9 @@ function RecycleBin({ onClose }: { onClose(): void }) {
         (row, context) =>
           void (async () => {
             if (!(await confirm(t`确定彻底删除该租户及其全部数据? 此操作不可恢复`))) return;
-            await http.get(`${BASE}/deleteTenantById`, { searchParams: { tenantId: String(row.tenantId) } });
-            toastSuccess(t`删除成功`);
+            const answer = await http.get<Envelope<{ purged?: boolean } | null>>(`${BASE}/deleteTenantById`, { searchParams: { tenantId: String(row.tenantId) } });
+            // A large tenant is still being deleted when the call answers: the bin shows its progress.
+            toastSuccess(answer.data?.purged === false ? t`租户数据较多,正在后台删除` : t`删除成功`);
             context.refresh();
           })().catch((error: unknown) => logFailure(error, 'tenant purge')),
       ),

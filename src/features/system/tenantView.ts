@@ -22,15 +22,29 @@ const columns: readonly TenantField[] = [
   { name: 'backgroundUrl', label: msg`系统背景`, widget: { type: 'upload', accept: 'image' }, width: 100, sortable: false },
 ];
 
-/** The recycle bin: deleted tenants (tenant/recovery), restored or purged one by one. */
+/** A tenant of the recycle bin whose purge has begun (tenant/recovery's `purging`: it cannot be restored). */
+export const isPurging = (row: Row): boolean => Number(row.purging ?? 0) === 1;
+
+/** How far a purge got: rows deleted so far, and whether its last run stopped short (it resumes at the next start). */
+export function purgeProgress(row: Row): string {
+  if (!isPurging(row)) return '';
+  const deleted = Number(row.purgeDeleted ?? 0).toLocaleString();
+  return row.purgeError ? i18n._(msg`已中断: 已删除 ${deleted} 行`) : i18n._(msg`删除中: 已删除 ${deleted} 行`);
+}
+
+/** The recycle bin: deleted tenants (tenant/recovery), restored or purged one by one; a purge under way shows its progress. */
 export function recycleBinView(restore: RowAction['run'], purge: RowAction['run']): CrudView<typeof tenant> {
   return {
     resource: tenant,
     list: { call: 'recovery' },
     actions: { view: false, add: false, edit: false, delete: false },
-    fields: columns.filter((f) => ['tenantId', 'tenantName', 'linkman', 'contactNumber', 'expireTime'].includes(f.name)),
+    fields: [
+      ...columns.filter((f) => ['tenantId', 'tenantName', 'linkman', 'contactNumber', 'expireTime'].includes(f.name)),
+      { name: 'purgeDeleted', label: msg`彻底删除进度`, derived: true, hideInForm: true, width: 180, sortable: false, cell: purgeProgress },
+    ],
     rowActions: [
-      { key: 'restore', label: msg`恢复`, icon: 'history', permission: 'recovery', run: restore },
+      { key: 'restore', label: msg`恢复`, icon: 'history', permission: 'recovery', run: restore, visible: (row) => !isPurging(row) },
+      // On a tenant whose purge stopped short: resumes it.
       { key: 'purge', label: msg`彻底删除`, icon: 'delete', permission: 'recovery', run: purge },
     ],
   };

@@ -170,9 +170,9 @@ onEveryStore('thresholds, alarms and notifications', { signIn: ['demo'] }, (ctx)
     expectOk(await ctx.demo.post(`${X}/devicethreshold/submit`, { targetType: 1, deviceId: demoId('device:QJ-RAIN-01'), pointKey: 'rainfall', ratePeriod: 1, level2Rate: 20, level4Rate: 5 }));
     const deviceId = demoId('device:QJ-RAIN-01');
     const hourAgo = Date.now() - 3_700_000;
-    await ctx.server.app.platform.db.insertInto('wit_device_log').values({ deviceId, pointKey: 'rainfall', ts: hourAgo, value: 100, raw: 100, tenantId: DEMO }).execute();
+    await ctx.server.app.platform.db.insertInto('wit_device_log').values({ deviceId, pointKey: 'rainfall', ts: hourAgo, value: 100, raw: 100 }).execute();
     const now = hourAgo + 3_600_000;
-    await ctx.server.app.platform.db.insertInto('wit_device_log').values({ deviceId, pointKey: 'rainfall', ts: now, value: 125, raw: 125, tenantId: DEMO }).execute();
+    await ctx.server.app.platform.db.insertInto('wit_device_log').values({ deviceId, pointKey: 'rainfall', ts: now, value: 125, raw: 125 }).execute();
     await emit(ctx.server, [reading('QJ-RAIN-01', 'rainfall', 125, now)]);
     expect((await alarmsOf('QJ-RAIN-01', 'rainfall'))[0]).toMatchObject({ alarmLevel: 2, alarmType: 3, limitValue: 20 });
   });

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
-import { DEMO, demoId, submit } from '../monitoring/support';
+import { demoId, submit } from '../monitoring/support';
 import { emit, reading } from './support';
 
 /**
@@ -23,7 +23,7 @@ onEveryStore('rates of change over irregular history', { signIn: ['demo'] }, (ct
   const judge = async (code: string, pointKey: string, history: Array<[number, number]>, value: number): Promise<Row | undefined> => {
     const deviceId = demoId(`device:${code}`);
     await submit(ctx.demo, 'devicethreshold', { ...RULE, deviceId, pointKey });
-    const rows = history.map(([minutes, v]) => ({ deviceId, pointKey, ts: now - minutes * MINUTE, value: v, raw: v, tenantId: DEMO }));
+    const rows = history.map(([minutes, v]) => ({ deviceId, pointKey, ts: now - minutes * MINUTE, value: v, raw: v }));
     await ctx.server.app.platform.db.insertInto('wit_device_log').values(rows).execute();
     await emit(ctx.server, [reading(code, pointKey, value, now)]);
     return (await ctx.server.app.platform.db.selectFrom('wit_alarm').selectAll().where('deviceId', '=', deviceId).where('pointKey', '=', pointKey).where('alarmState', '=', 1).executeTakeFirst()) as Row | undefined;

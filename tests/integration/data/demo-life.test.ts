@@ -46,7 +46,7 @@ onEveryStore('demo life', { signIn: ['demo'], config: { demo: true } }, (ctx) =>
     const rows = await ctx.server.app.platform.db
       .selectFrom('wit_device_log')
       .select(({ fn }) => ['deviceId', 'pointKey', fn.countAll<number>().as('n'), fn.min('ts').as('first'), fn.max('ts').as('last')])
-      .where('tenantId', '=', '100001')
+      .where('deviceId', 'in', ctx.server.app.platform.db.selectFrom('wit_device').select('id').where('tenantId', '=', '100001'))
       .groupBy(['deviceId', 'pointKey'])
       .execute();
     expect(rows.length).toBe(16); // nine devices, sixteen channels

@@ -46,7 +46,7 @@ describe.each(await storeKinds())('re-keying the series on %s', (store) => {
       // The same point again overwrites itself (the writers' upsert), and the triggers still mark its hour.
       await db.deleteFrom('wit_device_log_dirty').execute();
       const upsert = (value: number) =>
-        sql`insert into wit_device_log (device_id, point_key, ts, value, raw, tenant_id) values ('D1', 'tilt_x', 10800000, ${value}, ${value}, '100001')
+        sql`insert into wit_device_log (device_id, point_key, ts, value, raw) values ('D1', 'tilt_x', 10800000, ${value}, ${value})
             on conflict (device_id, ts, point_key) do update set value = excluded.value`.execute(db);
       await upsert(1);
       await upsert(2);

@@ -41,10 +41,10 @@ onEveryStore('history charts', { signIn: ['demo'] }, (ctx) => {
     await ctx.server.app.ingest.rollups.stop();
     const db = ctx.server.app.platform.db;
     deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
-    const rows = Array.from({ length: N }, (_, i) => ({ deviceId, pointKey: 'humidity', ts: T0 + i * MINUTE, value: valueAt(i), raw: valueAt(i), tenantId: '100001' }));
+    const rows = Array.from({ length: N }, (_, i) => ({ deviceId, pointKey: 'humidity', ts: T0 + i * MINUTE, value: valueAt(i), raw: valueAt(i) }));
     // Temperature: only 50 points, hourly; and a key stored without a device point.
-    rows.push(...Array.from({ length: 50 }, (_, i) => ({ deviceId, pointKey: 'temperature', ts: T0 + i * HOUR, value: i, raw: i, tenantId: '100001' })));
-    rows.push({ deviceId, pointKey: 'battery', ts: T0, value: 3.6, raw: 3.6, tenantId: '100001' });
+    rows.push(...Array.from({ length: 50 }, (_, i) => ({ deviceId, pointKey: 'temperature', ts: T0 + i * HOUR, value: i, raw: i })));
+    rows.push({ deviceId, pointKey: 'battery', ts: T0, value: 3.6, raw: 3.6 });
     for (let i = 0; i < rows.length; i += 1000) await db.insertInto('wit_device_log').values(rows.slice(i, i + 1000)).execute();
   });
 
@@ -156,7 +156,7 @@ onEveryStore('history charts', { signIn: ['demo'] }, (ctx) => {
     const db = ctx.server.app.platform.db;
     const projectId = String((await db.selectFrom('wit_project').select('id').where('code', '=', 'QJ-BRIDGE').executeTakeFirstOrThrow()).id);
     const tilt = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TILT-01').executeTakeFirstOrThrow()).id);
-    await db.insertInto('wit_device_log').values(Array.from({ length: 30 }, (_, i) => ({ deviceId: tilt, pointKey: 'tilt_x', ts: T0 + i * MINUTE, value: i / 100, raw: i / 100, tenantId: '100001' }))).execute();
+    await db.insertInto('wit_device_log').values(Array.from({ length: 30 }, (_, i) => ({ deviceId: tilt, pointKey: 'tilt_x', ts: T0 + i * MINUTE, value: i / 100, raw: i / 100 }))).execute();
     const body = {
       projectId,
       name: '湿度与倾角',

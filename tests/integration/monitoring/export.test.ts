@@ -110,7 +110,7 @@ onEveryStore('list export', { signIn: ['demo', 'admin'], config: { exports: { ma
   it('exports the stored values (监测数据) through the same mechanism', async () => {
     const deviceId = demoId('device:QJ-RAIN-01');
     const start = Date.parse('2026-02-01T00:00:00Z');
-    const values = Array.from({ length: 8 }, (_, i) => ({ deviceId, pointKey: 'rainfall', ts: start + i * 60_000, value: i / 2, raw: i, tenantId: DEMO }));
+    const values = Array.from({ length: 8 }, (_, i) => ({ deviceId, pointKey: 'rainfall', ts: start + i * 60_000, value: i / 2, raw: i }));
     await ctx.server.app.platform.db.insertInto('wit_device_log').values(values).execute();
     const query = { deviceId, pointKey: 'rainfall', columns: 'deviceCode:设备编号,pointKey:点位,time:采集时间,value:数值', exportName: '监测数据' };
     const result = await exported(ctx.demo, `${X}/devicelog/export`, query);

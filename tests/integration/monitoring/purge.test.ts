@@ -94,9 +94,9 @@ async function referencing(db: Db, ids: Record<Reference, string[]>, names: { co
   return out;
 }
 
-/** Series points of a device, one a minute from `from`, tagged with `tenantId`. */
-async function backlog(db: Db, deviceId: string, tenantId: string, count: number, from = T0): Promise<void> {
-  const rows = Array.from({ length: count }, (_, i) => ({ deviceId, pointKey: 'crack', ts: from + i * 60_000, value: i % 7, raw: i % 7, tenantId }));
+/** Series points of a device, one a minute from `from`. */
+async function backlog(db: Db, deviceId: string, count: number, from = T0): Promise<void> {
+  const rows = Array.from({ length: count }, (_, i) => ({ deviceId, pointKey: 'crack', ts: from + i * 60_000, value: i % 7, raw: i % 7 }));
   for (let i = 0; i < rows.length; i += 1000) await db.insertInto('wit_device_log').values(rows.slice(i, i + 1000)).execute();
 }
 
@@ -134,7 +134,7 @@ onEveryStore('purging projects and tenants', { signIn: ['admin', 'demo'] }, (ctx
     await ctx.server.app.alarms.engine.idle();
     // A correction over HTTP (audited), and a backlog of history with its rollups.
     expectOk(await ctx.demo.post(`${X}/devicelog/submit`, { deviceId: device.id, pointKey: 'crack', ts: ts - 1000, value: 1.5, reason: '补录' }));
-    await backlog(db, device.id, DEMO, BACKLOG);
+    await backlog(db, device.id, BACKLOG);
     await ctx.server.app.ingest.rollups.settle();
     // Pushed to a target of the tenant, with a mapping of the device (nothing is sent: no reading arrives after this).
     const target = await submit(ctx.demo, 'mqttparam', { name: '业主平台', pushType: 2, url: 'http://127.0.0.1:9/push' });
@@ -225,7 +225,7 @@ onEveryStore('purging projects and tenants', { signIn: ['admin', 'demo'] }, (ctx
         projects[key] = await submit(admins.from, 'project', { name: `隧道 ${key}`, code: `TUN-${key}`, structureType: 2 });
         devices[key] = await submit(admins.from, 'device', { code: `TUN-${key}-01`, name: `收敛计 ${key}`, projectId: projects[key].id });
         await submit(admins.from, 'devicepoint', { deviceId: devices[key].id, pointKey: 'crack', name: '收敛', unit: 'mm' });
-        await backlog(db, devices[key].id, tenants.from, POINTS);
+        await backlog(db, devices[key].id, POINTS);
       }
       await ctx.server.app.ingest.rollups.settle();
       expect(await historyTotal(admins.from, devices.movedA.id)).toBe(POINTS);

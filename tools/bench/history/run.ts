@@ -40,9 +40,9 @@ async function fill(database: Database): Promise<string> {
   const count = DAYS * 1440;
   const valueAt = (i: number) => 55 + 10 * Math.sin(i / 720) + (i % 9973 === 0 ? 40 : 0);
   if (native.dialect === 'sqlite') {
-    const insert = native.sqlite.prepare('insert into wit_device_log (device_id, point_key, ts, value, raw, tenant_id) values (?, ?, ?, ?, ?, ?)');
+    const insert = native.sqlite.prepare('insert into wit_device_log (device_id, point_key, ts, value, raw) values (?, ?, ?, ?, ?)');
     native.sqlite.transaction(() => {
-      for (let i = 0; i < count; i += 1) for (const key of KEYS) insert.run(deviceId, key, START + i * MINUTE, valueAt(i), valueAt(i), TENANT);
+      for (let i = 0; i < count; i += 1) for (const key of KEYS) insert.run(deviceId, key, START + i * MINUTE, valueAt(i), valueAt(i));
     })();
   } else {
     for (let i = 0; i < count; i += 20_000) {
@@ -50,9 +50,9 @@ async function fill(database: Database): Promise<string> {
       const ts = Array.from({ length: n }, (_, j) => START + (i + j) * MINUTE);
       const values = Array.from({ length: n }, (_, j) => valueAt(i + j));
       await native.pool.query(
-        `insert into wit_device_log (device_id, point_key, ts, value, raw, tenant_id)
-         select $1, k, t, v, v, $2 from unnest($3::bigint[], $4::float8[]) as u(t, v) cross join unnest($5::text[]) as k`,
-        [deviceId, TENANT, ts, values, KEYS],
+        `insert into wit_device_log (device_id, point_key, ts, value, raw)
+         select $1, k, t, v, v from unnest($2::bigint[], $3::float8[]) as u(t, v) cross join unnest($4::text[]) as k`,
+        [deviceId, ts, values, KEYS],
       );
     }
   }

@@ -7,14 +7,13 @@ import type { CallContext } from '../../../db/repository';
 import { filtersOf, pagingOf } from '../../../http/conditions';
 import { bodyOf, contextOf, idsOf, paramsOf, requiredText, text } from '../../../http/context';
 import { registerCrud } from '../../../http/crud';
-import { badRequest, forbidden, ok, pageOf } from '../../../http/envelope';
+import { ApiError, badRequest, forbidden, ok, pageOf } from '../../../http/envelope';
 import { nextId } from '../../../ids';
 import type { Platform } from '../../../platform';
 import { formatDateTime, parseDateTime } from '../../../time';
 import { treeNode } from '../../../http/trees';
 import { initialPassword, nextTenantId, PROVISIONED_TABLES, provisionTenant } from './provision';
-import { DEVICE_KEYED_TABLES, deleteOwned, purgeTenantHistory, tenantOwned } from '../../wit-xinde/project-rows';
-import { purgeTenant } from './purge';
+import { PURGE_MESSAGES, type TenantPurges } from './tenant-purge';
 import { accountUsage } from './quota';
 import { needs } from '../../../auth/rights';
 import { loose, type TableName } from '../../../db/tables';
@@ -128,20 +127,32 @@ async function insertTenant(platform: Platform, ctx: CallContext, body: Record<s
   return repo.present(row);
 }
 
-/** Recycle bin: a page of soft-deleted tenants, filtered like the list. */
-async function recycleBin(platform: Platform, params: Record<string, unknown>) {
+/**
+ * Recycle bin: a page of soft-deleted tenants, filtered like the list. A tenant being purged says how far it got:
+ * `purging` 1, `purgeDeleted` (rows deleted so far), `purgeStep` (the table it is at), `purgeStartTime`,
+ * `purgeUpdateTime`, `purgeError` (why its last run stopped short).
+ */
+async function recycleBin(platform: Platform, purges: TenantPurges, params: Record<string, unknown>) {
   const { current, size } = pagingOf(params);
   let qb = platform.db.selectFrom('blade_tenant').where('isDeleted', '=', 1);
   for (const condition of filtersOf(tenant, platform.dialect, params, new Set(['isDeleted', 'ids']))) qb = qb.where(condition);
   const counted = await qb.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   const total = Number(counted?.n ?? 0);
   const records = await qb.selectAll().orderBy('updateTime', 'desc').orderBy('id', 'desc').limit(size).offset((current - 1) * size).execute();
-  return pageOf(records, total, current, size);
+  const jobs = await purges.progress(records.map((r) => String(r.tenantId)));
+  const withProgress = records.map((r) => {
+    const job = jobs.get(String(r.tenantId));
+    if (!job) return { ...r, purging: 0 };
+    return { ...r, purging: 1, purgeDeleted: Number(job.deleted), purgeStep: job.step ?? null, purgeStartTime: job.createTime, purgeUpdateTime: job.updateTime, purgeError: job.lastError ?? null };
+  });
+  return pageOf(withProgress, total, current, size);
 }
 
-async function restore(platform: Platform, ctx: CallContext, ids: string[]): Promise<void> {
+async function restore(platform: Platform, purges: TenantPurges, ctx: CallContext, ids: string[]): Promise<void> {
   const rows = await platform.db.selectFrom('blade_tenant').selectAll().where('id', 'in', ids).where('isDeleted', '=', 1).execute();
   if (rows.length === 0) throw badRequest('回收站中没有这些租户');
+  // Partly deleted already: it would come back without its data.
+  if ((await purges.progress(rows.map((r) => String(r.tenantId)))).size) throw badRequest(PURGE_MESSAGES.purging);
   for (const row of rows) await assertDomainFree(platform.db, row.domain, row.tenantId);
   await platform.db
     .updateTable('blade_tenant')
@@ -169,7 +180,10 @@ function settingChanges(args: Record<string, unknown>): Row {
   return changes;
 }
 
-export function registerTenant(app: FastifyInstance, platform: Platform): void {
+/** How long tenant/deleteTenantById waits for the purge before answering with how far it got (it goes on). */
+const PURGE_ANSWER_MS = 10_000;
+
+export function registerTenant(app: FastifyInstance, platform: Platform, purges: TenantPurges): void {
   const { db } = platform;
   const repo = platform.repo(tenant);
 
@@ -254,28 +268,41 @@ export function registerTenant(app: FastifyInstance, platform: Platform): void {
   const recovery = async (request: FastifyRequest) => {
     const ctx = requirePlatformAdmin(request);
     const args = request.method === 'POST' ? argsOf(request) : paramsOf(request);
-    if (text(args, 'ids') === undefined) return ok(await recycleBin(platform, args));
-    await restore(platform, ctx, idsOf(args));
+    if (text(args, 'ids') === undefined) return ok(await recycleBin(platform, purges, args));
+    await restore(platform, purges, ctx, idsOf(args));
     return ok(true);
   };
   app.get(`${BASE}/recovery`, needs('tenant_recovery'), recovery);
   app.post(`${BASE}/recovery`, needs('tenant_recovery'), recovery);
 
+  /**
+   * Purges a tenant of the recycle bin for good (tenant-purge.ts): marks it, then deletes it in batches. Answers when
+   * it is gone, `{tenantId, purged: true, deleted}`, or after PURGE_ANSWER_MS with how far it got, `{purged: false,
+   * deleted, step}`: the purge goes on, the recycle bin shows its progress. Purging a tenant whose purge stopped short
+   * resumes it.
+   */
   app.get(`${BASE}/deleteTenantById`, needs('tenant_recovery'), async (request) => {
-    requirePlatformAdmin(request);
+    const { principal } = requirePlatformAdmin(request);
     const code = requiredText(paramsOf(request), 'tenantId');
     if (await tenantNamed(db, code, 0)) throw badRequest(TENANT_MESSAGES.notInRecycleBin);
     const target = await tenantNamed(db, code, 1);
     if (!target) throw badRequest(TENANT_MESSAGES.notFound);
     if (target.tenantId === PLATFORM_TENANT) throw badRequest(TENANT_MESSAGES.platformTenant);
-    await platform.logs.flush(); // buffered log rows of the tenant are purged with the rest
-    // Its projects and devices go as a project purge takes them (wit-xinde/project-rows.ts): their history by device,
-    // whatever tenant it was written under, the largest of it in bounded chunks first.
     const tenantId = String(target.tenantId);
-    const owned = await tenantOwned(db, tenantId);
-    await purgeTenantHistory(db, tenantId, owned);
-    const touched = await db.transaction().execute(async (trx) => [...(await deleteOwned(trx, owned)), ...(await purgeTenant(trx, tenantId, DEVICE_KEYED_TABLES))]);
-    for (const table of new Set(touched)) platform.events.emit('changed', table);
-    return ok(true);
+    const marked = await purges.begin(target, principal.userId);
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<'waiting'>((resolve) => {
+      timer = setTimeout(() => resolve('waiting'), PURGE_ANSWER_MS);
+    });
+    const outcome = await Promise.race([purges.run(tenantId), waited]);
+    clearTimeout(timer);
+    const job = await purges.running(tenantId);
+    if (outcome === true) {
+      const done = await db.selectFrom('blade_tenant_purge').select('deleted').where('id', '=', marked.id).executeTakeFirst();
+      return ok({ tenantId, purged: true, deleted: Number(done?.deleted ?? 0) });
+    }
+    const deleted = Number(job?.deleted ?? 0);
+    if (outcome === false) throw new ApiError(500, `租户彻底删除中断,已删除 ${deleted} 行,可再次彻底删除以继续: ${job?.lastError ?? ''}`);
+    return ok({ tenantId, purged: false, deleted, step: job?.step ?? null });
   });
 }

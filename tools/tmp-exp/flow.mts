@@ -1,0 +1,14 @@
+import mqtt from 'mqtt';
+import { startMosquitto } from '../../tests/support/services';
+import { ExternalIngest } from '../../server/ingest/external';
+const m = await startMosquitto();
+let got = 0;
+const leases = { take: async (n: string) => ({ name: n, token: 1, check: async () => {} }), acquire: async (n: string) => ({ name: n, token: 1, check: async () => {} }), orphans: async () => [], release: async () => {} };
+const ingest = new ExternalIngest({ url: m.url, clientId: 'flow', shareGroup: process.argv[2] ?? 'g', topics: 'vigil/+/+/+/data', leases: leases as never, accept: () => { got++; return new Promise((r) => setTimeout(r, 3000)); }, log: console.error });
+await ingest.start();
+const pub = await mqtt.connectAsync(m.url, { clientId: 'pub', protocolVersion: 4 });
+const body = 'x'.repeat(Number(process.argv[3] ?? 10));
+await Promise.all(Array.from({ length: 5000 }, (_, i) => pub.publishAsync('vigil/1/gateway/g/data', body, { qos: 1 })));
+await new Promise((r) => setTimeout(r, 1000));
+console.log('accepted while none stored:', got);
+process.exit(0);

@@ -1,0 +1,13 @@
+import { startMosquitto } from '../../tests/support/services';
+import { ExternalIngest } from '../../server/ingest/external';
+import { startLoad } from '../bench/support/fleet';
+const m = await startMosquitto();
+let got = 0; let out = 0; let max = 0;
+const leases = { take: async (n: string) => ({ name: n, token: 1, check: async () => {} }), acquire: async (n: string) => ({ name: n, token: 1, check: async () => {} }), orphans: async () => [], release: async () => {} };
+const ingest = new ExternalIngest({ url: m.url, clientId: 'flow', shareGroup: 'g', topics: 'vigil/+/+/+/data', leases: leases as never, accept: () => { got++; out++; max = Math.max(max, out); return new Promise((r) => setTimeout(() => { out--; r(); }, 200 + Math.random() * 300)); }, log: console.error });
+await ingest.start();
+const fleet = Array.from({ length: 20 }, (_, g) => ({ gateway: `BG-${g}`, devices: Array.from({ length: 10 }, (_, d) => `BG-${g}-D${d}`) }));
+const load = await startLoad(m.url, fleet, 4, 2);
+await new Promise((r) => setTimeout(r, 3000));
+console.log('accepted', got, 'max outstanding', max, await load.stop());
+process.exit(0);
