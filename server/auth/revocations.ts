@@ -31,8 +31,8 @@ export class RevocationList {
 
   private async reload(): Promise<void> {
     const now = Date.now();
-    await this.db.deleteFrom(TABLE).where('expiresAt', '<', now).execute();
-    const rows = (await this.db.selectFrom(TABLE).select(['jti', 'expiresAt']).execute()) as Array<{
+    await this.db.deleteFrom('blade_token_revocation').where('expiresAt', '<', now).execute();
+    const rows = (await this.db.selectFrom('blade_token_revocation').select(['jti', 'expiresAt']).execute()) as Array<{
       jti: string;
       expiresAt: number;
     }>;
@@ -49,7 +49,7 @@ export class RevocationList {
     const ms = expiresAt * 1000;
     this.revoked.set(id, ms);
     await this.db
-      .insertInto(TABLE)
+      .insertInto('blade_token_revocation')
       .values({ jti: id, expiresAt: ms })
       .onConflict((oc) => oc.column('jti').doNothing())
       .execute();

@@ -7,8 +7,6 @@ import type { Db, DialectName } from '../db/database';
  * (a long GC, a frozen VM) and wakes up late finds its token stale before it writes.
  */
 
-const TABLE = 'vigil_lease';
-
 /** A claim of a job's period or a lease: its fencing token, and the check that nobody has taken the name since. */
 export interface Fence {
   readonly name: string;
@@ -67,7 +65,7 @@ export class Leases {
    */
   async claim(name: string, period: number): Promise<Fence | undefined> {
     const moved = await this.db
-      .updateTable(TABLE)
+      .updateTable('vigil_lease')
       .set((eb) => ({ period, holder: this.holder, token: eb('token', '+', 1) }))
       .where('name', '=', name)
       .where('period', '<', period)
@@ -81,7 +79,7 @@ export class Leases {
   async acquire(name: string, ttlMs: number): Promise<Fence | undefined> {
     const now = this.now();
     const taken = await this.db
-      .updateTable(TABLE)
+      .updateTable('vigil_lease')
       .set((eb) => ({
         holder: this.holder,
         expiresAt: now + ttlMs,
@@ -98,7 +96,7 @@ export class Leases {
   /** Takes the lease `name` whoever holds it (its rightful owner is back): the holder's fence goes stale. */
   async take(name: string, ttlMs: number): Promise<Fence> {
     const taken = await this.db
-      .updateTable(TABLE)
+      .updateTable('vigil_lease')
       .set((eb) => ({ holder: this.holder, expiresAt: this.now() + ttlMs, token: eb('token', '+', 1) }))
       .where('name', '=', name)
       .returning('token')
@@ -109,13 +107,13 @@ export class Leases {
 
   /** Gives the lease up, if this fence still holds it: nobody need adopt what it held. */
   async release(fence: Fence): Promise<void> {
-    await this.db.updateTable(TABLE).set({ holder: '', expiresAt: 0 }).where('name', '=', fence.name).where('token', '=', fence.token).execute();
+    await this.db.updateTable('vigil_lease').set({ holder: '', expiresAt: 0 }).where('name', '=', fence.name).where('token', '=', fence.token).execute();
   }
 
   /** Leases under `prefix` whose holder stopped renewing them without releasing them (it died). */
   async orphans(prefix: string): Promise<string[]> {
     const rows = await this.db
-      .selectFrom(TABLE)
+      .selectFrom('vigil_lease')
       .select('name')
       .where('name', 'like', `${prefix}%`)
       .where('holder', '<>', '')
@@ -161,7 +159,7 @@ export class Leases {
   /** The row of a name seen for the first time; undefined when another process made it first. */
   private async create(name: string, values: { period?: number; holder?: string; expiresAt?: number }): Promise<Fence | undefined> {
     const made = await this.db
-      .insertInto(TABLE)
+      .insertInto('vigil_lease')
       .values({ name, holder: values.holder ?? this.holder, token: 1, period: values.period ?? -1, expiresAt: values.expiresAt ?? 0 })
       .onConflict((oc) => oc.column('name').doNothing())
       .returning('token')
@@ -176,7 +174,7 @@ export class Leases {
       name,
       token,
       check: async (trx) => {
-        const query = trx.selectFrom(TABLE).select('token').where('name', '=', name);
+        const query = trx.selectFrom('vigil_lease').select('token').where('name', '=', name);
         const row = await (forUpdate ? query.forUpdate() : query).executeTakeFirst();
         if (Number(row?.token) !== token) throw new StaleFence(name);
       },
