@@ -25,6 +25,7 @@ import { API_PATH, type DeclaredRoute, installApiLog, installAuth, requireDeclar
 import { failure, MESSAGES } from './http/envelope';
 import { installErrorHandler } from './http/errors';
 import { installTranslation } from './http/language';
+import { installCallLimits } from './http/limits';
 import { type Broker, startBroker } from './ingest/broker';
 import { createIngest, type Ingest } from './ingest';
 import { PresenceSampler, type SamplerOptions } from './ingest/presence-sampler';
@@ -117,7 +118,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   await app.register(cors, { origin: true, credentials: true });
   await app.register(formbody);
-  // Limits are applied where they are wanted (the sign-in routes, through app.createRateLimit), counted in the store.
+  // Limits are applied where they are wanted (sign-in's throttles, the call limits of server/http/limits.ts, through
+  // app.createRateLimit), counted in the store.
   await app.register(rateLimit, { global: false, store: sharedStore(store) });
   await app.register(multipart, { limits: { fileSize: config.uploadLimit, files: 10 } });
   installErrorHandler(app, logs);
@@ -125,6 +127,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const routes: DeclaredRoute[] = [];
   requireDeclaredRights(app, routes);
   installAuth(app, platform);
+  // After the auth gate: a limit counts calls of callers it let through, per user.
+  installCallLimits(app, config.limits);
   installApiLog(app, platform);
   const ingest = createIngest(platform);
   const third = createThird(platform, (readings) => ingest.pipeline.acceptStored(readings), options.puller);

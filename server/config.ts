@@ -4,6 +4,7 @@ import { availableParallelism, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULT_SIGN_IN_RULES, type SignInRules } from './auth/sign-in-rules';
 import type { OAuth2ProviderConfig } from './auth/social';
+import { type CallLimits, callLimitsFrom } from './http/limits';
 import { allowedRanges, parseCidr } from './net/addresses';
 import type { OutboundConfig } from './net/outbound';
 
@@ -50,6 +51,11 @@ export interface Config {
   trustProxy: string[];
   /** Throttles, captcha and lock-out of sign-in (docs/sign-in.md); not from the environment, tests relax them. */
   signIn: SignInRules;
+  /**
+   * Rate limits of costly and public calls (server/http/limits.ts, docs/security.md): the table's values, changed by
+   * CALL_LIMITS; tests lower or relax them here.
+   */
+  limits: CallLimits;
 }
 
 type Env = Record<string, string | undefined>;
@@ -135,6 +141,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     outbound: outboundFrom(env),
     trustProxy: trustProxyFrom(env),
     signIn: DEFAULT_SIGN_IN_RULES,
+    limits: callLimitsFrom(env.CALL_LIMITS),
     ...overrides,
   };
 }

@@ -14,6 +14,7 @@ import { tenantAsked } from '../blade-user/tenancy';
 import { argsOf, distinct, eq, idArg, namedRows, WHOLE_TENANT, within } from './common';
 import { decorateBindings, PushCalls } from './push-calls';
 import { needs } from '../../auth/rights';
+import { limited } from '../../http/limits';
 
 /**
  * Onward data (docs/push.md): push targets (mqttparam), the projects bound to them (tenantproject), the renaming of
@@ -139,7 +140,7 @@ export function registerPush(app: FastifyInstance, platform: Platform): void {
   const base = '/wit-xinde/tenantproject';
 
   /** Tests a saved target (`id`) or the target a form describes (blank secrets: the stored ones). */
-  app.post('/wit-xinde/subtable/testMQTT', needs('mqtt_param_add', 'mqtt_param_edit'), async (request) => {
+  app.post('/wit-xinde/subtable/testMQTT', limited('connectionTest', needs('mqtt_param_add', 'mqtt_param_edit')), async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
     const id = idArg(args, 'id') ?? idArg(args, 'mqttParamId');
@@ -175,9 +176,9 @@ export function registerPush(app: FastifyInstance, platform: Platform): void {
     if (!targetId) throw badRequest('请选择推送目标');
     return ok(await calls.selected(contextOf(request), targetId));
   });
-  app.post(`${base}/pushMqttData`, needs('tenant_project_push'), async (request) => ok(await calls.pushRange(contextOf(request), argsOf(request), PUSH_TYPE.mqtt)));
-  app.post(`${base}/pushHttpData`, needs('tenant_project_push'), async (request) => ok(await calls.pushRange(contextOf(request), argsOf(request), PUSH_TYPE.http)));
+  app.post(`${base}/pushMqttData`, limited('pushRange', needs('tenant_project_push')), async (request) => ok(await calls.pushRange(contextOf(request), argsOf(request), PUSH_TYPE.mqtt)));
+  app.post(`${base}/pushHttpData`, limited('pushRange', needs('tenant_project_push')), async (request) => ok(await calls.pushRange(contextOf(request), argsOf(request), PUSH_TYPE.http)));
   app.post(`${base}/getDevList`, needs('tenant_project'), async (request) => ok(await calls.devices(contextOf(request), idsOf(argsOf(request)))));
-  app.post(`${base}/pushDataByDev`, needs('tenant_project_push'), async (request) => ok(await calls.pushDevices(contextOf(request), argsOf(request), 'range')));
-  app.post(`${base}/pushDataByDev2`, needs('tenant_project_push'), async (request) => ok(await calls.pushDevices(contextOf(request), argsOf(request), 'latest')));
+  app.post(`${base}/pushDataByDev`, limited('pushRange', needs('tenant_project_push')), async (request) => ok(await calls.pushDevices(contextOf(request), argsOf(request), 'range')));
+  app.post(`${base}/pushDataByDev2`, limited('pushRange', needs('tenant_project_push')), async (request) => ok(await calls.pushDevices(contextOf(request), argsOf(request), 'latest')));
 }
