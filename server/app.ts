@@ -25,6 +25,7 @@ import { API_PATH, type DeclaredRoute, installApiLog, installAuth, requireDeclar
 import { failure, MESSAGES } from './http/envelope';
 import { installErrorHandler } from './http/errors';
 import { installTranslation } from './http/language';
+import { installSecurityHeaders } from './http/headers';
 import { installCallLimits } from './http/limits';
 import { type Broker, startBroker } from './ingest/broker';
 import { createIngest, type Ingest } from './ingest';
@@ -116,7 +117,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     resources: [],
   };
 
-  await app.register(cors, { origin: true, credentials: true });
+  // Only the listed origins (CORS_ORIGINS) get CORS answers; by default none, so only the console's own origin calls.
+  await app.register(cors, { origin: config.corsOrigins.length ? config.corsOrigins : false, credentials: true });
+  await installSecurityHeaders(app, config);
   await app.register(formbody);
   // Limits are applied where they are wanted (sign-in's throttles, the call limits of server/http/limits.ts, through
   // app.createRateLimit), counted in the store.

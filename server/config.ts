@@ -56,6 +56,11 @@ export interface Config {
    * CALL_LIMITS; tests lower or relax them here.
    */
   limits: CallLimits;
+  /**
+   * CORS_ORIGINS: the other origins (`https://ops.example.com`) whose pages may call the API and socket.io from a
+   * browser. Empty (the default): only the console's own origin, which needs no CORS.
+   */
+  corsOrigins: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -102,6 +107,25 @@ function trustProxyFrom(env: Env): string[] {
   return list;
 }
 
+/** CORS_ORIGINS, checked here: each entry must be an origin (scheme, host, port), a typo stops the start. */
+function corsOriginsFrom(env: Env): string[] {
+  return (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(entry);
+      } catch {
+        url = undefined;
+      }
+      const bare = url && ['http:', 'https:'].includes(url.protocol) && url.pathname === '/' && !url.search && !url.hash && !url.username && !entry.endsWith('#');
+      if (!url || !bare) throw new Error(`CORS_ORIGINS: "${entry}" is not an origin such as https://ops.example.com`);
+      return url.origin;
+    });
+}
+
 /** The JWT secret comes from the environment, else from DATA_DIR/jwt-secret, else is generated there once. */
 function jwtSecretFrom(env: Env, dataDir: string): string {
   if (env.JWT_SECRET) return env.JWT_SECRET;
@@ -142,6 +166,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     trustProxy: trustProxyFrom(env),
     signIn: DEFAULT_SIGN_IN_RULES,
     limits: callLimitsFrom(env.CALL_LIMITS),
+    corsOrigins: corsOriginsFrom(env),
     ...overrides,
   };
 }

@@ -35,7 +35,9 @@ export function principalOfSocket(socket: Socket): Principal {
 }
 
 export async function startRealtime(app: FastifyInstance, platform: Platform): Promise<Realtime> {
-  const io = new Server(app.server, { cors: { origin: true, credentials: true }, serveClient: false });
+  // Cross-origin pages as the API allows them (CORS_ORIGINS, docs/security.md): none by default.
+  const origins = platform.config.corsOrigins;
+  const io = new Server(app.server, { cors: origins.length ? { origin: origins, credentials: true } : undefined, serveClient: false });
   const redis = platform.config.redisUrl ? [createClient({ url: platform.config.redisUrl }), createClient({ url: platform.config.redisUrl })] : [];
   if (redis.length) {
     await Promise.all(redis.map((client) => client.connect()));

@@ -12,6 +12,14 @@ describe('security configuration', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const load = (env: Record<string, string>) => loadConfig({ LOG_LEVEL: 'silent', ...env }, { dataDir, jwtSecret: 'x' });
 
+  it('CORS_ORIGINS: none by default; origins, normalised; anything else refused', () => {
+    expect(load({}).corsOrigins).toEqual([]);
+    expect(load({ CORS_ORIGINS: ' https://Ops.Example.com, http://localhost:5173/ ,' }).corsOrigins).toEqual(['https://ops.example.com', 'http://localhost:5173']);
+    for (const wrong of ['*', 'ops.example.com', 'https://ops.example.com/console', 'https://ops.example.com?x=1', 'ftp://ops.example.com', 'null']) {
+      expect(() => load({ CORS_ORIGINS: wrong }), wrong).toThrow(/CORS_ORIGINS/);
+    }
+  });
+
   it('CALL_LIMITS: the table by default; names changed, 0 turns one off; a typo stops the start', () => {
     expect(load({}).limits).toEqual(CALL_LIMITS);
     const limits = load({ CALL_LIMITS: 'export=20, history=0,upload=5/10' }).limits;
