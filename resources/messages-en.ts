@@ -83,6 +83,8 @@ export const EN: Readonly<Record<string, string>> = {
   '推送过于频繁,请 {seconds} 秒后再试': 'Too many pushes: try again in {seconds} s',
   '测试过于频繁,请 {seconds} 秒后再试': 'Too many tests: try again in {seconds} s',
   '错误上报过于频繁,请 {seconds} 秒后再试': 'Too many error reports: try again in {seconds} s',
+  // Secrets at rest (server/auth/secrets.ts).
+  '已保存的密钥无法解密(SECRETS_KEY 可能已更换),请重新填写': 'A stored secret cannot be decrypted (was SECRETS_KEY changed?): enter it again',
 
   令牌类型错误: 'Wrong token type',
   令牌已过期: 'The token has expired',

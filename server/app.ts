@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { RESOURCES } from '../resources';
 import { join } from 'node:path';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
@@ -10,6 +11,7 @@ import { type Alarms, startAlarms } from './alarms';
 import { type Disposal, startDisposal } from './alarms/disposal';
 import { DisplayLinks } from './auth/display';
 import { RevocationList } from './auth/revocations';
+import { Secrets } from './auth/secrets';
 import { RightsService } from './auth/rights';
 import { SignInGuard } from './auth/sign-in-guard';
 import { ScopeService } from './auth/scopes';
@@ -19,6 +21,7 @@ import { type KeyValueStore, MemoryStore, RedisStore } from './cache';
 import type { Config } from './config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
+import { sealStoredSecrets } from './db/seal-secrets';
 import { seed } from './db/seed';
 import { EventBus } from './events';
 import { API_PATH, type DeclaredRoute, installApiLog, installAuth, requireDeclaredRights } from './http/auth-hook';
@@ -93,6 +96,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const database = openDatabase(config);
   await migrateToLatest(database.db);
   await seed(database.db, { demo: config.demo });
+  const secrets = new Secrets(config.secretsKeys);
+  // Secrets stored before they were sealed, or under an earlier key, are sealed with the current one.
+  await sealStoredSecrets(database.db, secrets, RESOURCES, app.log);
 
   const events = new EventBus();
   const scopes = new ScopeService(database.db, events);
@@ -100,7 +106,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await revocations.start();
   const store: KeyValueStore = config.redisUrl ? await RedisStore.connect(config.redisUrl) : new MemoryStore();
   const logs = new LogWriter(database.db, app.log);
-  const deps = { db: database.db, dialect: database.dialect, scopes, events };
+  const deps = { db: database.db, dialect: database.dialect, scopes, events, secrets };
   const platform: Platform = {
     config,
     ...deps,

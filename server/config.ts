@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { secretsKeysFrom } from './auth/secrets';
 import { DEFAULT_SIGN_IN_RULES, type SignInRules } from './auth/sign-in-rules';
 import type { OAuth2ProviderConfig } from './auth/social';
 import { type CallLimits, callLimitsFrom } from './http/limits';
@@ -29,6 +30,11 @@ export interface Config {
   mqttShareGroup: string;
   redisUrl?: string;
   jwtSecret: string;
+  /**
+   * SECRETS_KEY: the AES-256 keys that seal the secrets kept to connect elsewhere (server/auth/secrets.ts); the first
+   * seals, every one opens. Generated once into DATA_DIR/secrets-key when the environment gives none.
+   */
+  secretsKeys: Buffer[];
   logLevel: LogLevel;
   /** Directory of the built console; served at / when present. */
   consoleDir: string;
@@ -155,6 +161,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mqttShareGroup: env.MQTT_SHARE_GROUP ?? 'vigil',
     redisUrl: env.REDIS_URL || undefined,
     jwtSecret: overrides.jwtSecret ?? jwtSecretFrom(env, dataDir),
+    secretsKeys: overrides.secretsKeys ?? secretsKeysFrom(env, dataDir),
     logLevel,
     consoleDir: resolve(env.CONSOLE_DIR ?? 'dist'),
     uploadLimit: Number(env.UPLOAD_LIMIT ?? 20 * 1024 * 1024),

@@ -19,6 +19,7 @@ import * as statistics from './migrations/0016_statistics';
 import * as screen from './migrations/0017_screen';
 import * as channelLatest from './migrations/0018_channel_latest';
 import * as workflow from './migrations/0019_workflow';
+import * as sealedSecrets from './migrations/0021_sealed_secrets';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0017_screen': screen,
   '0018_channel_latest': channelLatest,
   '0019_workflow': workflow,
+  '0021_sealed_secrets': sealedSecrets,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

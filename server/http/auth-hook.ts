@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SECRET_MASK } from '../../resources/define';
+import { RESOURCES } from '../../resources';
 import { DISPLAY_HEADER } from '../../resources/wire/screen';
 import type { DisplayLink } from '../auth/display';
 import { isGuest, type Principal } from '../auth/principal';
@@ -106,11 +108,18 @@ export async function assertRight(platform: Platform, principal: Principal, ...c
 
 // A display secret travels in a header, which the log never records; a client that put it in a field is masked too.
 const SECRET_FIELDS = /pass(word)?|secret|token|captcha|^(vigil-)?display$/i;
+/** The fields the resources declare secret (a push target's `headers` among them), and those secret on some rows. */
+const DECLARED_SECRETS = new Set<string>(RESOURCES.flatMap((resource): readonly string[] => resource.secrets ?? []));
+const SECRET_ROWS = RESOURCES.flatMap((resource) => (resource.secretRows ? [resource.secretRows] : []));
 
-function masked(value: unknown): unknown {
+/** Parameters or a body as the logs may keep them: every secret masked (docs/security.md). */
+export function masked(value: unknown): unknown {
   if (!value || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) out[key] = SECRET_FIELDS.test(key) ? '******' : v;
+  for (const [key, v] of Object.entries(value)) out[key] = SECRET_FIELDS.test(key) || DECLARED_SECRETS.has(key) ? SECRET_MASK : v;
+  for (const rows of SECRET_ROWS) {
+    if (rows.field in out && rows.keys.includes(String(out[rows.keyField] ?? '').trim())) out[rows.field] = SECRET_MASK;
+  }
   return out;
 }
 

@@ -55,11 +55,10 @@ export async function sendScreenImage(platform: Platform, ctx: CallContext, imag
     if (!path || !info?.isFile()) throw notFound('大屏底图不存在');
     return reply.header('content-length', info.size).send(createReadStream(path));
   }
-  const configs = await (await platform.repo(oss).select(ctx, WHOLE_TENANT))
-    .selectAll()
-    .where('tenantId', '=', image.tenantId)
-    .where('category', '=', OSS_CATEGORY.s3)
-    .execute();
+  const ossRepo = platform.repo(oss);
+  const stored = await (await ossRepo.select(ctx, WHOLE_TENANT)).selectAll().where('tenantId', '=', image.tenantId).where('category', '=', OSS_CATEGORY.s3).execute();
+  // The S3 secret keys opened, to sign the read (server/auth/secrets.ts).
+  const configs = stored.map((row) => ossRepo.reveal(row));
   const guard = outboundGuard(platform.config.outbound);
   const store = configs
     .map((c) => new S3Storage({ endpoint: String(c.endpoint), accessKey: String(c.accessKey), secretKey: String(c.secretKey), bucketName: String(c.bucketName), region: c.region }, guard))
