@@ -7,6 +7,7 @@ import { isGuest, type Principal } from '../auth/principal';
 import { menuRight, PUBLIC, type Right } from '../auth/rights';
 import { principalOf } from '../auth/tokens';
 import type { Platform } from '../platform';
+import type { LimitName } from './limits';
 import { forbidden, MESSAGES, unauthorized } from './envelope';
 
 /** Paths of the API services (after the optional /api prefix is stripped). */
@@ -34,7 +35,8 @@ export function requireDeclaredRights(app: FastifyInstance, table: DeclaredRoute
     if (route.method === 'OPTIONS' || !API_PATH.test(url)) return;
     const right = route.config?.right;
     if (!right) throw new Error(`${String(route.method)} ${url} declares no right (server/auth/rights.ts)`);
-    for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url, right });
+    const limit = route.config?.limit?.name;
+    for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url, right, ...(limit ? { limit } : {}) });
   });
 }
 
@@ -43,6 +45,8 @@ export interface DeclaredRoute {
   method: string;
   url: string;
   right: Right;
+  /** The call limit it counts against (server/http/limits.ts, docs/security.md), if any. */
+  limit?: LimitName;
 }
 
 /**

@@ -97,6 +97,55 @@ onEveryStore('call limits', { signIn: ['demo', 'admin', 'operator'], config: { l
     expectLimited(await captcha(), '获取验证码过于频繁');
   });
 
+  it('declares the limits of docs/security.md on their routes', () => {
+    const limitOf = (method: string, url: string) => {
+      const route = ctx.server.app.routes.find((r) => r.method === method && r.url === url);
+      if (!route) throw new Error(`no route ${method} ${url}`);
+      return route.limit;
+    };
+    const exports = ctx.server.app.routes.filter((r) => r.url.endsWith('/export'));
+    expect(exports.length).toBeGreaterThan(60);
+    expect(exports.filter((r) => r.limit !== 'export').map((r) => r.url)).toEqual([]);
+    const expected: Array<[method: string, url: string, limit: LimitName]> = [
+      ['GET', '/blade-auth/oauth/captcha', 'captcha'],
+      ['POST', '/blade-user/register-guest', 'register'],
+      ['POST', '/blade-resource/oss/endpoint/put-file', 'upload'],
+      ['POST', '/blade-resource/oss/endpoint/put-file-attach', 'upload'],
+      ['POST', '/blade-flow/manager/deploy-upload', 'upload'],
+      ['POST', '/wit-xinde/devicepoint/upload', 'import'],
+      ['POST', '/wit-xinde/device/saveBatch', 'import'],
+      ['POST', '/wit-xinde/temperaturecoefficient/batchSave', 'import'],
+      ['POST', '/wit-xinde/devicelog/bacthUpdateData', 'import'],
+      ['GET', '/wit-xinde/devicelog/getHistoryEchartsData', 'history'],
+      ['GET', '/wit-xinde/devicelog/getHistoryEchartsDataByCd', 'history'],
+      ['GET', '/wit-xinde/devicelog/getHistoryEchartsByCode', 'history'],
+      ['GET', '/wit-xinde/devicelog/getHistoryEchartsDataByHour', 'history'],
+      ['GET', '/wit-xinde/datacomparison/getHistoryEchartsData', 'history'],
+      ['GET', '/wit-xinde/countAvue/avueStatis', 'report'],
+      ['POST', '/wit-xinde/device/computeSettlement', 'report'],
+      ['POST', '/wit-xinde/device/setDevInitValue', 'recompute'],
+      ['POST', '/wit-xinde/device/recalculate', 'recompute'],
+      ['GET', '/wit-xinde/thirdmonitorparam/getThirdProject', 'thirdParty'],
+      ['POST', '/wit-xinde/thirdmonitorparam/bingProject', 'thirdParty'],
+      ['POST', '/wit-xinde/thirdmonitorparam/getThirdData', 'thirdParty'],
+      ['GET', '/wit-xinde/thirdmonitorproject/getThirdDevice', 'thirdParty'],
+      ['POST', '/wit-xinde/thirdmonitorproject/bingDevice', 'thirdParty'],
+      ['POST', '/wit-xinde/devicecustomer/syncDeviceInfo', 'thirdParty'],
+      ['GET', '/wit-xinde/pointcustomer/syncPointInfo', 'thirdParty'],
+      ['POST', '/wit-xinde/projectcustomer/syncProject', 'thirdParty'],
+      ['POST', '/wit-xinde/tenantproject/pushMqttData', 'pushRange'],
+      ['POST', '/wit-xinde/tenantproject/pushHttpData', 'pushRange'],
+      ['POST', '/wit-xinde/tenantproject/pushDataByDev', 'pushRange'],
+      ['POST', '/wit-xinde/tenantproject/pushDataByDev2', 'pushRange'],
+      ['POST', '/wit-xinde/subtable/testMQTT', 'connectionTest'],
+      ['POST', '/blade-resource/sms/endpoint/send-message', 'connectionTest'],
+      ['POST', '/blade-log/error/upload', 'clientErrors'],
+    ];
+    expect(expected.map(([method, url]) => [method, url, limitOf(method, url)])).toEqual(expected);
+    // Every limit of the table is on some route.
+    expect(new Set(ctx.server.app.routes.flatMap((r) => (r.limit ? [r.limit] : [])))).toEqual(new Set(Object.keys(CALL_LIMITS)));
+  });
+
   it('does not count calls the caller had no right to make', async () => {
     // The duty operator watches devices but holds no param menu: refused exports leave its two allowed ones.
     for (let i = 0; i < 3; i++) expect((await exportParams(ctx.operator)).status).toBe(403);
