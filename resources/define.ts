@@ -46,6 +46,19 @@ export interface Reference<As extends string = string> {
   holds?: boolean;
 }
 
+/** What answers carry in place of a secret shown on its row (`secretRows`); sent back unchanged, it keeps the secret. */
+export const SECRET_MASK = '******';
+
+/**
+ * A field whose value is a secret on the rows whose `keyField` is one of `keys` (the param `alarm.smtp.password`): on
+ * those rows it is sealed at rest like `secrets`, and answered as SECRET_MASK, so the row stays listed and editable.
+ */
+export interface SecretRows<Field extends string = string> {
+  field: Field;
+  keyField: Field;
+  keys: readonly string[];
+}
+
 /**
  * `As`: the names the references add (`projectName`), kept literal so the console's views are checked against them.
  * `Table` and `Ten` keep the table's name and the tenancy literal, so the database's types are derived from the
@@ -88,6 +101,14 @@ export interface ResourceDeclaration<
   readOnly?: boolean;
   /** Fields never sent to clients (password hashes): the repository's rows leave them out, and their type says so. */
   hidden?: readonly Hidden[];
+  /**
+   * Hidden fields holding secrets the server uses in clear to connect elsewhere (an S3 secret key, a push target's
+   * password): sealed at rest with AES-256-GCM by the repository on every write, opened only for the server's own use
+   * (`Repository.reveal`), never answered (docs/security.md "Secrets at rest"). Only hidden fields may be named.
+   */
+  secrets?: readonly NoInfer<Hidden>[];
+  /** A field that holds a secret on some rows only (the param whose key is the SMTP password): see SecretRows. */
+  secretRows?: SecretRows<Extract<keyof Shape, string>>;
   /**
    * Field naming the project a row belongs to (server/db/project-scope.ts): rows of projects in the recycle bin are
    * hidden, and a user assigned to projects sees only theirs. With `projectThrough` the field holds the id of another

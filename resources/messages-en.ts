@@ -69,7 +69,23 @@ export const EN: Readonly<Record<string, string>> = {
   不支持的授权类型: 'Grant type not supported',
   第三方登录失败: 'Third-party sign-in failed',
   客户端认证失败: 'Client authentication failed',
+
+  // Call limits (server/http/limits.ts, docs/security.md); the captcha's is one of them.
   '获取验证码过于频繁,请 {seconds} 秒后再试': 'Too many captcha requests: try again in {seconds} s',
+  '注册过于频繁,请 {seconds} 秒后再试': 'Too many registrations: try again in {seconds} s',
+  '上传过于频繁,请 {seconds} 秒后再试': 'Too many uploads: try again in {seconds} s',
+  '导入过于频繁,请 {seconds} 秒后再试': 'Too many imports: try again in {seconds} s',
+  '导出过于频繁,请 {seconds} 秒后再试': 'Too many exports: try again in {seconds} s',
+  '历史数据查询过于频繁,请 {seconds} 秒后再试': 'Too many history queries: try again in {seconds} s',
+  '统计查询过于频繁,请 {seconds} 秒后再试': 'Too many statistics queries: try again in {seconds} s',
+  '重新计算过于频繁,请 {seconds} 秒后再试': 'Too many recalculations: try again in {seconds} s',
+  '第三方平台请求过于频繁,请 {seconds} 秒后再试': 'Too many requests to third-party platforms: try again in {seconds} s',
+  '推送过于频繁,请 {seconds} 秒后再试': 'Too many pushes: try again in {seconds} s',
+  '测试过于频繁,请 {seconds} 秒后再试': 'Too many tests: try again in {seconds} s',
+  '错误上报过于频繁,请 {seconds} 秒后再试': 'Too many error reports: try again in {seconds} s',
+  // Secrets at rest (server/auth/secrets.ts).
+  '已保存的密钥无法解密(SECRETS_KEY 可能已更换),请重新填写': 'A stored secret cannot be decrypted (was SECRETS_KEY changed?): enter it again',
+
   令牌类型错误: 'Wrong token type',
   令牌已过期: 'The token has expired',
   令牌无效: 'Invalid token',

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { RESOURCES } from '../resources';
 import { join } from 'node:path';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
@@ -14,6 +15,7 @@ import { DisplayLinks } from './auth/display';
 import { RevocationList } from './auth/revocations';
 import { Leases } from './cluster/leases';
 import { type Relay, startRelay } from './cluster/relay';
+import { Secrets } from './auth/secrets';
 import { RightsService } from './auth/rights';
 import { SignInGuard } from './auth/sign-in-guard';
 import { ScopeService } from './auth/scopes';
@@ -23,12 +25,15 @@ import { type KeyValueStore, MemoryStore, RedisStore } from './cache';
 import type { Config } from './config';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
+import { sealStoredSecrets } from './db/seal-secrets';
 import { seed } from './db/seed';
 import { EventBus } from './events';
 import { API_PATH, type DeclaredRoute, installApiLog, installAuth, requireDeclaredRights } from './http/auth-hook';
 import { failure, MESSAGES } from './http/envelope';
 import { installErrorHandler } from './http/errors';
 import { installTranslation } from './http/language';
+import { installSecurityHeaders } from './http/headers';
+import { installCallLimits } from './http/limits';
 import { type Broker, startBroker } from './ingest/broker';
 import { createIngest, type Ingest } from './ingest';
 import { PresenceSampler, type SamplerOptions } from './ingest/presence-sampler';
@@ -107,6 +112,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   await migrateToLatest(database.db);
   await seed(database.db, { demo: config.demo });
+  const secrets = new Secrets(config.secretsKeys);
+  // Secrets stored before they were sealed, or under an earlier key, are sealed with the current one.
+  await sealStoredSecrets(database.db, secrets, RESOURCES, app.log);
 
   const events = new EventBus();
   // This process for as long as it runs: its leases and the changes it relays are told apart from a restarted one's.
@@ -119,7 +127,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const logs = new LogWriter(database.db, app.log);
   // Several processes on one database tell each other of their changes (docs/operations.md).
   const relay: Relay | undefined = config.redisUrl ? await startRelay(events, config.redisUrl, holder, (error) => logs.error('cluster', error, 'change relay')) : undefined;
-  const deps = { db: database.db, dialect: database.dialect, scopes, events };
+  const deps = { db: database.db, dialect: database.dialect, scopes, events, secrets };
   const platform: Platform = {
     config,
     ...deps,
@@ -139,9 +147,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     resources: [],
   };
 
-  await app.register(cors, { origin: true, credentials: true });
+  // Only the listed origins (CORS_ORIGINS) get CORS answers; by default none, so only the console's own origin calls.
+  await app.register(cors, { origin: config.corsOrigins.length ? config.corsOrigins : false, credentials: true });
+  await installSecurityHeaders(app, config);
   await app.register(formbody);
-  // Limits are applied where they are wanted (the sign-in routes, through app.createRateLimit), counted in the store.
+  // Limits are applied where they are wanted (sign-in's throttles, the call limits of server/http/limits.ts, through
+  // app.createRateLimit), counted in the store.
   await app.register(rateLimit, { global: false, store: sharedStore(store) });
   await app.register(multipart, { limits: { fileSize: config.uploadLimit, files: 10 } });
   installErrorHandler(app, logs);
@@ -151,6 +162,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const routes: DeclaredRoute[] = [];
   requireDeclaredRights(app, routes);
   installAuth(app, platform);
+  // After the auth gate: a limit counts calls of callers it let through, per user.
+  installCallLimits(app, config.limits);
   installApiLog(app, platform);
   const ingest = createIngest(platform);
   const third = createThird(platform, (readings) => ingest.pipeline.acceptStored(readings), options.puller);

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { secretsKeysFrom } from './auth/secrets';
 import { DEFAULT_SIGN_IN_RULES, type SignInRules } from './auth/sign-in-rules';
 import type { OAuth2ProviderConfig } from './auth/social';
+import { type CallLimits, callLimitsFrom } from './http/limits';
 import { allowedRanges, parseCidr } from './net/addresses';
 import type { OutboundConfig } from './net/outbound';
 
@@ -35,6 +37,11 @@ export interface Config {
    * operator's scraper reads the figures (docs/operations.md "Observability").
    */
   metricsToken: string;
+  /**
+   * SECRETS_KEY: the AES-256 keys that seal the secrets kept to connect elsewhere (server/auth/secrets.ts); the first
+   * seals, every one opens. Generated once into DATA_DIR/secrets-key when the environment gives none.
+   */
+  secretsKeys: Buffer[];
   logLevel: LogLevel;
   /** Directory of the built console; served at / when present. */
   consoleDir: string;
@@ -59,6 +66,16 @@ export interface Config {
   trustProxy: string[];
   /** Throttles, captcha and lock-out of sign-in (docs/sign-in.md); not from the environment, tests relax them. */
   signIn: SignInRules;
+  /**
+   * Rate limits of costly and public calls (server/http/limits.ts, docs/security.md): the table's values, changed by
+   * CALL_LIMITS; tests lower or relax them here.
+   */
+  limits: CallLimits;
+  /**
+   * CORS_ORIGINS: the other origins (`https://ops.example.com`) whose pages may call the API and socket.io from a
+   * browser. Empty (the default): only the console's own origin, which needs no CORS.
+   */
+  corsOrigins: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -112,6 +129,25 @@ function trustProxyFrom(env: Env): string[] {
   return list;
 }
 
+/** CORS_ORIGINS, checked here: each entry must be an origin (scheme, host, port), a typo stops the start. */
+function corsOriginsFrom(env: Env): string[] {
+  return (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(entry);
+      } catch {
+        url = undefined;
+      }
+      const bare = url && ['http:', 'https:'].includes(url.protocol) && url.pathname === '/' && !url.search && !url.hash && !url.username && !entry.endsWith('#');
+      if (!url || !bare) throw new Error(`CORS_ORIGINS: "${entry}" is not an origin such as https://ops.example.com`);
+      return url.origin;
+    });
+}
+
 /** The JWT secret comes from the environment, else from DATA_DIR/jwt-secret, else is generated there once. */
 function jwtSecretFrom(env: Env, dataDir: string): string {
   if (env.JWT_SECRET) return env.JWT_SECRET;
@@ -153,6 +189,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     redisUrl: env.REDIS_URL || undefined,
     jwtSecret: overrides.jwtSecret ?? jwtSecretFrom(env, dataDir),
     metricsToken: overrides.metricsToken ?? metricsTokenFrom(env, dataDir),
+    secretsKeys: overrides.secretsKeys ?? secretsKeysFrom(env, dataDir),
     logLevel,
     consoleDir: resolve(env.CONSOLE_DIR ?? 'dist'),
     uploadLimit: Number(env.UPLOAD_LIMIT ?? 20 * 1024 * 1024),
@@ -164,6 +201,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     outbound: outboundFrom(env),
     trustProxy: trustProxyFrom(env),
     signIn: DEFAULT_SIGN_IN_RULES,
+    limits: callLimitsFrom(env.CALL_LIMITS),
+    corsOrigins: corsOriginsFrom(env),
     ...overrides,
   };
 }

@@ -7,6 +7,7 @@ import type { RevocationList } from './auth/revocations';
 import type { SignInGuard } from './auth/sign-in-guard';
 import type { SocialProvider } from './auth/social';
 import type { TokenService } from './auth/tokens';
+import type { Secrets } from './auth/secrets';
 import type { KeyValueStore } from './cache';
 import type { Leases } from './cluster/leases';
 import type { Config } from './config';
@@ -39,6 +40,8 @@ export interface Platform {
   /** Figures for /metrics the event bus does not carry (server/observe/metrics.ts): counter steps, never per reading. */
   metrics: Recorder;
   store: KeyValueStore;
+  /** Seals and opens the secrets kept to connect elsewhere (server/auth/secrets.ts, docs/security.md). */
+  secrets: Secrets;
   /** Failed passwords, captcha demands and per-address locks of sign-in (docs/sign-in.md). */
   signIn: SignInGuard;
   social: ReadonlyMap<string, SocialProvider>;
@@ -48,7 +51,7 @@ export interface Platform {
   resources: Resource[];
 }
 
-export function repositoryCache(deps: Pick<Platform, 'db' | 'dialect' | 'scopes' | 'events'>): Platform['repo'] {
+export function repositoryCache(deps: Pick<Platform, 'db' | 'dialect' | 'scopes' | 'events' | 'secrets'>): Platform['repo'] {
   const cache = new Map<string, Repository>();
   return <R extends Resource>(resource: R) => {
     let repo = cache.get(resource.key);

@@ -1,3 +1,4 @@
+import './app/noEval';
 import '@blueprintjs/core/lib/css/blueprint.css';
 import './ui/theme.css';
 import { createRoot } from 'react-dom/client';

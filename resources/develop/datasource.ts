@@ -19,6 +19,7 @@ export const datasource = defineResource({
     remark: text().nullish(),
   }),
   hidden: ['password'],
+  secrets: ['password'],
   unique: [{ fields: ['name'], message: '数据源名称已存在' }],
   example: { name: 'reporting', driverClass: 'org.postgresql.Driver', url: 'jdbc:postgresql://127.0.0.1:5432/reporting', username: 'report', password: 'secret-pass' },
 });

@@ -106,8 +106,9 @@ const checked = (max: number, problem: (value: string) => string | undefined) =>
 const range = (min: number, max: number, message: string) => int().min(min, message).max(max, message);
 
 /**
- * A push target (推送参数): an external MQTT broker or an HTTP endpoint, with batching. Passwords, the bearer token
- * and the signing secret are write-only: never returned, kept when an edit leaves them blank (docs/push.md).
+ * A push target (推送参数): an external MQTT broker or an HTTP endpoint, with batching. Passwords, the bearer token,
+ * the signing secret and the extra headers are write-only: never returned, kept when an edit leaves them blank, sealed
+ * at rest (docs/push.md, docs/security.md).
  */
 export const mqttParam = defineResource({
   service: 'wit-xinde',
@@ -138,7 +139,9 @@ export const mqttParam = defineResource({
     remark: text().nullish(),
   }),
   variants: ['select'],
-  hidden: ['password', 'token', 'secret'],
+  // Extra headers carry API keys (`X-Api-Key`) as often as not: they are kept like the other credentials.
+  hidden: ['password', 'token', 'secret', 'headers'],
+  secrets: ['password', 'token', 'secret', 'headers'],
   unique: [{ fields: ['name'], message: '推送目标名称已存在' }],
   inUse: '推送目标还绑定着项目或设有映射,请先解除',
   example: {

@@ -63,6 +63,7 @@ export const thirdMonitorParam = defineResource({
     remark: text().nullish(),
   }),
   hidden: ['password', 'clientSecret'],
+  secrets: ['password', 'clientSecret'],
   unique: [{ fields: ['name'], message: '平台名称已存在' }],
   inUse: '请先解除该平台的项目绑定',
   example: {

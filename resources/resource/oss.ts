@@ -33,6 +33,7 @@ export const oss = defineResource({
   }),
   // The S3 secret key signs every request; the access key id is sent in clear in each one (an identifier) and stays shown.
   hidden: ['secretKey'],
+  secrets: ['secretKey'],
   unique: [{ fields: ['ossCode'], message: '资源编号已存在' }],
   example: { category: OSS_CATEGORY.local, ossCode: 'local', remark: '本地存储' },
 });

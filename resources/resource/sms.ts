@@ -29,6 +29,7 @@ export const sms = defineResource({
   }),
   // The secret key signs every message; the access key is sent in clear in each body (an identifier) and stays shown.
   hidden: ['secretKey'],
+  secrets: ['secretKey'],
   unique: [{ fields: ['smsCode'], message: '资源编号已存在' }],
   example: { category: SMS_CATEGORY.log, smsCode: 'log', templateId: 'SMS_0001', signName: 'Vigil', remark: '日志输出' },
 });

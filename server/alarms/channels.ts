@@ -2,7 +2,10 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Channel } from '../../resources/iot/alarm';
 import { ALARM_EVENT, type AlarmMessage, type LiveAlarm } from '../../resources/wire/alarms';
 import { ENABLED } from '../../resources/resource/oss';
-import type { Db, Row } from '../db/database';
+import { sms } from '../../resources/resource/sms';
+import { SMTP_PASSWORD_PARAM } from '../../resources/system/param';
+import { UnreadableSecret } from '../auth/secrets';
+import type { Row } from '../db/database';
 import { publishNotice } from '../modules/blade-desk';
 import { providerOf } from '../modules/blade-resource/sms';
 import { refuseLocalHost } from '../net/check';
@@ -39,7 +42,7 @@ export const SMTP_PARAMS = {
   port: 'alarm.smtp.port',
   secure: 'alarm.smtp.secure',
   user: 'alarm.smtp.user',
-  password: 'alarm.smtp.password',
+  password: SMTP_PASSWORD_PARAM,
   from: 'alarm.smtp.from',
 } as const;
 
@@ -61,11 +64,15 @@ export class Channels {
     this.guard = outboundGuard(platform.config.outbound);
   }
 
-  /** A refusal of the outbound guard is not retried: the address will not change by itself. */
+  /**
+   * A refusal of the outbound guard is not retried: the address will not change by itself; nor is a stored secret no
+   * configured key opens (it has to be entered again).
+   */
   async send(channel: Channel, person: Person, message: AlarmMessage): Promise<Sent> {
     try {
       return await this.sendOn(channel, person, message);
     } catch (error) {
+      if (error instanceof UnreadableSecret) throw new PermanentFailure(error.message);
       const refusal = refusalOf(error);
       throw refusal ? new PermanentFailure(refusal.message) : error;
     }
@@ -95,7 +102,7 @@ export class Channels {
 
   private async email(person: Person, message: AlarmMessage): Promise<Sent> {
     if (!person.email) throw new PermanentFailure('接收人未设置邮箱');
-    const settings = await smtpSettings(this.platform.db, message.tenantId);
+    const settings = await smtpSettings(this.platform, message.tenantId);
     if (!settings.host) throw new PermanentFailure(`未配置邮件服务器(参数 ${SMTP_PARAMS.host})`);
     const info = await this.transport(settings).sendMail({
       from: settings.from || settings.user || `vigil@${settings.host}`,
@@ -117,7 +124,8 @@ export class Channels {
       .executeTakeFirst();
     if (!config) throw new PermanentFailure('未启用短信配置');
     const params = { title: message.title, content: message.content, level: message.levelName, device: message.deviceCode, value: message.value, time: message.time };
-    const result = await providerOf(config.category, this.guard).send(config, { phones: [person.phone], params });
+    // The secret key opened to sign the message (server/auth/secrets.ts).
+    const result = await providerOf(config.category, this.guard).send(this.platform.secrets.reveal(sms, config), { phones: [person.phone], params });
     return { target: person.phone, detail: result.detail };
   }
 
@@ -176,8 +184,8 @@ interface SmtpSettings {
   from: string;
 }
 
-async function smtpSettings(db: Db, tenantId: string): Promise<SmtpSettings> {
-  const rows = await db
+async function smtpSettings(platform: Platform, tenantId: string): Promise<SmtpSettings> {
+  const rows = await platform.db
     .selectFrom('blade_param')
     .select(['paramKey', 'paramValue'])
     .where('tenantId', '=', tenantId)
@@ -191,7 +199,8 @@ async function smtpSettings(db: Db, tenantId: string): Promise<SmtpSettings> {
     port: Number(value(SMTP_PARAMS.port)) || (secure ? 465 : 587),
     secure,
     user: value(SMTP_PARAMS.user),
-    password: value(SMTP_PARAMS.password),
+    // Sealed at rest like every secret the server connects with (server/auth/secrets.ts).
+    password: platform.secrets.open(value(SMTP_PARAMS.password)),
     from: value(SMTP_PARAMS.from),
   };
 }

@@ -4,8 +4,6 @@ export interface SignInRules {
   perAddress: number;
   /** Sign-in calls per tenant and account per minute that do not carry a right captcha. */
   perAccount: number;
-  /** Captcha images per source address per minute. */
-  captchaPerAddress: number;
   /** Failed passwords for an account, from any address, after which its sign-in needs a captcha. */
   captchaAfter: number;
   /** Failed passwords for an account from one address after which that address is locked out of it. */
@@ -18,7 +16,6 @@ export interface SignInRules {
 
 export const SIGN_INS_PER_ADDRESS_PER_MINUTE = 20;
 export const SIGN_INS_PER_ACCOUNT_PER_MINUTE = 10;
-export const CAPTCHAS_PER_ADDRESS_PER_MINUTE = 30;
 export const FAILURES_BEFORE_CAPTCHA = 3;
 export const FAILURES_BEFORE_LOCK = 5;
 export const LOCK_MS = 30 * 60 * 1000;
@@ -28,7 +25,6 @@ export const THROTTLE_WINDOW_MS = 60 * 1000;
 export const DEFAULT_SIGN_IN_RULES: SignInRules = {
   perAddress: SIGN_INS_PER_ADDRESS_PER_MINUTE,
   perAccount: SIGN_INS_PER_ACCOUNT_PER_MINUTE,
-  captchaPerAddress: CAPTCHAS_PER_ADDRESS_PER_MINUTE,
   captchaAfter: FAILURES_BEFORE_CAPTCHA,
   lockAfter: FAILURES_BEFORE_LOCK,
   lockMs: LOCK_MS,

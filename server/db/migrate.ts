@@ -20,6 +20,7 @@ import * as screen from './migrations/0017_screen';
 import * as channelLatest from './migrations/0018_channel_latest';
 import * as workflow from './migrations/0019_workflow';
 import * as purgeReady from './migrations/0020_purge_ready';
+import * as sealedSecrets from './migrations/0021_sealed_secrets';
 import * as cluster from './migrations/0022_cluster';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018_channel_latest': channelLatest,
   '0019_workflow': workflow,
   '0020_purge_ready': purgeReady,
+  '0021_sealed_secrets': sealedSecrets,
   '0022_cluster': cluster,
 };
 

@@ -13,7 +13,9 @@ const ENGINE =
   "the workflow engine's steps (server/flow): each query is of the instance a step runs on — its tasks, history and timers — found first through the caller's scope or by the timer scheduler; the tenant is the instance's";
 const CORRELATED = 'a subquery tied by id to the row the scoped query chose (a task of the instance, its history): it reads nothing of another tenant';
 
-export type RawQueryReason = typeof BACKGROUND | typeof IDENTITY | typeof PLATFORM | typeof ENGINE | typeof CORRELATED;
+const UPKEEP = 'upkeep at start, before any caller: rewrites a column of every tenant in place (secrets sealed with the current key)';
+
+export type RawQueryReason = typeof BACKGROUND | typeof IDENTITY | typeof PLATFORM | typeof ENGINE | typeof CORRELATED | typeof UPKEEP;
 
 /** File -> [how many raw queries on tenant tables it holds, why]. */
 export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQueryReason]>> = {
@@ -29,6 +31,8 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   'server/auth/escalation.ts': [1, IDENTITY],
   'server/auth/rights.ts': [2, IDENTITY],
   'server/auth/sign-in-guard.ts': [7, IDENTITY],
+  // Secrets at rest (docs/security.md): each declared secret column read and sealed row by row at start.
+  'server/db/seal-secrets.ts': [2, UPKEEP],
   // Who a task goes to: the tenant's users, roles, departments and posts, whoever caused the step.
   'server/flow/directory.ts': [4, IDENTITY],
   'server/flow/service.ts': [7, ENGINE],

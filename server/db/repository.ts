@@ -1,9 +1,10 @@
 import type { DeleteQueryBuilder, DeleteResult, SelectQueryBuilder, Transaction, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import { z } from 'zod';
-import type { Resource, UniqueRule } from '../../resources/define';
+import { type Resource, SECRET_MASK, type UniqueRule } from '../../resources/define';
 import type { PresentedRowOf, RowOf } from '../../resources/rows';
 import { isPlatformAdmin, type Principal } from '../auth/principal';
 import type { ScopeService } from '../auth/scopes';
+import { isSealed, type Secrets } from '../auth/secrets';
 import { affects, type EventBus } from '../events';
 import { filtersOf, type Condition, pagingOf, type Query, sortsOf } from '../http/conditions';
 import { badRequest, forbidden, invalidParam, pageOf, type Page } from '../http/envelope';
@@ -30,6 +31,9 @@ import { type LooseDb, type LooseSchema, loose, type Tables } from './tables';
  *   `{ deleted: 'either' }`: live and binned rows, for the names and codes of rows other rows still name.
  * - `{ wholeTenant: true }`: tenant and soft delete only, not the caller's data or project scope, for upkeep that
  *   must reach every row of a family or none (a moved dept's subtree, a renamed dictionary code).
+ *
+ * Every write seals the declaration's `secrets` (and its `secretRows` on their rows) before it reaches the table;
+ * reads answer without them, `reveal` opens a stored row's for the server's own use (docs/security.md).
  */
 
 /**
@@ -111,6 +115,8 @@ export interface RepositoryDeps {
   dialect: DialectName;
   scopes: ScopeService;
   events: EventBus;
+  /** Seals the resource's declared secrets on every write (server/auth/secrets.ts). */
+  secrets: Secrets;
 }
 
 /** `status` is a base column that forms may set; everything else comes from the resource's fields. */
@@ -220,9 +226,9 @@ export class Repository<R extends Resource = Resource> {
     return qb;
   }
 
-  /** A scoped update setting `changes` as they are (no audit columns: `updateWhere` adds them). */
+  /** A scoped update setting `changes` (secrets sealed, no audit columns: `updateWhere` adds them). */
   async updating(ctx: CallContext, changes: Values<R>, options?: ScopeOptions): Promise<Update<R>> {
-    return typed(await this.scopedUpdate(ctx, changes, options));
+    return typed(await this.scopedUpdate(ctx, this.sealedByConditions(changes), options));
   }
 
   private async scopedUpdate(ctx: CallContext, changes: Row, options?: ScopeOptions): Promise<LooseUpdate> {
@@ -256,13 +262,32 @@ export class Repository<R extends Resource = Resource> {
     if (this.resource.tenancy !== 'tenant' && !isPlatformAdmin(ctx.principal)) throw forbidden();
   }
 
-  /** Strips fields that never leave the server. */
+  /** Strips fields that never leave the server, and masks a secret shown on its row (`secretRows`). */
   present<T extends Row>(row: T): T {
     const hidden: readonly string[] | undefined = this.resource.hidden;
-    if (!hidden?.length) return row;
+    const rows = this.resource.secretRows;
+    if (!hidden?.length && !rows) return row;
     const out: Row = { ...row };
-    for (const field of hidden) delete out[field];
+    for (const field of hidden ?? []) delete out[field];
+    if (rows && out[rows.field] != null && (rows.keys.includes(String(out[rows.keyField] ?? '').trim()) || isSealed(out[rows.field]))) out[rows.field] = SECRET_MASK;
     return out as T;
+  }
+
+  /** A row read from the table with its declared secrets opened: for the server's own use, never to answer. */
+  reveal<T extends Row>(row: T): T {
+    return this.deps.secrets.reveal(this.resource, row);
+  }
+
+  /** Values of a write with the declared secrets sealed; `existing`: the stored row an update changes. */
+  private sealed(values: Row, existing?: Row): Row {
+    return this.deps.secrets.sealed(this.resource, values, existing);
+  }
+
+  /** Values of a write by conditions: no row to tell whether a `secretRows` field is a secret on it, so it is refused. */
+  private sealedByConditions(values: Row): Row {
+    const rows = this.resource.secretRows;
+    if (rows && values[rows.field] !== undefined) throw new Error(`${this.resource.key}.${rows.field} is written row by row (update), not by conditions`);
+    return this.sealed(values);
   }
 
   /** A row read from the table, presented: typed without the hidden fields it no longer has. */
@@ -341,7 +366,7 @@ export class Repository<R extends Resource = Resource> {
    * module code gives is kept (a log row's event time); submit bodies never carry one (`parse` strips base columns).
    */
   build(ctx: CallContext, values: Values<R>, now = formatDateTime()): Row {
-    return this.withBase(ctx, values, now);
+    return this.withBase(ctx, this.sealed(values), now);
   }
 
   private withBase(ctx: CallContext, values: Row, now = formatDateTime()): Row {
@@ -357,7 +382,7 @@ export class Repository<R extends Resource = Resource> {
 
   async insert(ctx: CallContext, values: Row): Promise<Row> {
     this.assertWritable(ctx);
-    const row = this.withBase(ctx, { ...values, id: undefined });
+    const row = this.withBase(ctx, { ...this.sealed(values), id: undefined });
     await this.checkUnique(row);
     await this.loose.insertInto(this.table).values(row).execute();
     this.changed();
@@ -367,7 +392,7 @@ export class Repository<R extends Resource = Resource> {
   /** Inserts rows a module wrote (`build` adds their base columns), checked against the unique rules; returns them. */
   async insertMany(ctx: CallContext, values: readonly Values<R>[], now = formatDateTime()): Promise<Row[]> {
     this.assertTenantWritable(ctx);
-    const rows = values.map((v) => this.withBase(ctx, v, now));
+    const rows = values.map((v) => this.withBase(ctx, this.sealed(v), now));
     if (rows.length === 0) return rows;
     for (const row of rows) await this.checkUnique(row);
     // Bounded statements: SQLite takes at most 32766 parameters.
@@ -382,7 +407,7 @@ export class Repository<R extends Resource = Resource> {
    * moves only by the platform administrator. Returns how many changed.
    */
   updateWhere(ctx: CallContext, changes: Values<R>, conditions: readonly Condition[], options?: ScopeOptions): Promise<number> {
-    return this.updateRows(ctx, changes, conditions, options);
+    return this.updateRows(ctx, this.sealedByConditions(changes), conditions, options);
   }
 
   private async updateRows(ctx: CallContext, changes: Row, conditions: readonly Condition[], options?: ScopeOptions): Promise<number> {
@@ -415,7 +440,7 @@ export class Repository<R extends Resource = Resource> {
     this.assertWritable(ctx);
     const existing = await this.byIdUnpresented(ctx, id);
     if (!existing) throw badRequest('数据不存在或无权操作');
-    const changes: Row = { ...values, updateUser: ctx.principal.userId, updateTime: formatDateTime() };
+    const changes: Row = { ...this.sealed(values, existing), updateUser: ctx.principal.userId, updateTime: formatDateTime() };
     delete changes.id;
     if (!isPlatformAdmin(ctx.principal)) delete changes.tenantId;
     await this.checkUnique({ ...existing, ...changes });

@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SECRET_MASK } from '../../resources/define';
+import { RESOURCES } from '../../resources';
 import { DISPLAY_HEADER } from '../../resources/wire/screen';
 import type { DisplayLink } from '../auth/display';
 import { isGuest, type Principal } from '../auth/principal';
 import { menuRight, PUBLIC, type Right } from '../auth/rights';
 import { principalOf } from '../auth/tokens';
 import type { Platform } from '../platform';
+import type { LimitName } from './limits';
 import { forbidden, MESSAGES, unauthorized } from './envelope';
 
 /** Paths of the API services (after the optional /api prefix is stripped). */
@@ -32,7 +35,8 @@ export function requireDeclaredRights(app: FastifyInstance, table: DeclaredRoute
     if (route.method === 'OPTIONS' || !API_PATH.test(url)) return;
     const right = route.config?.right;
     if (!right) throw new Error(`${String(route.method)} ${url} declares no right (server/auth/rights.ts)`);
-    for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url, right });
+    const limit = route.config?.limit?.name;
+    for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url, right, ...(limit ? { limit } : {}) });
   });
 }
 
@@ -41,6 +45,8 @@ export interface DeclaredRoute {
   method: string;
   url: string;
   right: Right;
+  /** The call limit it counts against (server/http/limits.ts, docs/security.md), if any. */
+  limit?: LimitName;
 }
 
 /**
@@ -106,11 +112,18 @@ export async function assertRight(platform: Platform, principal: Principal, ...c
 
 // A display secret travels in a header, which the log never records; a client that put it in a field is masked too.
 const SECRET_FIELDS = /pass(word)?|secret|token|captcha|^(vigil-)?display$/i;
+/** The fields the resources declare secret (a push target's `headers` among them), and those secret on some rows. */
+const DECLARED_SECRETS = new Set<string>(RESOURCES.flatMap((resource): readonly string[] => resource.secrets ?? []));
+const SECRET_ROWS = RESOURCES.flatMap((resource) => (resource.secretRows ? [resource.secretRows] : []));
 
-function masked(value: unknown): unknown {
+/** Parameters or a body as the logs may keep them: every secret masked (docs/security.md). */
+export function masked(value: unknown): unknown {
   if (!value || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) out[key] = SECRET_FIELDS.test(key) ? '******' : v;
+  for (const [key, v] of Object.entries(value)) out[key] = SECRET_FIELDS.test(key) || DECLARED_SECRETS.has(key) ? SECRET_MASK : v;
+  for (const rows of SECRET_ROWS) {
+    if (rows.field in out && rows.keys.includes(String(out[rows.keyField] ?? '').trim())) out[rows.field] = SECRET_MASK;
+  }
   return out;
 }
 

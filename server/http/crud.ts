@@ -10,6 +10,7 @@ import { assertRight } from './auth-hook';
 import { bodyOf, contextOf, idsOf, paramsOf } from './context';
 import { badRequest, ok } from './envelope';
 import { exportRequest, repositoryRows, sendExport } from './export';
+import { limited } from './limits';
 
 /** A list query after a resource's own parameters were turned into conditions. */
 export interface ListQuery {
@@ -142,7 +143,7 @@ export function registerCrud(app: FastifyInstance, platform: Platform, resource:
     return ok({ ...result, records: await decorate(ctx, result.records) });
   };
   app.get(`${base}/list`, rights.read, page);
-  app.get(`${base}/export`, rights.read, async (request, reply) => {
+  app.get(`${base}/export`, limited('export', rights.read), async (request, reply) => {
     const ctx = contextOf(request);
     const { spec, query: params } = exportRequest(paramsOf(request), exportableOf(resource), resource.hidden, resource.name);
     const { query, extra } = await listQuery(ctx, params);

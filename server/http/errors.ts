@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LogWriter } from '../logs';
 import { ApiError, failure, MESSAGES } from './envelope';
+import { masked } from './auth-hook';
 
 /** Maps framework errors (body parsing, media type, size) onto the contract's codes and messages. */
 function mapFrameworkError(error: FastifyError): ApiError | undefined {
@@ -38,7 +39,7 @@ export function installErrorHandler(app: FastifyInstance, logs: LogWriter): void
       requestUri: request.url,
       userAgent: request.headers['user-agent'],
       remoteIp: request.ip,
-      params: JSON.stringify(request.query ?? {}),
+      params: JSON.stringify(masked(request.query ?? {})),
       exceptionName: error.name,
       message: error.message,
       stackTrace: error.stack,

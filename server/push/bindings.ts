@@ -1,3 +1,5 @@
+import { mqttParam } from '../../resources/iot/push';
+import { type Secrets, UnreadableSecret } from '../auth/secrets';
 import type { Db, Row } from '../db/database';
 import type { EventBus } from '../events';
 import type { DeviceInfo, Naming, ProjectInfo, Scope } from './format';
@@ -34,6 +36,7 @@ export class BindingBook {
   constructor(
     private readonly db: Db,
     events: EventBus,
+    private readonly secrets: Secrets,
   ) {
     events.whenChanged(WATCHED, () => this.clear());
   }
@@ -47,7 +50,7 @@ export class BindingBook {
   forProject(projectId: string): Promise<Binding[]> {
     let found = this.projects.get(projectId);
     if (!found) {
-      found = loadProject(this.db, projectId);
+      found = loadProject(this.db, this.secrets, projectId);
       this.projects.set(projectId, found);
       // The caller gets the failure; here it only leaves the cache, so the next lookup reads again.
       found.catch(() => this.projects.delete(projectId));
@@ -60,7 +63,20 @@ export class BindingBook {
   }
 }
 
-async function loadProject(db: Db, projectId: string): Promise<Binding[]> {
+/**
+ * A target as the forwarder uses it, its credentials opened (server/auth/secrets.ts); one whose credentials no key
+ * opens pushes nothing, and says why.
+ */
+function openedTarget(secrets: Secrets, row: Row): { target: Target; unreadable?: string } {
+  try {
+    return { target: targetOf(secrets.reveal(mqttParam, row)) };
+  } catch (error) {
+    if (!(error instanceof UnreadableSecret)) throw error;
+    return { target: targetOf({ ...row, password: null, token: null, secret: null, headers: null }), unreadable: error.message };
+  }
+}
+
+async function loadProject(db: Db, secrets: Secrets, projectId: string): Promise<Binding[]> {
   const rows = await db.selectFrom('wit_tenant_project').selectAll().where('projectId', '=', projectId).where('isDeleted', '=', 0).execute();
   if (rows.length === 0) return [];
   const project = await db.selectFrom('wit_project').select(['id', 'tenantId', 'code', 'name']).where('id', '=', projectId).where('isDeleted', '=', 0).executeTakeFirst();
@@ -73,7 +89,7 @@ async function loadProject(db: Db, projectId: string): Promise<Binding[]> {
   return rows.flatMap((row): Binding[] => {
     const targetRow = targets.get(row.mqttParamId);
     if (!targetRow) return [];
-    const target = targetOf(targetRow);
+    const { target, unreadable } = openedTarget(secrets, targetRow);
     const ids = idList(row.deviceIds);
     return [
       {
@@ -86,7 +102,7 @@ async function loadProject(db: Db, projectId: string): Promise<Binding[]> {
         project: info,
         devices,
         naming: namings.get(target.id) ?? { devices: new Map(), keys: new Map() },
-        inactive: inactivity(row, target, project),
+        inactive: unreadable ?? inactivity(row, target, project),
       },
     ];
   });

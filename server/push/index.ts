@@ -20,7 +20,7 @@ export interface Push {
 const running = new WeakMap<Platform, Push>();
 
 export function startPush(platform: Platform, latest: LatestValues): Push {
-  const bindings = new BindingBook(platform.db, platform.events);
+  const bindings = new BindingBook(platform.db, platform.events, platform.secrets);
   const forwarder = new Forwarder(platform, bindings, new Sender(outboundGuard(platform.config.outbound)), new SendLog(platform));
   const onReadings = (batch: readonly StoredReading[]) => forwarder.accept(batch);
   platform.events.on('readings', onReadings);

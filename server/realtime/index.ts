@@ -37,7 +37,9 @@ export function principalOfSocket(socket: Socket): Principal {
 }
 
 export async function startRealtime(app: FastifyInstance, platform: Platform): Promise<Realtime> {
-  const io = new Server(app.server, { cors: { origin: true, credentials: true }, serveClient: false });
+  // Cross-origin pages as the API allows them (CORS_ORIGINS, docs/security.md): none by default.
+  const origins = platform.config.corsOrigins;
+  const io = new Server(app.server, { cors: origins.length ? { origin: origins, credentials: true } : undefined, serveClient: false });
   // No command time-out: the adapter does not catch its publishes' rejections, and one would end the process.
   const redisClient = (url: string) => createClient({ url, commandOptions: { timeout: 0 } });
   const redis = platform.config.redisUrl ? [redisClient(platform.config.redisUrl), redisClient(platform.config.redisUrl)] : [];

@@ -1,4 +1,5 @@
-import { THIRD_PLATFORM } from '../../resources/iot/third';
+import { THIRD_PLATFORM, thirdMonitorParam } from '../../resources/iot/third';
+import { type Secrets, UnreadableSecret } from '../auth/secrets';
 import type { Row } from '../db/database';
 import type { OutboundGuard } from '../net/outbound';
 import { BladeXPlatform } from './bladex';
@@ -30,17 +31,31 @@ function adapterFor(connection: ThirdConnection, guard: OutboundGuard): ThirdPla
 export class ThirdConnections {
   private readonly cache = new Map<string, { signature: string; platform: ThirdPlatform }>();
 
-  constructor(private readonly guard: OutboundGuard) {}
+  constructor(
+    private readonly guard: OutboundGuard,
+    private readonly secrets: Secrets,
+  ) {}
 
+  /** The adapter of a stored connection row, its password and client secret opened (server/auth/secrets.ts). */
   of(row: Row): ThirdPlatform {
     const id = String(row.id);
-    const connection = connectionOf(row);
+    const connection = connectionOf(this.opened(row));
     const signature = JSON.stringify(connection);
     const held = this.cache.get(id);
     if (held?.signature === signature) return held.platform;
     const platform = adapterFor(connection, this.guard);
     this.cache.set(id, { signature, platform });
     return platform;
+  }
+
+  private opened(row: Row): Row {
+    try {
+      return this.secrets.reveal(thirdMonitorParam, row);
+    } catch (error) {
+      // Like a refused sign-in: periodic pulls pause until an edit gives the secret again.
+      if (error instanceof UnreadableSecret) throw new ThirdError('login', error.message);
+      throw error;
+    }
   }
 
   forget(id: string): void {

@@ -15,7 +15,7 @@ export interface Third {
 
 /** `store` is how pulled readings enter the series: the ingestion pipeline's `acceptStored`. */
 export function createThird(platform: Platform, store: StoreReadings, pullerOptions?: PullerOptions): Third {
-  const connections = new ThirdConnections(outboundGuard(platform.config.outbound));
+  const connections = new ThirdConnections(outboundGuard(platform.config.outbound), platform.secrets);
   const bindings = new ThirdBindings(platform, connections);
   return { connections, bindings, sync: new ThirdSync(platform, bindings), puller: new ThirdPuller(platform, store, connections, pullerOptions) };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type AppOptions, buildApp, type App } from '../../server/app';
 import { DEFAULT_SIGN_IN_RULES } from '../../server/auth/sign-in-rules';
 import { loadConfig, type Config } from '../../server/config';
+import { CALL_LIMITS, type CallLimit, type CallLimits, type LimitName } from '../../server/http/limits';
 import { createPgDatabase, type StoreKind } from './databases';
 
 /** Where a test server keeps its data: a data dir and, on PostgreSQL, a database. */
@@ -38,7 +39,15 @@ export const GUARDED: Pick<Config, 'outbound'> = { outbound: { allowPrivate: fal
  * Suites sign in from one address far more often than people do: the sign-in throttles are relaxed unless a suite
  * passes `signIn` itself (tests/integration/core/sign-in.test.ts). Captcha and lock rules stay as deployed.
  */
-export const RELAXED_SIGN_IN = { ...DEFAULT_SIGN_IN_RULES, perAddress: 1_000_000, perAccount: 1_000_000, captchaPerAddress: 1_000_000 };
+export const RELAXED_SIGN_IN = { ...DEFAULT_SIGN_IN_RULES, perAddress: 1_000_000, perAccount: 1_000_000 };
+
+/**
+ * Suites call exports, uploads and charts far more often than people do: the call limits are relaxed unless a suite
+ * passes `limits` itself (tests/integration/core/limits.test.ts).
+ */
+export const RELAXED_LIMITS: CallLimits = Object.fromEntries(
+  Object.entries(CALL_LIMITS).map(([name, limit]) => [name, { ...limit, max: 1_000_000 }]),
+) as Record<LimitName, CallLimit>;
 
 async function newStore(kind: StoreKind): Promise<TestStore> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
@@ -73,7 +82,7 @@ export async function startServer(
     // The suites' push targets and third-party platforms are local servers: the outbound guard lets them through
     // (tests/integration/*/outbound.test.ts start servers with `outbound: GUARDED` to see it refuse).
     { LOG_LEVEL: 'silent', OUTBOUND_ALLOW_PRIVATE: '1' },
-    { dataDir, port: 0, mqttPort: 0, host: '127.0.0.1', databaseUrl, jwtSecret: 'test-secret-0123456789abcdef', consoleDir: join(dataDir, 'no-console'), signIn: RELAXED_SIGN_IN, ...overrides },
+    { dataDir, port: 0, mqttPort: 0, host: '127.0.0.1', databaseUrl, jwtSecret: 'test-secret-0123456789abcdef', consoleDir: join(dataDir, 'no-console'), signIn: RELAXED_SIGN_IN, limits: RELAXED_LIMITS, ...overrides },
   );
   const app = await buildApp(config, options);
   await prepare?.(app);

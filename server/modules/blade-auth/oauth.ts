@@ -24,6 +24,7 @@ import {
   type UserRow,
 } from './login';
 import { needs } from '../../auth/rights';
+import { limited } from '../../http/limits';
 import { addressOf, header, tenantOf } from './request';
 import { signInThrottle } from './throttle';
 
@@ -180,7 +181,7 @@ export function registerOAuth(app: FastifyInstance, platform: Platform): void {
   app.post(`${base}/token`, { ...needs.public, preHandler: throttle.token }, (request, reply) => token(platform, request, reply));
   app.post(`${base}/token/refresh`, needs.public, (request, reply) => token(platform, request, reply, 'refresh_token'));
 
-  app.get(`${base}/captcha`, { ...needs.public, preHandler: throttle.captcha }, async () => {
+  app.get(`${base}/captcha`, limited('captcha', needs.public), async () => {
     const captcha = svgCaptcha.create({ size: 4, noise: 3, ignoreChars: '0oO1ilI', width: 120, height: 40 });
     const key = randomUUID();
     await platform.store.set(`captcha:${key}`, captcha.text.toLowerCase(), CAPTCHA_TTL_SECONDS);

@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { THROTTLE_WINDOW_MS } from '../../auth/sign-in-rules';
 import type { KeyValueStore } from '../../cache';
 import { paramsOf, text } from '../../http/context';
-import { failure } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { LOGIN_CODES, LOGIN_MESSAGES, refusal } from './login';
 import { addressOf, header, tenantOf } from './request';
@@ -48,14 +47,13 @@ async function hasRightCaptcha(values: KeyValueStore, request: FastifyRequest): 
 export interface SignInThrottle {
   /** preHandler of the token route: per address, then per account; answers a refused sign-in itself. */
   token(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
-  /** preHandler of the captcha route: per address. */
-  captcha(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
 }
 
 /**
- * The throttles of sign-in (docs/sign-in.md). Over the per-address limit a sign-in is refused until the minute ends;
- * over the per-account limit it needs a right captcha — refusing it outright would let anyone keep an account (the
- * only platform administrator, say) from signing in by guessing at it ten times a minute.
+ * The throttles of sign-in (docs/sign-in.md); captcha images are a call limit (server/http/limits.ts). Over the
+ * per-address limit a sign-in is refused until the minute ends; over the per-account limit it needs a right captcha —
+ * refusing it outright would let anyone keep an account (the only platform administrator, say) from signing in by
+ * guessing at it ten times a minute.
  */
 export function signInThrottle(app: FastifyInstance, platform: Platform): SignInThrottle {
   const rules = platform.config.signIn;
@@ -68,7 +66,6 @@ export function signInThrottle(app: FastifyInstance, platform: Platform): SignIn
     keyGenerator: (r) => `account:${accountOf(r)}`,
     allowList: (r) => hasRightCaptcha(platform.store, r),
   });
-  const captchas = app.createRateLimit({ ...common, max: rules.captchaPerAddress, keyGenerator: (r) => `captcha:${addressOf(r)}` });
 
   return {
     async token(request, reply) {
@@ -86,13 +83,6 @@ export function signInThrottle(app: FastifyInstance, platform: Platform): SignIn
         return reply.send(refusal(LOGIN_CODES.captchaRequired, LOGIN_MESSAGES.busyAccount, true));
       }
       return undefined;
-    },
-
-    async captcha(request, reply) {
-      const limit = await captchas(request);
-      if (limit.isAllowed || !limit.isExceeded) return undefined;
-      const seconds = Math.max(1, limit.ttlInSeconds);
-      return reply.code(429).header('retry-after', seconds).send(failure(429, `获取验证码过于频繁,请 ${seconds} 秒后再试`));
     },
   };
 }

@@ -14,6 +14,7 @@ import { pagingOf } from '../../http/conditions';
 import { formatDateTime } from '../../time';
 import type { Platform } from '../../platform';
 import { newestVersion, presentDefinitions } from './views';
+import { limited } from '../../http/limits';
 
 /**
  * Models (模型管理) and deployments (部署管理): a model's XML is checked by the engine on every save; deploying it, or
@@ -147,7 +148,7 @@ export function registerDefinitions(app: FastifyInstance, platform: Platform, wo
     return ok(true, state === 'active' ? '激活成功' : '挂起成功');
   });
 
-  app.post('/blade-flow/manager/deploy-upload', needs('flow_deploy_upload'), async (request: FastifyRequest) => {
+  app.post('/blade-flow/manager/deploy-upload', limited('upload', needs('flow_deploy_upload')), async (request: FastifyRequest) => {
     const ctx = contextOf(request);
     if (!request.isMultipart()) throw badRequest('请选择要上传的流程文件');
     const fields: Record<string, string> = {};

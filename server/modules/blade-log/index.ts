@@ -8,6 +8,7 @@ import { invalidParam, ok } from '../../http/envelope';
 import type { Platform } from '../../platform';
 import { DATETIME_PATTERN, formatDateTime, parseDateTime } from '../../time';
 import { needs } from '../../auth/rights';
+import { limited } from '../../http/limits';
 
 /** Most entries one upload may carry (the console keeps its local log small). */
 export const MAX_UPLOADED_ERRORS = 100;
@@ -35,7 +36,7 @@ const infoText = (info: unknown) => (info === undefined || info === null ? null 
 export function registerLog(app: FastifyInstance, platform: Platform): void {
 
   /** The console's "上传服务器": stores its local runtime errors under the caller's tenant and account. */
-  app.post('/blade-log/error/upload', needs.self, async (request) => {
+  app.post('/blade-log/error/upload', limited('clientErrors', needs.self), async (request) => {
     const ctx = contextOf(request);
     const { principal } = ctx;
     const parsed = uploadedErrors.safeParse(request.body);

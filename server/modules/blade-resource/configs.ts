@@ -1,4 +1,5 @@
 import { DISABLED, ENABLED } from '../../../resources/resource/oss';
+import { UnreadableSecret } from '../../auth/secrets';
 import type { Row } from '../../db/database';
 import { type CallContext, type Repository, transact } from '../../db/repository';
 import type { Condition } from '../../http/conditions';
@@ -22,14 +23,21 @@ export async function enableOne(platform: Platform, repo: Repository, ctx: CallC
 }
 
 /**
- * Configs the caller sees, with their secret keys: for the server's own uses only (signing uploads and SMS, checking
- * an S3 config), never to be answered. The repository's reads (`all`, `page`, `detail`) leave hidden fields out; its
- * scoped select, used here, keeps them.
+ * Configs the caller sees, with their secret keys opened: for the server's own uses only (signing uploads and SMS,
+ * checking an S3 config), never to be answered. The repository's reads (`all`, `page`, `detail`) leave hidden fields
+ * out; its scoped select, used here, keeps them sealed, and `reveal` opens them (server/auth/secrets.ts). A key no
+ * configured SECRETS_KEY opens is refused with the request to enter it again.
  */
 export async function withSecrets(repo: Repository, ctx: CallContext, conditions: Condition[], limit = 10_000): Promise<Row[]> {
   let qb = (await repo.select(ctx)).selectAll();
   for (const condition of conditions) qb = qb.where(condition);
-  return qb.orderBy('id', 'desc').limit(limit).execute();
+  const rows = await qb.orderBy('id', 'desc').limit(limit).execute();
+  try {
+    return rows.map((row) => repo.reveal(row));
+  } catch (error) {
+    if (error instanceof UnreadableSecret) throw badRequest(error.message);
+    throw error;
+  }
 }
 
 /** The caller's tenant's enabled config, if any, with its secret key (server use only). */

@@ -14,6 +14,7 @@ import { enabledConfig, withSecrets } from './configs';
 import { S3Storage } from './s3';
 import { contentTypeOf, displayName, extensionOf, LocalStorage, newObjectName, OBJECT_NAME } from './storage';
 import { needs } from '../../auth/rights';
+import { limited } from '../../http/limits';
 
 /** Where locally stored files are served back; links are `<domain>/<object name>`. */
 export const FILE_ROUTE = '/blade-resource/oss/endpoint/file';
@@ -97,8 +98,8 @@ export function registerFiles(app: FastifyInstance, platform: Platform): void {
     const attachId = await recordAttach(platform, ctx, { link, domain, name, originalName, extension, attachSize: size });
     return ok({ link, domain, name, originalName, attachId });
   };
-  app.post('/blade-resource/oss/endpoint/put-file', needs.self, putFile);
-  app.post('/blade-resource/oss/endpoint/put-file-attach', needs('attach_upload'), putFile);
+  app.post('/blade-resource/oss/endpoint/put-file', limited('upload', needs.self), putFile);
+  app.post('/blade-resource/oss/endpoint/put-file-attach', limited('upload', needs('attach_upload')), putFile);
 
   /** Public by design: names carry 128 random bits, and <img> tags cannot send the token header. */
   app.get(`${FILE_ROUTE}/:tenant/:date/:file`, needs.public, async (request, reply) => {

@@ -12,6 +12,7 @@ import { enableOne, enabledConfig, keepSecret, withSecrets } from './configs';
 import { registerFiles } from './files';
 import { phoneProblem, providerOf } from './sms';
 import { needs } from '../../auth/rights';
+import { limited } from '../../http/limits';
 
 const MAX_PHONES = 200;
 
@@ -70,7 +71,7 @@ function registerSms(app: FastifyInstance, platform: Platform): void {
    * Sends through the config named by `code` (its smsCode), else through the tenant's enabled one. `phones` are
    * comma-joined, `params` a JSON object of template values. Every attempt goes to the usual log.
    */
-  app.post('/blade-resource/sms/endpoint/send-message', needs('sms_send'), async (request) => {
+  app.post('/blade-resource/sms/endpoint/send-message', limited('connectionTest', needs('sms_send')), async (request) => {
     const ctx = contextOf(request);
     const params = { ...paramsOf(request), ...jsonBody(request) };
     const phones = [...new Set(requiredText(params, 'phones').split(',').map((p) => p.trim()).filter(Boolean))];

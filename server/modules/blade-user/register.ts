@@ -14,6 +14,7 @@ import { formatDateTime } from '../../time';
 import { argsOf } from './args';
 import { assertTenantExists } from './tenancy';
 import { needs } from '../../auth/rights';
+import { limited } from '../../http/limits';
 
 export const REGISTER_MESSAGES = {
   tenant: '请先输入租户编号',
@@ -66,7 +67,7 @@ function guestOf(request: FastifyRequest): Principal {
  */
 export function registerGuestRegistration(app: FastifyInstance, platform: Platform): void {
   const { db } = platform;
-  app.post('/blade-user/register-guest', needs.guest, async (request) => {
+  app.post('/blade-user/register-guest', limited('register', needs.guest), async (request) => {
     const guest = guestOf(request);
     const form = registrationOf(argsOf(request), guest);
     await assertTenantExists(db, form.tenantId);

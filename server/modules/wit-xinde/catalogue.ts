@@ -20,6 +20,7 @@ import { formatDateTime } from '../../time';
 import { attach } from '../../http/trees';
 import { argsOf, distinct, eq, idArg, nodeOf, truthy, WHOLE_TENANT, within } from './common';
 import { needs } from '../../auth/rights';
+import { limited } from '../../http/limits';
 
 /** Types with their models below them (isLoadModel), for the model pickers; `kind` limits the models. */
 async function modelTree(platform: Platform, ctx: CallContext, args: Record<string, unknown>, kind?: number): Promise<unknown[]> {
@@ -140,7 +141,7 @@ export function registerCatalogue(app: FastifyInstance, platform: Platform): voi
     },
   });
 
-  app.post('/wit-xinde/temperaturecoefficient/batchSave', needs('temperature_coefficient_add', 'temperature_coefficient_edit'), async (request) => ok(await batchSaveCoefficients(platform, contextOf(request), request.body)));
+  app.post('/wit-xinde/temperaturecoefficient/batchSave', limited('import', needs('temperature_coefficient_add', 'temperature_coefficient_edit')), async (request) => ok(await batchSaveCoefficients(platform, contextOf(request), request.body)));
   /** A model's coefficients by channel, the reference the calculation uses. */
   app.post('/wit-xinde/temperaturecoefficient/selectReferenceData', needs('temperature_coefficient'), async (request) => {
     const args = argsOf(request);

@@ -11,6 +11,7 @@ import { parseDateTime } from '../../time';
 import { argsOf, eq, idArg, within } from './common';
 import { chartOf, type LogKey, logKeys, rangeArgs, widthArg } from './history';
 import { needs } from '../../auth/rights';
+import { limited } from '../../http/limits';
 
 const itemsOf = (row: Row): ComparisonItem[] => {
   try {
@@ -75,7 +76,7 @@ export function registerComparison(app: FastifyInstance, platform: Platform): vo
   });
 
   /** id; startTime/endTime default to the comparison's own period; width as for device history. */
-  app.get('/wit-xinde/datacomparison/getHistoryEchartsData', needs('data_comparison'), async (request) => {
+  app.get('/wit-xinde/datacomparison/getHistoryEchartsData', limited('history', needs('data_comparison')), async (request) => {
     const ctx = contextOf(request);
     const args = paramsOf(request);
     const id = idArg(args, 'id');

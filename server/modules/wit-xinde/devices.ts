@@ -19,6 +19,7 @@ import { argsOf, assertCodeUnbound, assertNoCycle, countOf, distinct, eq, idArg,
 import { parseObject } from './devicelog/shared';
 import { registerPointSheet } from './point-sheet';
 import { needs } from '../../auth/rights';
+import { limited } from '../../http/limits';
 
 /** Fields `setting` may change on many devices at once. */
 const SETTABLE = ['projectId', 'gatewayId', 'groupId', 'modelId', 'deviceTypeId', 'samplingInterval', 'status'] as const;
@@ -318,7 +319,7 @@ export function registerDevices(app: FastifyInstance, platform: Platform): void 
   app.get(`${base}/lazy-list`, needs.lookup, async (request) => ok(await devices.lazyList(contextOf(request), paramsOf(request))));
   app.get(`${base}/lazy-list-tenantid`, needs.lookup, async (request) => ok(await devices.lazyByTenant(contextOf(request), paramsOf(request))));
   app.get(`${base}/treeList`, needs.lookup, async (request) => ok(await devices.treeList(contextOf(request), paramsOf(request))));
-  app.post(`${base}/saveBatch`, needs('device_list_add'), async (request) => ok(await devices.saveBatch(contextOf(request), request.body)));
+  app.post(`${base}/saveBatch`, limited('import', needs('device_list_add')), async (request) => ok(await devices.saveBatch(contextOf(request), request.body)));
   app.post(`${base}/setting`, needs('device_list_edit'), async (request) => ok(await devices.setting(contextOf(request), argsOf(request))));
   app.get(`${base}/countModelCode`, needs('device_list'), async (request) => {
     const ctx = contextOf(request);

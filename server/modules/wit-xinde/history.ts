@@ -11,6 +11,7 @@ import { hourly, type Sampled, sampled } from '../../series/sampling';
 import { formatDateTime, parseDateTime } from '../../time';
 import { eq, idArg } from './common';
 import { needs } from '../../auth/rights';
+import { LONG_HISTORY_MS, limited } from '../../http/limits';
 
 /**
  * History charts of the time series (docs/live-and-history.md): ECharts-ready series of wit_device_log, downsampled
@@ -173,8 +174,18 @@ function chooseKeys(keys: readonly LogKey[], wanted: readonly string[]): LogKey[
   });
 }
 
-/** History charts open from the device list's 历史曲线 button and from 监测数据. */
-const HISTORY = needs('device_list_chart', 'device_log');
+/** Whether a chart call reads over a long range (docs/security.md "Rate limits"); a call that will be refused does not. */
+function longRange(request: FastifyRequest): boolean {
+  try {
+    const { start, end } = rangeArgs(paramsOf(request));
+    return end - start > LONG_HISTORY_MS;
+  } catch {
+    return false;
+  }
+}
+
+/** History charts open from the device list's 历史曲线 button and from 监测数据; long ranges count against a limit. */
+const HISTORY = limited('history', needs('device_list_chart', 'device_log'), longRange);
 
 export function registerHistory(app: FastifyInstance, platform: Platform): void {
   const devices = platform.repo(device);

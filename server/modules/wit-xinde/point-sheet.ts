@@ -11,6 +11,7 @@ import type { Platform } from '../../platform';
 import { formatDateTime } from '../../time';
 import { within } from './common';
 import { needs } from '../../auth/rights';
+import { limited } from '../../http/limits';
 
 /**
  * The point sheet (点位导入): an .xlsx or .csv whose first row names the columns, one device point per row. Every
@@ -189,7 +190,7 @@ async function writePoints(platform: Platform, ctx: CallContext, values: Row[]):
 }
 
 export function registerPointSheet(app: FastifyInstance, platform: Platform): void {
-  app.post('/wit-xinde/devicepoint/upload', needs('device_point_upload'), async (request, reply) => {
+  app.post('/wit-xinde/devicepoint/upload', limited('import', needs('device_point_upload')), async (request, reply) => {
     const ctx = contextOf(request);
     if (!request.isMultipart()) throw badRequest('请选择要上传的文件');
     const file = await request.file();

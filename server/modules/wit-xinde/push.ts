@@ -7,6 +7,7 @@ import { contextOf, idsOf, paramsOf } from '../../http/context';
 import { registerCrud } from '../../http/crud';
 import { badRequest, ok } from '../../http/envelope';
 import { refuseLocalUrl } from '../../net/check';
+import { UnreadableSecret } from '../../auth/secrets';
 import type { Platform } from '../../platform';
 import { pushOf } from '../../push';
 import { targetOf } from '../../push/target';
@@ -14,6 +15,7 @@ import { tenantAsked } from '../blade-user/tenancy';
 import { argsOf, distinct, eq, idArg, namedRows, WHOLE_TENANT, within } from './common';
 import { decorateBindings, PushCalls } from './push-calls';
 import { needs } from '../../auth/rights';
+import { limited } from '../../http/limits';
 
 /**
  * Onward data (docs/push.md): push targets (mqttparam), the projects bound to them (tenantproject), the renaming of
@@ -21,7 +23,7 @@ import { needs } from '../../auth/rights';
  * (MQTT and HTTP push)". The forwarder itself lives in server/push.
  */
 
-const SECRETS = ['password', 'token', 'secret'] as const;
+const SECRETS = ['password', 'token', 'secret', 'headers'] as const;
 /** Columns of a binding only the forwarder writes. */
 const FORWARDER_COLUMNS = ['lastPushTime', 'lastState', 'lastError', 'pushCount'] as const;
 
@@ -59,6 +61,16 @@ async function checkOutbound(platform: Platform, values: Row, existing: Row | un
   await refuseLocalUrl(platform, Number(merged.pushType) === PUSH_TYPE.mqtt ? merged.brokerUrl : merged.url);
 }
 
+/** A stored target with its credentials opened, or a refusal saying they must be entered again. */
+function revealed(platform: Platform, row: Row): Row {
+  try {
+    return platform.repo(mqttParam).reveal(row);
+  } catch (error) {
+    if (error instanceof UnreadableSecret) throw badRequest(error.message);
+    throw error;
+  }
+}
+
 /** Which secrets a target has (`hasPassword` …, 0/1) and how many projects it is bound to; never the secrets. */
 async function decorateTargets(platform: Platform, ctx: CallContext, rows: Row[]): Promise<Row[]> {
   if (rows.length === 0) return rows;
@@ -74,7 +86,7 @@ async function decorateTargets(platform: Platform, ctx: CallContext, rows: Row[]
   const flag = (row: Row | undefined, field: string) => (row && typeof row[field] === 'string' && row[field] !== '' ? 1 : 0);
   return rows.map((r) => {
     const s = has.get(String(r.id));
-    return { ...r, hasPassword: flag(s, 'password'), hasToken: flag(s, 'token'), hasSecret: flag(s, 'secret'), projectCount: bound.get(String(r.id)) ?? 0 };
+    return { ...r, hasPassword: flag(s, 'password'), hasToken: flag(s, 'token'), hasSecret: flag(s, 'secret'), hasHeaders: flag(s, 'headers'), projectCount: bound.get(String(r.id)) ?? 0 };
   });
 }
 
@@ -139,15 +151,16 @@ export function registerPush(app: FastifyInstance, platform: Platform): void {
   const base = '/wit-xinde/tenantproject';
 
   /** Tests a saved target (`id`) or the target a form describes (blank secrets: the stored ones). */
-  app.post('/wit-xinde/subtable/testMQTT', needs('mqtt_param_add', 'mqtt_param_edit'), async (request) => {
+  app.post('/wit-xinde/subtable/testMQTT', limited('connectionTest', needs('mqtt_param_add', 'mqtt_param_edit')), async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
     const id = idArg(args, 'id') ?? idArg(args, 'mqttParamId');
     let stored: Row | undefined;
     if (id) {
       // A target the caller sees, read with its secrets (the scoped select does not strip them).
-      stored = await (await platform.repo(mqttParam).select(ctx)).selectAll().where('id', '=', id).executeTakeFirst();
-      if (!stored) throw badRequest('推送目标不存在或无权操作');
+      const row = await (await platform.repo(mqttParam).select(ctx)).selectAll().where('id', '=', id).executeTakeFirst();
+      if (!row) throw badRequest('推送目标不存在或无权操作');
+      stored = revealed(platform, row);
     }
     const given = { ...args };
     delete given.id;
@@ -175,9 +188,9 @@ export function registerPush(app: FastifyInstance, platform: Platform): void {
     if (!targetId) throw badRequest('请选择推送目标');
     return ok(await calls.selected(contextOf(request), targetId));
   });
-  app.post(`${base}/pushMqttData`, needs('tenant_project_push'), async (request) => ok(await calls.pushRange(contextOf(request), argsOf(request), PUSH_TYPE.mqtt)));
-  app.post(`${base}/pushHttpData`, needs('tenant_project_push'), async (request) => ok(await calls.pushRange(contextOf(request), argsOf(request), PUSH_TYPE.http)));
+  app.post(`${base}/pushMqttData`, limited('pushRange', needs('tenant_project_push')), async (request) => ok(await calls.pushRange(contextOf(request), argsOf(request), PUSH_TYPE.mqtt)));
+  app.post(`${base}/pushHttpData`, limited('pushRange', needs('tenant_project_push')), async (request) => ok(await calls.pushRange(contextOf(request), argsOf(request), PUSH_TYPE.http)));
   app.post(`${base}/getDevList`, needs('tenant_project'), async (request) => ok(await calls.devices(contextOf(request), idsOf(argsOf(request)))));
-  app.post(`${base}/pushDataByDev`, needs('tenant_project_push'), async (request) => ok(await calls.pushDevices(contextOf(request), argsOf(request), 'range')));
-  app.post(`${base}/pushDataByDev2`, needs('tenant_project_push'), async (request) => ok(await calls.pushDevices(contextOf(request), argsOf(request), 'latest')));
+  app.post(`${base}/pushDataByDev`, limited('pushRange', needs('tenant_project_push')), async (request) => ok(await calls.pushDevices(contextOf(request), argsOf(request), 'range')));
+  app.post(`${base}/pushDataByDev2`, limited('pushRange', needs('tenant_project_push')), async (request) => ok(await calls.pushDevices(contextOf(request), argsOf(request), 'latest')));
 }

@@ -15,6 +15,7 @@ import { argsOf, idArg, namedRows, WHOLE_TENANT } from './common';
 import { rangeOf } from './devicelog/shared';
 import { alarmsRaised } from './statistics-alarms';
 import { assertVisibleProject, daysBetween, type FigureScope, figureScope, levelCounts, onlineSamples, pointsPerDay, pointsPerDevice, scopeConditions, visibleDevices } from './statistics-figures';
+import { limited } from '../../http/limits';
 
 const DAY_MS = 86_400_000;
 /** The range when none is given: the last 30 days, today included. */
@@ -29,7 +30,7 @@ const TOP = 10;
  * is the menu of the monitoring screen (数据大屏 › 监测大屏, `screen`).
  */
 export function registerBoard(app: FastifyInstance, platform: Platform): void {
-  app.get('/wit-xinde/countAvue/avueStatis', needs('screen'), async (request) => {
+  app.get('/wit-xinde/countAvue/avueStatis', limited('report', needs('screen')), async (request) => {
     const ctx = contextOf(request);
     const args = argsOf(request);
     const tenantId = text(args, 'tenantId');

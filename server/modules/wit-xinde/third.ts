@@ -17,6 +17,7 @@ import { formatDateTime, parseDateTime } from '../../time';
 import { tenantAsked } from '../blade-user/tenancy';
 import { argsOf, distinct, eq, idArg, namedRows, WHOLE_TENANT, within } from './common';
 import { needs } from '../../auth/rights';
+import { limited } from '../../http/limits';
 
 /**
  * Third-party platforms (docs/third-party.md): connections (thirdmonitorparam), project, device and monitor-point
@@ -121,14 +122,17 @@ async function decorateProjects(platform: Platform, ctx: CallContext, rows: Row[
 export function registerThird(app: FastifyInstance, platform: Platform, third: Third): void {
   const { bindings, sync, puller } = third;
   const X = '/wit-xinde';
+  type RouteRight = ReturnType<typeof needs>;
   type Handler<T> = (ctx: CallContext, args: Record<string, unknown>, request: FastifyRequest) => Promise<T>;
-  const get = <T>(path: string, right: string, handler: Handler<T>) =>
-    app.get(path, needs(right), async (request) => ok(await handler(contextOf(request), paramsOf(request), request)));
-  const post = <T>(path: string, right: string, handler: Handler<T>) =>
-    app.post(path, needs(right), async (request) => ok(await handler(contextOf(request), argsOf(request), request)));
-  // The sync calls are GETs in the spec; they change rows, so POST is answered too.
+  // Calls that reach the remote platform now count against the `thirdParty` limit (docs/security.md "Rate limits").
+  const remote = (right: string): RouteRight => limited('thirdParty', needs(right));
+  const get = <T>(path: string, options: RouteRight, handler: Handler<T>) =>
+    app.get(path, options, async (request) => ok(await handler(contextOf(request), paramsOf(request), request)));
+  const post = <T>(path: string, options: RouteRight, handler: Handler<T>) =>
+    app.post(path, options, async (request) => ok(await handler(contextOf(request), argsOf(request), request)));
+  // The sync calls are GETs in the spec; they change rows, so POST is answered too. Each reaches the remote platform.
   const getOrPost = <T>(path: string, right: string, handler: (ctx: CallContext, args: Record<string, unknown>) => Promise<T>) =>
-    app.route({ method: ['GET', 'POST'], url: path, ...needs(right), handler: async (request) => ok(await handler(contextOf(request), argsOf(request))) });
+    app.route({ method: ['GET', 'POST'], url: path, ...remote(right), handler: async (request) => ok(await handler(contextOf(request), argsOf(request))) });
 
   // ---- connections ----
   registerCrud(app, platform, thirdMonitorParam, {
@@ -141,22 +145,22 @@ export function registerThird(app: FastifyInstance, platform: Platform, third: T
     afterSave: () => puller.sync(),
     decorate: (_ctx, rows) => rows.map((r) => ({ ...r, running: puller.isScheduled(String(r.id)) ? 1 : 0 })),
   });
-  get(`${X}/thirdmonitorparam/treeList`, 'third_param', (ctx, args) => bindings.paramTree(ctx, tenantAsked(ctx, args)));
-  get(`${X}/thirdmonitorparam/getThirdProject`, 'third_project', (ctx, args) => bindings.remoteProjects(ctx, idArg(args, 'thirdParamId')));
-  post(`${X}/thirdmonitorparam/bingProject`, 'third_project_bind', (ctx, args) => bindings.bindProject(ctx, idArg(args, 'thirdParamId'), idArg(args, 'projectId'), text(args, 'thirdProjectId')));
-  get(`${X}/thirdmonitorparam/deviceTreeList`, 'third_project', (ctx, args) => bindings.deviceTree(ctx, idArg(args, 'projectId')));
-  post(`${X}/thirdmonitorparam/getThirdData`, 'third_project_bind', async (ctx, args) => {
+  get(`${X}/thirdmonitorparam/treeList`, needs('third_param'), (ctx, args) => bindings.paramTree(ctx, tenantAsked(ctx, args)));
+  get(`${X}/thirdmonitorparam/getThirdProject`, remote('third_project'), (ctx, args) => bindings.remoteProjects(ctx, idArg(args, 'thirdParamId')));
+  post(`${X}/thirdmonitorparam/bingProject`, remote('third_project_bind'), (ctx, args) => bindings.bindProject(ctx, idArg(args, 'thirdParamId'), idArg(args, 'projectId'), text(args, 'thirdProjectId')));
+  get(`${X}/thirdmonitorparam/deviceTreeList`, needs('third_project'), (ctx, args) => bindings.deviceTree(ctx, idArg(args, 'projectId')));
+  post(`${X}/thirdmonitorparam/getThirdData`, remote('third_project_bind'), async (ctx, args) => {
     const { paramId, scope } = await pullRequest(platform, third, ctx, args);
     return { thirdParamId: paramId, projectId: scope.projectId ?? null, ...(await puller.pull(paramId, scope)) };
   });
 
   // ---- bindings ----
   registerCrud(app, platform, thirdMonitorProject, { decorate: (ctx, rows) => decorateProjects(platform, ctx, rows) });
-  post(`${X}/thirdmonitorproject/remove`, 'third_project_bind', (ctx, args) => bindings.unbindProjects(ctx, idsOf(args)).then(() => true));
-  get(`${X}/thirdmonitorproject/getThirdDevice`, 'third_project', (ctx, args) =>
+  post(`${X}/thirdmonitorproject/remove`, needs('third_project_bind'), (ctx, args) => bindings.unbindProjects(ctx, idsOf(args)).then(() => true));
+  get(`${X}/thirdmonitorproject/getThirdDevice`, remote('third_project'), (ctx, args) =>
     sync.remoteDevices(ctx, { thirdParamId: idArg(args, 'thirdParamId'), projectId: idArg(args, 'projectId'), thirdProjectId: text(args, 'thirdProjectId') }),
   );
-  app.post(`${X}/thirdmonitorproject/bingDevice`, needs('third_project_bind'), async (request) => {
+  app.post(`${X}/thirdmonitorproject/bingDevice`, remote('third_project_bind'), async (request) => {
     // A JSON object {projectId, devices: [...]}, or the list itself with the project in the query.
     const body = request.body;
     const args = Array.isArray(body) ? paramsOf(request) : argsOf(request);
@@ -169,11 +173,11 @@ export function registerThird(app: FastifyInstance, platform: Platform, third: T
     decorate: async (ctx, rows) =>
       (await withLocalCodes(platform, ctx, rows, ['deviceId', device, 'device'])).map((r) => ({ ...r, pulledTime: r.pulledTs ? formatDateTime(new Date(Number(r.pulledTs))) : null })),
   });
-  post(`${X}/devicecustomer/remove`, 'third_project_bind', (ctx, args) => bindings.unbind(ctx, 'device', idsOf(args)).then(() => true));
+  post(`${X}/devicecustomer/remove`, needs('third_project_bind'), (ctx, args) => bindings.unbind(ctx, 'device', idsOf(args)).then(() => true));
   getOrPost(`${X}/devicecustomer/syncDeviceInfo`, 'third_project_bind', (ctx, args) => sync.syncDevices(ctx, idArg(args, 'projectId'), text(args, 'ptProjectId')));
 
   registerCrud(app, platform, pointCustomer, { decorate: (ctx, rows) => withLocalCodes(platform, ctx, rows, ['monitorPointId', monitorPoint, 'monitorPoint']) });
-  post(`${X}/pointcustomer/remove`, 'third_project_bind', (ctx, args) => bindings.unbind(ctx, 'point', idsOf(args)).then(() => true));
+  post(`${X}/pointcustomer/remove`, needs('third_project_bind'), (ctx, args) => bindings.unbind(ctx, 'point', idsOf(args)).then(() => true));
   getOrPost(`${X}/pointcustomer/syncPointInfo`, 'third_project_bind', (ctx, args) => sync.syncPoints(ctx, idArg(args, 'projectId'), text(args, 'ptProjectId')));
 
   // projectcustomer's third-party call (its other calls are in projects.ts).

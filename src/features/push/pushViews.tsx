@@ -12,7 +12,7 @@ import { derived, numericOptions, options, READ_ONLY } from '../../crud/viewHelp
 const PUSH_TYPES = numericOptions([String(PUSH_TYPE.mqtt), msg`MQTT`], [String(PUSH_TYPE.http), msg`HTTP`]);
 const isMqtt = (values: Record<string, unknown>) => Number(values.pushType ?? PUSH_TYPE.mqtt) === PUSH_TYPE.mqtt;
 const isHttp = (values: Record<string, unknown>) => !isMqtt(values);
-/** A secret is written when typed and kept when an edit leaves it blank (the API never returns it). */
+/** A secret (the headers too: they often carry an API key) is written when typed and kept when an edit leaves it blank (the API never returns it). */
 const SECRET = { widget: { type: 'password' }, hideInTable: true, keepIfBlank: (mode: string) => mode === 'edit', hideInForm: (mode: string) => mode === 'view' } as const;
 // Braces are ICU syntax in a message: texts holding them go in as values.
 const PLACEHOLDERS = TOPIC_PLACEHOLDERS.map((p) => `{${p}}`).join(' ');
@@ -40,7 +40,7 @@ export function mqttParamView(test: RowAction['run']): CrudView<typeof mqttParam
       { name: 'url', label: msg`推送地址`, visibleWhen: isHttp, required: msg`请输入推送地址`, hideInTable: true, span: 24, help: msg`以 POST 发送 JSON,如 https://platform.example.com/api/data` },
       { name: 'token', label: msg`Bearer 令牌(编辑时留空不修改)`, visibleWhen: isHttp, ...SECRET },
       { name: 'secret', label: msg`签名密钥(编辑时留空不修改)`, visibleWhen: isHttp, ...SECRET, help: msg`设置后每个请求带 X-Vigil-Signature: sha256=HMAC(密钥, 时间戳.请求体)` },
-      { name: 'headers', label: msg`请求头(JSON)`, visibleWhen: isHttp, widget: { type: 'textarea', rows: 2 }, hideInTable: true, help: msg`如 ${HEADERS_EXAMPLE};密钥请填在令牌或签名密钥中` },
+      { name: 'headers', label: msg`请求头(JSON,编辑时留空不修改)`, visibleWhen: isHttp, ...SECRET, widget: { type: 'textarea', rows: 2 }, help: msg`如 ${HEADERS_EXAMPLE};密钥请填在令牌或签名密钥中` },
       { name: 'batchSize', label: msg`每批条数`, widget: { type: 'number', min: 1, max: 1000 }, initial: 100, width: 90 },
       { name: 'flushInterval', label: msg`发送间隔(毫秒)`, widget: { type: 'number', min: 100, max: 600000 }, initial: 2000, width: 120 },
       { name: 'timeout', label: msg`超时(毫秒)`, widget: { type: 'number', min: 1000, max: 60000 }, initial: 10000, hideInTable: true },

@@ -37,6 +37,8 @@ export async function openConsole(overrides: Partial<Config> = {}): Promise<Cons
     async stop() {
       await browser.close();
       await server.stop();
+      // Every screen a suite opened ran under the server's content security policy (docs/security.md "Headers").
+      if (browser.violations.length) throw new Error(`content security policy violations:\n${browser.violations.join('\n')}`);
     },
   };
 }

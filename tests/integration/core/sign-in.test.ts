@@ -2,9 +2,10 @@ import { randomInt } from 'node:crypto';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SIGN_IN_RULES, LOCK_MS } from '../../../server/auth/sign-in-rules';
+import { CALL_LIMITS } from '../../../server/http/limits';
 import { ApiClient, signedIn } from '../../support/client';
 import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
-import { startServer, type TestServer } from '../../support/server';
+import { RELAXED_LIMITS, startServer, type TestServer } from '../../support/server';
 import { onEveryStore } from '../../support/suite';
 
 const TOKEN = '/api/blade-auth/oauth/token';
@@ -12,7 +13,7 @@ const CAPTCHA = '/api/blade-auth/oauth/captcha';
 const USER = '/api/blade-user';
 const PASSWORD = 'Pass@1234';
 /** The suites' servers trust the test process (127.0.0.1) as their reverse proxy, so X-Forwarded-For picks the address. */
-const BEHIND_PROXY = { signIn: DEFAULT_SIGN_IN_RULES, trustProxy: ['127.0.0.1'] };
+const BEHIND_PROXY = { signIn: DEFAULT_SIGN_IN_RULES, limits: { ...RELAXED_LIMITS, captcha: CALL_LIMITS.captcha }, trustProxy: ['127.0.0.1'] };
 
 type Body = Record<string, unknown>;
 interface Captcha {
@@ -81,7 +82,7 @@ onEveryStore('sign-in abuse rules', { signIn: ['admin'], config: BEHIND_PROXY },
   it('throttles captcha images per source address with a 429 envelope', async () => {
     const from = '203.0.113.23';
     const get = () => new ApiClient(ctx.server.url).request<Body>('GET', CAPTCHA, { headers: forwarded(from) });
-    for (let i = 1; i <= DEFAULT_SIGN_IN_RULES.captchaPerAddress; i++) expect((await get()).body.key).toBeTruthy();
+    for (let i = 1; i <= CALL_LIMITS.captcha.max; i++) expect((await get()).body.key).toBeTruthy();
     const refused = await get();
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ code: 429, success: false, msg: expect.stringContaining('获取验证码过于频繁') });

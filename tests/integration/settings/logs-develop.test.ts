@@ -68,7 +68,9 @@ onEveryStore('logs and data sources', { signIn: ['admin', 'demo'] }, (ctx) => {
     expect(listed[0]).not.toHaveProperty('password');
     expectOk(await ctx.admin.post('/api/blade-develop/datasource/submit', { id: saved.id, username: 'writer', password: '' }));
     const stored = await ctx.server.app.platform.db.selectFrom('blade_datasource').select(['username', 'password']).where('id', '=', String(saved.id)).executeTakeFirstOrThrow();
-    expect(stored).toEqual({ username: 'writer', password: 's3cret!' });
+    // Kept, and sealed at rest (docs/security.md "Secrets at rest").
+    expect(stored).toEqual({ username: 'writer', password: expect.stringMatching(/^enc:v1:/) });
+    expect(ctx.server.app.platform.secrets.open(String(stored.password))).toBe('s3cret!');
     expect((await ctx.admin.post('/api/blade-develop/datasource/submit', { ...body, password: 'x' })).body.msg).toBe('数据源名称已存在');
 
     expect((await ctx.demo.get('/api/blade-develop/datasource/list')).status).toBe(403);

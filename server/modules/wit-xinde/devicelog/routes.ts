@@ -15,6 +15,7 @@ import { Recalculation } from './recalculation';
 import { Settlement } from './settlement';
 import { rangeOf } from './shared';
 import { DeviceValues } from './values';
+import { limited } from '../../../http/limits';
 
 /**
  * The time series (devicelog, wit_device_log) and the calls on stored values: lists, manual values and corrections
@@ -34,7 +35,7 @@ export function registerDeviceLog(app: FastifyInstance, platform: Platform, link
   app.get(`${base}/list`, needs('device_log'), async (request) => ok(await log.page(contextOf(request), paramsOf(request))));
   // The fields of a listed value (shared.ts `present`), for the export (server/http/export.ts).
   const exportable = new Set(['id', 'deviceId', 'deviceCode', 'deviceName', 'projectId', 'tenantId', 'pointKey', 'ts', 'time', 'value', 'raw']);
-  app.get(`${base}/export`, needs('device_log'), async (request, reply) => {
+  app.get(`${base}/export`, limited('export', needs('device_log')), async (request, reply) => {
     const ctx = contextOf(request);
     const { spec, query } = exportRequest(paramsOf(request), exportable, [], 'devicelog');
     return sendExport(request, reply, spec, await pagedRows((current, size) => log.page(ctx, { ...query, current, size }), platform.config.exports));
@@ -48,11 +49,11 @@ export function registerDeviceLog(app: FastifyInstance, platform: Platform, link
   app.post(`${base}/submit`, needs('device_log_add', 'device_log_correct'), async (request) => ok(await log.submit(contextOf(request), bodyOf(request))));
   app.post(`${base}/remove`, needs('device_log_delete'), async (request) => ok(await log.remove(contextOf(request), argsOf(request))));
   app.post(`${base}/removeByDevice`, needs('device_log_delete'), async (request) => ok(await log.removeByDevice(contextOf(request), argsOf(request))));
-  app.post(`${base}/bacthUpdateData`, needs('device_log_correct'), async (request) => ok(await log.batchUpdate(contextOf(request), request.body)));
+  app.post(`${base}/bacthUpdateData`, limited('import', needs('device_log_correct')), async (request) => ok(await log.batchUpdate(contextOf(request), request.body)));
 
-  app.post('/wit-xinde/device/setDevInitValue', needs('device_list_init'), async (request) => ok(await calculation.setInitialValues(contextOf(request), argsOf(request))));
-  app.post('/wit-xinde/device/recalculate', needs('device_list_init', 'device_log_correct'), async (request) => ok(await calculation.recalculate(contextOf(request), argsOf(request))));
-  app.post('/wit-xinde/device/computeSettlement', needs('device_list', 'device_log'), async (request) => ok(await settlement.settlement(contextOf(request), argsOf(request))));
+  app.post('/wit-xinde/device/setDevInitValue', limited('recompute', needs('device_list_init')), async (request) => ok(await calculation.setInitialValues(contextOf(request), argsOf(request))));
+  app.post('/wit-xinde/device/recalculate', limited('recompute', needs('device_list_init', 'device_log_correct')), async (request) => ok(await calculation.recalculate(contextOf(request), argsOf(request))));
+  app.post('/wit-xinde/device/computeSettlement', limited('report', needs('device_list', 'device_log')), async (request) => ok(await settlement.settlement(contextOf(request), argsOf(request))));
 
   /** `hasError` 1/0: messages with or without an error; startTime/endTime: time of arrival. */
   const rawQuery = (_ctx: CallContext, query: Record<string, unknown>) => {

@@ -11,6 +11,7 @@ import { FILE_ROUTE } from '../../blade-resource/files';
 import { S3Storage } from '../../blade-resource/s3';
 import { contentTypeOf, extensionOf, LocalStorage, OBJECT_NAME } from '../../blade-resource/storage';
 import { WHOLE_TENANT } from '../common';
+import { UnreadableSecret } from '../../../auth/secrets';
 
 /**
  * A project's wall-screen image (docs/wall-screen.md "The image"): the link of an image the tenant uploaded
@@ -55,11 +56,17 @@ export async function sendScreenImage(platform: Platform, ctx: CallContext, imag
     if (!path || !info?.isFile()) throw notFound('大屏底图不存在');
     return reply.header('content-length', info.size).send(createReadStream(path));
   }
-  const configs = await (await platform.repo(oss).select(ctx, WHOLE_TENANT))
-    .selectAll()
-    .where('tenantId', '=', image.tenantId)
-    .where('category', '=', OSS_CATEGORY.s3)
-    .execute();
+  const ossRepo = platform.repo(oss);
+  const stored = await (await ossRepo.select(ctx, WHOLE_TENANT)).selectAll().where('tenantId', '=', image.tenantId).where('category', '=', OSS_CATEGORY.s3).execute();
+  // The S3 secret keys opened, to sign the read (server/auth/secrets.ts); one no key opens must be entered again.
+  const configs = stored.map((row) => {
+    try {
+      return ossRepo.reveal(row);
+    } catch (error) {
+      if (error instanceof UnreadableSecret) throw badRequest(error.message);
+      throw error;
+    }
+  });
   const guard = outboundGuard(platform.config.outbound);
   const store = configs
     .map((c) => new S3Storage({ endpoint: String(c.endpoint), accessKey: String(c.accessKey), secretKey: String(c.secretKey), bucketName: String(c.bucketName), region: c.region }, guard))

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALL_LIMITS, type CallLimit, type CallLimits, type LimitName } from '../../../server/http/limits';
+import { ApiClient, type Envelope, type Params, signedIn } from '../../support/client';
+import { expectOk, type PageData } from '../../support/envelope';
+import { redisServerAvailable, startRedis, type TestRedis } from '../../support/redis';
+import { startServer, type TestServer } from '../../support/server';
+import { onEveryStore } from '../../support/suite';
+
+const X = '/api/wit-xinde';
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+/** Every limit at `max` calls a minute: low enough to pass in a test. */
+const lowered = (max: number): CallLimits =>
+  Object.fromEntries(Object.entries(CALL_LIMITS).map(([name, limit]) => [name, { ...limit, max, windowMs: MINUTE }])) as Record<LimitName, CallLimit>;
+
+interface Answer {
+  status: number;
+  retryAfter: string | null;
+  body: Envelope<unknown>;
+}
+
+/** A call with its status, Retry-After and envelope (list exports answer a file: only its status matters then). */
+async function call(client: ApiClient, method: 'GET' | 'POST', path: string, options: { query?: Params; json?: unknown; form?: FormData } = {}): Promise<Answer> {
+  const url = new URL(path, client.baseUrl);
+  for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+  const headers = client.headers(options.json !== undefined ? { 'content-type': 'application/json' } : {});
+  const body = options.form ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined);
+  const response = await fetch(url, { method, headers, body });
+  const text = await response.text();
+  const json = response.headers.get('content-type')?.includes('json') ? (JSON.parse(text) as Envelope<unknown>) : ({ code: response.status } as Envelope<unknown>);
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: json };
+}
+
+/** A refusal of a call limit: HTTP 429, the envelope, and Retry-After within the window. */
+function expectLimited(answer: Answer, message: string): void {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(429);
+  expect(answer.body).toMatchObject({ code: 429, success: false, msg: expect.stringContaining(message) });
+  const seconds = Number(answer.retryAfter);
+  expect(seconds).toBeGreaterThanOrEqual(1);
+  expect(seconds).toBeLessThanOrEqual(60);
+  expect(answer.body.msg).toContain(`${seconds} 秒`);
+}
+
+const exportParams = (client: ApiClient) => call(client, 'GET', '/api/blade-system/param/export', { query: { columns: 'paramKey:键名' } });
+
+onEveryStore('call limits', { signIn: ['demo', 'admin', 'operator'], config: { limits: lowered(2) } }, (ctx) => {
+  it('refuses a third export a minute with 429, Retry-After and the envelope; another user still exports', async () => {
+    expect((await exportParams(ctx.demo)).status).toBe(200);
+    expect((await exportParams(ctx.demo)).status).toBe(200);
+    expectLimited(await exportParams(ctx.demo), '导出过于频繁');
+    // Per user: the administrator of the platform has calls of its own.
+    expect((await exportParams(ctx.admin)).status).toBe(200);
+    // And in English for an English console.
+    const english = new ApiClient(ctx.server.url, ctx.demo.tenantId);
+    english.token = ctx.demo.token;
+    english.language = 'en';
+    const refused = await exportParams(english);
+    expect(refused.status).toBe(429);
+    expect(refused.body.msg).toBe(`Too many exports: try again in ${refused.retryAfter} s`);
+  });
+
+  it('counts uploads per user', async () => {
+    const upload = () => {
+      const form = new FormData();
+      form.append('file', new Blob(['limit test']), 'limit.txt');
+      return call(ctx.admin, 'POST', '/api/blade-resource/oss/endpoint/put-file', { form });
+    };
+    for (let i = 0; i < 2; i++) expect((await upload()).body).toMatchObject({ code: 200, success: true });
+    expectLimited(await upload(), '上传过于频繁');
+  });
+
+  it('counts history charts over long ranges only', async () => {
+    const devices = expectOk(await ctx.demo.get<PageData>(`${X}/device/list`, { size: 1 }));
+    const deviceId = devices.records[0].id;
+    const chart = (days: number) => {
+      const end = Date.now();
+      return call(ctx.demo, 'GET', `${X}/devicelog/getHistoryEchartsData`, { query: { deviceId, startTime: end - days * DAY, endTime: end, width: 50 } });
+    };
+    // More short charts than the limit: none of them counts.
+    for (let i = 0; i < 4; i++) expect((await chart(1)).body.code).toBe(200);
+    expect((await chart(30)).body.code).toBe(200);
+    expect((await chart(30)).body.code).toBe(200);
+    expectLimited(await chart(30), '历史数据查询过于频繁');
+    expect((await chart(1)).body.code).toBe(200);
+  });
+
+  it('counts push tests whatever their outcome, and captchas per address', async () => {
+    const test = () => call(ctx.demo, 'POST', `${X}/subtable/testMQTT`, { json: { pushType: 1, brokerUrl: 'mqtt://127.0.0.1:1', timeout: 1000 } });
+    expect((await test()).body.code).toBe(200);
+    expect((await test()).body.code).toBe(200);
+    expectLimited(await test(), '测试过于频繁');
+
+    const captcha = () => call(new ApiClient(ctx.server.url), 'GET', '/api/blade-auth/oauth/captcha');
+    expect((await captcha()).status).toBe(200);
+    expect((await captcha()).status).toBe(200);
+    expectLimited(await captcha(), '获取验证码过于频繁');
+  });
+
+  it('declares the limits of docs/security.md on their routes', () => {
+    const limitOf = (method: string, url: string) => {
+      const route = ctx.server.app.routes.find((r) => r.method === method && r.url === url);
+      if (!route) throw new Error(`no route ${method} ${url}`);
+      return route.limit;
+    };
+    const exports = ctx.server.app.routes.filter((r) => r.url.endsWith('/export'));
+    expect(exports.length).toBeGreaterThan(60);
+    expect(exports.filter((r) => r.limit !== 'export').map((r) => r.url)).toEqual([]);
+    const expected: Array<[method: string, url: string, limit: LimitName]> = [
+      ['GET', '/blade-auth/oauth/captcha', 'captcha'],
+      ['POST', '/blade-user/register-guest', 'register'],
+      ['POST', '/blade-resource/oss/endpoint/put-file', 'upload'],
+      ['POST', '/blade-resource/oss/endpoint/put-file-attach', 'upload'],
+      ['POST', '/blade-flow/manager/deploy-upload', 'upload'],
+      ['POST', '/wit-xinde/devicepoint/upload', 'import'],
+      ['POST', '/wit-xinde/device/saveBatch', 'import'],
+      ['POST', '/wit-xinde/temperaturecoefficient/batchSave', 'import'],
+      ['POST', '/wit-xinde/devicelog/bacthUpdateData', 'import'],
+      ['GET', '/wit-xinde/devicelog/getHistoryEchartsData', 'history'],
+      ['GET', '/wit-xinde/devicelog/getHistoryEchartsDataByCd', 'history'],
+      ['GET', '/wit-xinde/devicelog/getHistoryEchartsByCode', 'history'],
+      ['GET', '/wit-xinde/devicelog/getHistoryEchartsDataByHour', 'history'],
+      ['GET', '/wit-xinde/datacomparison/getHistoryEchartsData', 'history'],
+      ['GET', '/wit-xinde/countAvue/avueStatis', 'report'],
+      ['POST', '/wit-xinde/device/computeSettlement', 'report'],
+      ['POST', '/wit-xinde/device/setDevInitValue', 'recompute'],
+      ['POST', '/wit-xinde/device/recalculate', 'recompute'],
+      ['GET', '/wit-xinde/thirdmonitorparam/getThirdProject', 'thirdParty'],
+      ['POST', '/wit-xinde/thirdmonitorparam/bingProject', 'thirdParty'],
+      ['POST', '/wit-xinde/thirdmonitorparam/getThirdData', 'thirdParty'],
+      ['GET', '/wit-xinde/thirdmonitorproject/getThirdDevice', 'thirdParty'],
+      ['POST', '/wit-xinde/thirdmonitorproject/bingDevice', 'thirdParty'],
+      ['POST', '/wit-xinde/devicecustomer/syncDeviceInfo', 'thirdParty'],
+      ['GET', '/wit-xinde/pointcustomer/syncPointInfo', 'thirdParty'],
+      ['POST', '/wit-xinde/projectcustomer/syncProject', 'thirdParty'],
+      ['POST', '/wit-xinde/tenantproject/pushMqttData', 'pushRange'],
+      ['POST', '/wit-xinde/tenantproject/pushHttpData', 'pushRange'],
+      ['POST', '/wit-xinde/tenantproject/pushDataByDev', 'pushRange'],
+      ['POST', '/wit-xinde/tenantproject/pushDataByDev2', 'pushRange'],
+      ['POST', '/wit-xinde/subtable/testMQTT', 'connectionTest'],
+      ['POST', '/blade-resource/sms/endpoint/send-message', 'connectionTest'],
+      ['POST', '/blade-log/error/upload', 'clientErrors'],
+    ];
+    expect(expected.map(([method, url]) => [method, url, limitOf(method, url)])).toEqual(expected);
+    // Every limit of the table is on some route.
+    expect(new Set(ctx.server.app.routes.flatMap((r) => (r.limit ? [r.limit] : [])))).toEqual(new Set(Object.keys(CALL_LIMITS)));
+  });
+
+  it('does not count calls the caller had no right to make', async () => {
+    // The duty operator watches devices but holds no param menu: refused exports leave its two allowed ones.
+    for (let i = 0; i < 3; i++) expect((await exportParams(ctx.operator)).status).toBe(403);
+    const devices = () => call(ctx.operator, 'GET', `${X}/device/export`, { query: { columns: 'code:设备编号' } });
+    expect((await devices()).status).toBe(200);
+    expect((await devices()).status).toBe(200);
+    expectLimited(await devices(), '导出过于频繁');
+  });
+});
+
+describe.runIf(redisServerAvailable('the call limits shared through Redis'))('call limits shared through Redis', () => {
+  let redis: TestRedis;
+  let servers: TestServer[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+    const config = { redisUrl: redis.url, limits: lowered(3) };
+    servers = [await startServer('sqlite', config), await startServer('sqlite', config)];
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.stop();
+    await redis?.stop();
+  });
+
+  it('counts a user over every process: the fourth export is refused by both', async () => {
+    // The seeded administrator has the same id in both stores, as one user has in processes sharing a database.
+    const [first, second] = await Promise.all(servers.map((server) => signedIn(server.url)));
+    expect((await exportParams(first)).status).toBe(200);
+    expect((await exportParams(second)).status).toBe(200);
+    expect((await exportParams(first)).status).toBe(200);
+    expectLimited(await exportParams(second), '导出过于频繁');
+    expectLimited(await exportParams(first), '导出过于频繁');
+  });
+});

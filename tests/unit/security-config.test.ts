@@ -1,0 +1,32 @@
+// @vitest-environment node
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config';
+import { CALL_LIMITS } from '../../server/http/limits';
+
+/** The security settings of server/config.ts (docs/security.md): defaults closed, a typo stops the start. */
+describe('security configuration', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-security-config-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const load = (env: Record<string, string>) => loadConfig({ LOG_LEVEL: 'silent', ...env }, { dataDir, jwtSecret: 'x' });
+
+  it('CORS_ORIGINS: none by default; origins, normalised; anything else refused', () => {
+    expect(load({}).corsOrigins).toEqual([]);
+    expect(load({ CORS_ORIGINS: ' https://Ops.Example.com, http://localhost:5173/ ,' }).corsOrigins).toEqual(['https://ops.example.com', 'http://localhost:5173']);
+    for (const wrong of ['*', 'ops.example.com', 'https://ops.example.com/console', 'https://ops.example.com?x=1', 'ftp://ops.example.com', 'null']) {
+      expect(() => load({ CORS_ORIGINS: wrong }), wrong).toThrow(/CORS_ORIGINS/);
+    }
+  });
+
+  it('CALL_LIMITS: the table by default; names changed, 0 turns one off; a typo stops the start', () => {
+    expect(load({}).limits).toEqual(CALL_LIMITS);
+    const limits = load({ CALL_LIMITS: 'export=20, history=0,upload=5/10' }).limits;
+    expect(limits.export).toEqual({ ...CALL_LIMITS.export, max: 20 });
+    expect(limits.history.max).toBe(0);
+    expect(limits.upload).toEqual({ per: 'user', max: 5, windowMs: 10_000 });
+    expect(limits.captcha).toEqual(CALL_LIMITS.captcha);
+    for (const wrong of ['exports=1', 'export', 'export=-1', 'export=1/0', 'export=ten']) expect(() => load({ CALL_LIMITS: wrong }), wrong).toThrow(/CALL_LIMITS/);
+  });
+});
