@@ -64,6 +64,8 @@ export async function startDeployment(size: number, env: Record<string, string> 
     MQTT_SHARE_GROUP: group,
     REDIS_URL: redis.url,
     JWT_SECRET: 'deployment-secret-0123456789abcdef',
+    // One key for the secrets every process seals and opens (docs/security.md).
+    SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
     LOG_LEVEL: 'warn',
     DEMO: '0',
     FLOW_THREADS: '1',

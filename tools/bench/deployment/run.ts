@@ -56,6 +56,7 @@ async function startDeployment(services: Services, count: number, group: string)
       MQTT_SHARE_GROUP: group,
       METRICS_TOKEN,
       JWT_SECRET: 'bench-deployment-secret-0123456789',
+      SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
       FLOW_THREADS: '1',
     });
   const first = await start(0);
