@@ -47,6 +47,21 @@ export function watchRedis(client: RedisEvents, name: string, log: { warn(fields
   });
 }
 
+/**
+ * A QUIT a client cannot send (Redis away, or a subscriber reconnected after a Redis restart) would hold the shutdown
+ * for ever: after a second the client is let go (the process is ending).
+ */
+export async function closeRedis(client: { quit(): Promise<unknown>; unref(): void }): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), 1000);
+  });
+  const outcome = await Promise.race([client.quit().catch(() => undefined), late]);
+  clearTimeout(timer);
+  // Dropped, not destroyed: destroying rejects the commands still queued, which socket.io's adapter never catches.
+  if (outcome === 'late') client.unref();
+}
+
 export class MemoryStore implements KeyValueStore {
   private readonly entries = new Map<string, { value: string; expires: number }>();
   private readonly counters = new Map<string, { count: number; expires: number }>();

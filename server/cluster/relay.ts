@@ -1,4 +1,5 @@
 import { createClient } from 'redis';
+import { closeRedis } from '../cache';
 import { ANY_TABLE, type EventBus } from '../events';
 
 /** The Redis channel that carries table changes between the processes of a deployment. */
@@ -50,7 +51,7 @@ export async function startRelay(events: EventBus, redisUrl: string, origin: str
   return {
     close: async () => {
       events.off('changed', publish);
-      await Promise.all([subscriber.quit(), publisher.quit()].map((quit) => quit.catch(() => undefined)));
+      await Promise.all([subscriber, publisher].map(closeRedis));
     },
   };
 }

@@ -67,7 +67,8 @@ export class FlowTimers {
   private arm(): void {
     if (this.stopped || this.firing) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.wake(), 0);
+    // A wake still reading when the server closes finds the database gone: nothing to tell then.
+    this.timer = setTimeout(() => void this.wake().catch((error: unknown) => this.stopped || this.platform.logs.error('workflow.timer', error)), 0);
     this.timer.unref();
   }
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { createClient } from 'redis';
 import { Server, type Socket } from 'socket.io';
 import type { Principal } from '../auth/principal';
-import { watchRedis } from '../cache';
+import { closeRedis, watchRedis } from '../cache';
 import { principalOf } from '../auth/tokens';
 import type { Platform } from '../platform';
 import { attachDebug } from './debug';
@@ -40,7 +40,7 @@ export async function startRealtime(app: FastifyInstance, platform: Platform): P
   // Cross-origin pages as the API allows them (CORS_ORIGINS, docs/security.md): none by default.
   const origins = platform.config.corsOrigins;
   const io = new Server(app.server, { cors: origins.length ? { origin: origins, credentials: true } : undefined, serveClient: false });
-  // No command time-out: the adapter does not catch its publishes' rejections, and one would end the process.
+  // No command time-out: the adapter never catches its commands' rejections, and one under load ended the process.
   const redisClient = (url: string) => createClient({ url, commandOptions: { timeout: 0 } });
   const redis = platform.config.redisUrl ? [redisClient(platform.config.redisUrl), redisClient(platform.config.redisUrl)] : [];
   if (redis.length) {
@@ -78,7 +78,7 @@ export async function startRealtime(app: FastifyInstance, platform: Platform): P
     const principal = principalOfSocket(socket);
     void socket.join([userRoom(principal.userId), tenantRoom(principal.tenantId)]);
   });
-  const rooms = new WatchedRooms(io, redis.length > 0, (error) => platform.logs.error('realtime', error, 'rooms of the deployment'));
+  const rooms = new WatchedRooms(io, redis.length > 0, (error) => platform.logs.error('realtime', error, 'rooms of the deployment'), () => redis.every((client) => client.isReady));
   const detachDebug = attachDebug(io, platform, principalOfSocket, rooms);
   const detachScreen = attachScreen(io, platform, rooms);
 
@@ -92,7 +92,7 @@ export async function startRealtime(app: FastifyInstance, platform: Platform): P
       detachScreen();
       rooms.stop();
       await io.close();
-      await Promise.all(redis.map((client) => client.quit().catch(() => undefined)));
+      await Promise.all(redis.map(closeRedis));
     },
   };
 }

@@ -22,6 +22,8 @@ export class WatchedRooms {
     private readonly io: Server,
     private readonly clustered: boolean,
     private readonly onError: (error: unknown) => void,
+    /** Whether Redis is reachable: no request is queued for it while it is away (none would be answered). */
+    private readonly connected: () => boolean = () => true,
   ) {
     if (!clustered) return;
     io.on(JOINED, (rooms: string[]) => {
@@ -58,7 +60,7 @@ export class WatchedRooms {
   }
 
   private async refresh(): Promise<void> {
-    if (this.refreshing) return;
+    if (this.refreshing || !this.connected()) return;
     this.refreshing = true;
     try {
       // The Redis adapter's: every process's rooms (clustered is only set with it).
