@@ -54,6 +54,27 @@ describe.skipIf(why !== undefined)('one deployment of three processes', () => {
   };
   const publish = (value: number, at = (ts += 1000)) => device.publishAsync(TOPIC, JSON.stringify({ ts: at, values: { humidity: value } }), { qos: 1 });
 
+  /** Publishes `value` at QoS 1, one reading after another, until stopped; counts what the broker acknowledged. */
+  const streaming = (value: number) => {
+    let publishing = true;
+    const counter = {
+      acknowledged: 0,
+      /** Resolves with the count once the reading in flight is acknowledged. */
+      stop: async () => {
+        publishing = false;
+        await done;
+        return counter.acknowledged;
+      },
+    };
+    const done = (async () => {
+      while (publishing) {
+        await publish(value);
+        counter.acknowledged += 1;
+      }
+    })();
+    return counter;
+  };
+
   const watch = async (url: string, token: string) => {
     const socket = connectSocket(url, { auth: { token }, transports: ['websocket'], reconnection: false });
     sockets.push(socket);
@@ -109,20 +130,12 @@ describe.skipIf(why !== undefined)('one deployment of three processes', () => {
 
   it('loses no acknowledged reading when a process is killed mid-stream: the others adopt its session, and it rejoins', async () => {
     const from = ts + 1;
-    let acknowledged = 0;
-    let publishing = true;
-    const stream = (async () => {
-      while (publishing) {
-        await publish(60);
-        acknowledged += 1;
-      }
-    })();
-    await until(() => acknowledged >= 200, 20_000, '200 readings acknowledged');
+    const stream = streaming(60);
+    await until(() => stream.acknowledged >= 200, 20_000, '200 readings acknowledged');
     await deployment.kill(1);
-    const atKill = acknowledged;
-    await until(() => acknowledged >= atKill + 300, 20_000, '300 more readings acknowledged');
-    publishing = false;
-    await stream;
+    const atKill = stream.acknowledged;
+    await until(() => stream.acknowledged >= atKill + 300, 20_000, '300 more readings acknowledged');
+    const acknowledged = await stream.stop();
     // Without the killed process: what its session held, and its share since, reached the others.
     await until(async () => (await stored(from)).rows >= acknowledged, 20_000, `all ${acknowledged} acknowledged readings stored`);
     expect(await stored(from)).toEqual({ rows: acknowledged, instants: acknowledged });
@@ -139,23 +152,15 @@ describe.skipIf(why !== undefined)('one deployment of three processes', () => {
   }, 60_000);
   it('loses no acknowledged reading across a rolling restart of every process (SIGTERM, then start again)', async () => {
     const from = ts + 1;
-    let acknowledged = 0;
-    let publishing = true;
-    const stream = (async () => {
-      while (publishing) {
-        await publish(62);
-        acknowledged += 1;
-      }
-    })();
+    const stream = streaming(62);
     for (const member of [...deployment.members]) {
-      const before = acknowledged;
+      const before = stream.acknowledged;
       const code = await deployment.terminate(member.index);
       expect(code, member.process.output.join('')).toBe(0);
       await deployment.restart(member.index);
-      await until(() => acknowledged >= before + 100, 20_000, 'readings flowing after the restart');
+      await until(() => stream.acknowledged >= before + 100, 20_000, 'readings flowing after the restart');
     }
-    publishing = false;
-    await stream;
+    const acknowledged = await stream.stop();
     await until(async () => (await stored(from)).rows >= acknowledged, 20_000, `all ${acknowledged} acknowledged readings stored`);
     expect(await stored(from)).toEqual({ rows: acknowledged, instants: acknowledged });
   }, 120_000);
