@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
+import { type Database, openDatabase } from '../../server/db/database';
 
 /**
  * PostgreSQL is used when reachable (it runs on this project's machines); tests skip it with a message otherwise —
@@ -62,4 +66,18 @@ export type StoreKind = 'sqlite' | 'postgres';
 /** The stores a suite should run against: SQLite always, PostgreSQL when reachable. */
 export async function storeKinds(): Promise<StoreKind[]> {
   return (await postgresReachable()) ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/** Runs `run` on a fresh, unmigrated store of `kind` (a temporary SQLite file or PostgreSQL database), then removes it. */
+export async function withFreshStore(kind: StoreKind, run: (database: Database) => Promise<void>): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-store-'));
+  const pgDb = kind === 'postgres' ? await createPgDatabase() : undefined;
+  const database = openDatabase({ dataDir, databaseUrl: pgDb?.url });
+  try {
+    await run(database);
+  } finally {
+    await database.close();
+    await pgDb?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }

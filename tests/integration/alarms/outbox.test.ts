@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Database, type Db, type DialectName, openDatabase } from '../../../server/db/database';
+import type { Database, Db, DialectName } from '../../../server/db/database';
 import { migrateTo, migrateToLatest } from '../../../server/db/migrate';
 import { nextId } from '../../../server/ids';
 import { formatDateTime } from '../../../server/time';
-import { createPgDatabase, storeKinds } from '../../support/databases';
+import { storeKinds, withFreshStore } from '../../support/databases';
 import type { Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { DEMO, demoId, submit } from '../monitoring/support';
@@ -104,18 +101,7 @@ onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
 });
 
 describe.each(await storeKinds())('outbox ids after migration 0020, on %s', (store) => {
-  async function withDatabase(run: (database: Database) => Promise<void>): Promise<void> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-outbox-'));
-    const pg = store === 'postgres' ? await createPgDatabase() : undefined;
-    const database = openDatabase({ dataDir, databaseUrl: pg?.url });
-    try {
-      await run(database);
-    } finally {
-      await database.close();
-      await pg?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }
+  const withDatabase = (run: (database: Database) => Promise<void>) => withFreshStore(store, run);
 
   const insert = (db: Db, id: string | null, personKey: string) =>
     sql`insert into wit_alarm_delivery (id, tenant_id, alarm_id, revision, round, person_key, channel, state, attempts, due_at)

@@ -1,26 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../../server/db/database';
+import type { Database } from '../../../server/db/database';
 import { migrateTo, migrateToLatest } from '../../../server/db/migrate';
-import { createPgDatabase, storeKinds } from '../../support/databases';
+import { storeKinds, withFreshStore } from '../../support/databases';
 
 /** Migration 0012 re-keys the time series (device, time, key): every point survives, and so do the rollup marks. */
 describe.each(await storeKinds())('re-keying the series on %s', (store) => {
-  async function withDatabase(run: (database: Database) => Promise<void>): Promise<void> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-order-'));
-    const pg = store === 'postgres' ? await createPgDatabase() : undefined;
-    const database = openDatabase({ dataDir, databaseUrl: pg?.url });
-    try {
-      await run(database);
-    } finally {
-      await database.close();
-      await pg?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }
+  const withDatabase = (run: (database: Database) => Promise<void>) => withFreshStore(store, run);
 
   it('keeps every point, then stores, overwrites and marks as before', () =>
     withDatabase(async ({ db }) => {

@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../../server/db/database';
+import type { Database } from '../../../server/db/database';
 import { migrateToLatest } from '../../../server/db/migrate';
 import { type Owned, projectRows } from '../../../server/modules/wit-xinde/project-rows';
 import { batchDelete } from '../../../server/series/purge';
-import { createPgDatabase, storeKinds } from '../../support/databases';
+import { storeKinds, withFreshStore } from '../../support/databases';
 import { leadingIndexColumns } from '../../support/indexes';
 
 /**
@@ -43,19 +40,11 @@ const OWNERSHIP_LOOKUPS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 describe.each(await storeKinds())('indexes the purges use, on %s', (store) => {
-  async function withDatabase(run: (database: Database) => Promise<void>): Promise<void> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-indexes-'));
-    const pg = store === 'postgres' ? await createPgDatabase() : undefined;
-    const database = openDatabase({ dataDir, databaseUrl: pg?.url });
-    try {
-      await migrateToLatest(database.db);
-      await run(database);
-    } finally {
-      await database.close();
-      await pg?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }
+  const withDatabase = (run: (database: Database) => Promise<void>) =>
+    withFreshStore(store, async (database) => {
+    await migrateToLatest(database.db);
+    await run(database);
+    });
 
   it('has an index led by every column a project or tenant purge selects or deletes by', () =>
     withDatabase(async ({ db, dialect }) => {

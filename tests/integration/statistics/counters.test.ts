@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../../server/db/database';
+import type { Database } from '../../../server/db/database';
 import { migrateTo, migrateToLatest } from '../../../server/db/migrate';
 import type { Db } from '../../../server/db/database';
 import type { SeriesRow } from '../../../server/ingest/store';
 import { storeSeries } from '../../../server/series/store';
-import { createPgDatabase, storeKinds } from '../../support/databases';
+import { storeKinds, withFreshStore } from '../../support/databases';
 import { formatDateTime } from '../../../server/time';
 import { expectOk, postParams } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
@@ -170,18 +167,7 @@ onEveryStore('point counters', { signIn: ['demo'] }, (ctx) => {
 
 /** Points stored before migration 0016 are counted by it. */
 describe.each(await storeKinds())('counting the points already stored, on %s', (store) => {
-  async function withDatabase(run: (database: Database) => Promise<void>): Promise<void> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-counts-'));
-    const pg = store === 'postgres' ? await createPgDatabase() : undefined;
-    const database = openDatabase({ dataDir, databaseUrl: pg?.url });
-    try {
-      await run(database);
-    } finally {
-      await database.close();
-      await pg?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }
+  const withDatabase = (run: (database: Database) => Promise<void>) => withFreshStore(store, run);
 
   it('counts them (and the alarms) per device and project by their local day; points of a device gone count under no project', () =>
     withDatabase(async ({ db }) => {
