@@ -49,6 +49,8 @@ export interface Config {
   uploadLimit: number;
   /** DEVICE_OFFLINE_AFTER (seconds): a device heard of only through its data is offline after this much silence. */
   offlineAfterMs: number;
+  /** ALARM_REMINDER_CHECK (seconds): how often open alarms are looked at for a reminder due; a reminder is at most this late. */
+  reminderCheckMs: number;
   /** FLOW_THREADS: threads that run workflow engine steps (server/flow/engine-pool.ts); 0 runs them on the main thread. */
   flowThreads: number;
   /** DEMO=1 (what `npm start` sets): seed the demo's life too — a week of history, thresholds, alarms (server/db/seed.ts). */
@@ -195,6 +197,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     uploadLimit: Number(env.UPLOAD_LIMIT ?? 20 * 1024 * 1024),
     flowThreads: threadsFrom(env.FLOW_THREADS),
     offlineAfterMs: secondsFrom(env.DEVICE_OFFLINE_AFTER, 600, 'DEVICE_OFFLINE_AFTER') * 1000,
+    reminderCheckMs: secondsFrom(env.ALARM_REMINDER_CHECK, 30, 'ALARM_REMINDER_CHECK') * 1000,
     demo: flagFrom(env.DEMO, 'DEMO'),
     exports: EXPORT_LIMITS,
     socialProviders: env.SOCIAL_PROVIDERS ? (JSON.parse(env.SOCIAL_PROVIDERS) as OAuth2ProviderConfig[]) : [],

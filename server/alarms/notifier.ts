@@ -47,7 +47,6 @@ export class Notifier {
   retry: RetryPolicy = { attempts: 4, backoffMs: 5_000 };
   /** How often due deliveries (retries, ends of silence windows) and reminders are looked for. */
   tickMs = 1_000;
-  reminderEveryMs = 30_000;
 
   readonly channels: Channels;
   private running?: Promise<void>;
@@ -68,7 +67,7 @@ export class Notifier {
     await this.platform.db.updateTable(DELIVERY).set({ state: STATE.pending }).where('state', '=', STATE.sending).where('claimedAt', '<', stale).execute();
     this.timers.push(setInterval(() => this.kick(), this.tickMs).unref());
     // Every process sends what is due (each delivery is claimed by one); reminders are planned by one per round.
-    this.reminders = this.platform.leases.every('alarm-reminders', this.reminderEveryMs, () => this.planReminders(), (error) => this.fail(error));
+    this.reminders = this.platform.leases.every('alarm-reminders', this.platform.config.reminderCheckMs, () => this.planReminders(), (error) => this.fail(error));
     this.kick();
   }
 

@@ -34,8 +34,8 @@ describe.skipIf(why !== undefined)('one deployment of three processes', () => {
   let ts = Date.now() - 86_400_000;
 
   beforeAll(async () => {
-    // Silence of 3 s takes a device offline, so the sweep can be seen within the test.
-    deployment = await startDeployment(3, { DEVICE_OFFLINE_AFTER: '3' });
+    // Silence of 3 s takes a device offline and reminders are looked for every second, so both can be seen here.
+    deployment = await startDeployment(3, { DEVICE_OFFLINE_AFTER: '3', ALARM_REMINDER_CHECK: '1' });
     device = await mqtt.connectAsync(deployment.mosquitto.url, { clientId: 'deployment-device', reconnectPeriod: 0 });
   }, 120_000);
   afterAll(async () => {
@@ -242,6 +242,32 @@ describe.skipIf(why !== undefined)('one deployment of three processes', () => {
     expect(await count('select count(*) as n from wit_alarm_log where alarm_id = $1 and action = $2', [alarmId, ALARM_ACTION.clear])).toBe(1);
     await until(async () => (await count("select count(*) as n from wit_alarm_send_log where alarm_id = $1 and channel = 'notice' and success = 1", [alarmId])) > 0, 10_000, 'the notice');
     expect(await count("select count(*) as n from wit_alarm_send_log where alarm_id = $1 and channel = 'notice'", [alarmId])).toBe(1);
+  });
+
+  it('sends a reminder once, though every process looks for reminders due', async () => {
+    const [, b] = deployment.members;
+    const admin = await signedIn(b.url, 'admin', 'admin', DEMO);
+    const me = expectOk(await admin.get<{ id: string }>('/api/blade-user/info'));
+    await submit(admin, 'devicethreshold', { targetType: 1, deviceId: DEVICE, pointKey: 'temperature', level4Upper: 60 });
+    await submit(admin, 'alarmnoticestrategy', { name: '部署提醒', channels: 'notice', userIds: me.id, repeatInterval: 1 });
+    const count = async (query: string, params: unknown[]) => Number((await deployment.sql.query<{ n: string }>(query, params)).rows[0].n);
+    const openAlarm = async () =>
+      (await deployment.sql.query<{ id: string }>('select id from wit_alarm where device_id = $1 and point_key = $2 and alarm_state = $3', [DEVICE, 'temperature', ALARM_STATE.open])).rows[0]?.id;
+    const reading = (temperature: number) => device.publishAsync(TOPIC, JSON.stringify({ ts: (ts += 1000), values: { temperature } }), { qos: 1 });
+    await reading(75);
+    const alarmId = await until(openAlarm, 10_000, 'the temperature alarm');
+    // A minute passes for the alarm: its first reminder round is due (repeatInterval is in whole minutes).
+    await deployment.sql.query('update wit_alarm set level_at = level_at - 61000 where id = $1', [alarmId]);
+    const reminders = (table: string) => count(`select count(*) as n from ${table} where alarm_id = $1 and round = 1`, [alarmId]);
+    await until(async () => (await reminders('wit_alarm_send_log')) > 0, 10_000, 'the reminder');
+    // Three more looks, by whichever processes won them, find the round planned already.
+    const period = async () => Number((await deployment.sql.query<{ period: string }>("select period from vigil_lease where name = 'alarm-reminders'")).rows[0].period);
+    const seen = await period();
+    await until(async () => (await period()) >= seen + 3, 10_000, 'three more looks for reminders');
+    expect(await reminders('wit_alarm_delivery')).toBe(1);
+    expect(await reminders('wit_alarm_send_log')).toBe(1);
+    await reading(20);
+    await until(async () => !(await openAlarm()), 10_000, 'the temperature alarm cleared');
   });
 
   it('fires a collection strategy once per period across the processes', async () => {
