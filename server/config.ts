@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { secretsKeysFrom } from './auth/secrets';
-import { DEFAULT_SIGN_IN_RULES, type SignInRules } from './auth/sign-in-rules';
+import { DEFAULT_SIGN_IN_RULES, DEVICE_CREDENTIAL_RULES, type DeviceCredentialRules, type SignInRules } from './auth/sign-in-rules';
 import type { OAuth2ProviderConfig } from './auth/social';
 import { type CallLimits, callLimitsFrom } from './http/limits';
 import { allowedRanges, parseCidr } from './net/addresses';
@@ -68,6 +68,8 @@ export interface Config {
   trustProxy: string[];
   /** Throttles, captcha and lock-out of sign-in (docs/sign-in.md); not from the environment, tests relax them. */
   signIn: SignInRules;
+  /** A device's CONNECT to the embedded broker: lock-out, refusal delay, slow checks at once (docs/mqtt.md "Credentials"). */
+  deviceSignIn: DeviceCredentialRules;
   /**
    * Rate limits of costly and public calls (server/http/limits.ts, docs/security.md): the table's values, changed by
    * CALL_LIMITS; tests lower or relax them here.
@@ -204,6 +206,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     outbound: outboundFrom(env),
     trustProxy: trustProxyFrom(env),
     signIn: DEFAULT_SIGN_IN_RULES,
+    deviceSignIn: DEVICE_CREDENTIAL_RULES,
     limits: callLimitsFrom(env.CALL_LIMITS),
     corsOrigins: corsOriginsFrom(env),
     ...overrides,

@@ -30,3 +30,16 @@ export const DEFAULT_SIGN_IN_RULES: SignInRules = {
   lockMs: LOCK_MS,
   failureWindowMs: FAILURE_WINDOW_MS,
 };
+
+/** The numbers of a device's CONNECT rules on the embedded broker (docs/mqtt.md "Credentials"). */
+export interface DeviceCredentialRules {
+  /** Wrong passwords for one identity from one address, within `lockMs`, after which that address is locked out of it. */
+  lockAfter: number;
+  lockMs: number;
+  /** How long a refusal waits before it is answered: a guesser pays in time what the check no longer costs in CPU. */
+  refusalDelayMs: number;
+  /** scrypt checks at once (identities without a verifier yet); the others wait, leaving the thread pool to sign-ins. */
+  slowChecks: number;
+}
+
+export const DEVICE_CREDENTIAL_RULES: DeviceCredentialRules = { lockAfter: 10, lockMs: 10 * 60 * 1000, refusalDelayMs: 1000, slowChecks: 2 };

@@ -37,7 +37,10 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   'server/flow/directory.ts': [4, IDENTITY],
   'server/flow/service.ts': [7, ENGINE],
   'server/flow/steps.ts': [10, ENGINE],
-  'server/ingest/broker.ts': [2, BACKGROUND],
+  // The broker's topic rules of a connected identity's tenant.
+  'server/ingest/broker.ts': [1, BACKGROUND],
+  // A CONNECT's identity, looked up by its username before any tenant is known; identities still in use after a change.
+  'server/ingest/credentials.ts': [2, IDENTITY],
   'server/ingest/directory.ts': [6, BACKGROUND],
   'server/ingest/latest.ts': [2, BACKGROUND],
   'server/ingest/presence.ts': [6, BACKGROUND],

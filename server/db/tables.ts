@@ -104,6 +104,8 @@ export interface HandTables {
   vigil_seed_step: { name: string; runAt: string };
   // 0022 cluster (server/cluster/leases.ts)
   vigil_lease: { name: string; holder: string; token: number; period: number; expiresAt: number };
+  // 0023 fast verifiers of broker identities (server/ingest/credentials.ts)
+  wit_mqtt_verifier: { userId: string; tenantId: string; passwordHash: string; verifier: string };
 }
 
 /** Every table's row as a select returns it. */

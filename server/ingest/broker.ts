@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
-import { verifyPassword } from '../auth/passwords';
 import { inUse } from '../db/in-use';
 import type { Platform } from '../platform';
+import { DeviceCredentials } from './credentials';
 import { type AclRule, allowed, type Identity } from './topics';
 
 /**
@@ -72,53 +71,21 @@ async function within(work: Promise<unknown>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
-interface UserRow {
-  tenantId: string;
-  username: string;
-  password: string;
-  clientType: number;
-  clientId: string | null;
-  isSuperuser: number;
-}
-
 const BAD_CREDENTIALS = 4;
+/** The log's words for each refusal of a CONNECT's credentials. */
+const REFUSALS = { unknown: '用户名或密码错误', password: '用户名或密码错误', locked: '密码错误次数过多,已暂时锁定' } as const;
 const NOT_AUTHORIZED = 5;
 
 function refusal(message: string, code: number): AuthenticateError {
   return Object.assign(new Error(message), { returnCode: code }) as AuthenticateError;
 }
 
-const digest = (password: Buffer) => createHash('sha256').update(password).digest('base64');
-
-/** Reads identities and rules from the database, caching both until their tables change. */
-class AccessStore {
-  /** username -> the row and the digest of the last password that verified (scrypt is too slow per reconnect) */
-  private readonly users = new Map<string, { row: UserRow; verified?: string }>();
+/** Reads topic rules from the database, caching them until their table changes. */
+class AccessRules {
   private readonly rules = new Map<string, AclRule[]>();
 
   constructor(private readonly platform: Platform) {
-    platform.events.whenChanged(['wit_mqtt_user'], () => this.users.clear());
     platform.events.whenChanged(['wit_mqtt_acl'], () => this.rules.clear());
-  }
-
-  async verify(username: string, password: Buffer): Promise<UserRow | undefined> {
-    let entry = this.users.get(username);
-    if (!entry) {
-      const row = (await this.platform.db
-        .selectFrom('wit_mqtt_user')
-        .select(['tenantId', 'username', 'password', 'clientType', 'clientId', 'isSuperuser'])
-        .where('username', '=', username)
-        .$call(inUse)
-        .executeTakeFirst()) as UserRow | undefined;
-      if (!row) return undefined;
-      entry = { row };
-      this.users.set(username, entry);
-    }
-    const hash = digest(password);
-    if (entry.verified === hash) return entry.row;
-    if (!(await verifyPassword(password.toString('utf8'), entry.row.password))) return undefined;
-    entry.verified = hash;
-    return entry.row;
   }
 
   async rulesOf(tenantId: string): Promise<AclRule[]> {
@@ -139,8 +106,23 @@ class AccessStore {
   }
 }
 
+/** How long after a change of identities the connected ones are looked at again. */
+const REVOKE_AFTER_MS = 100;
+
+const ipOf = (client: Client) => (client.conn as { remoteAddress?: string }).remoteAddress;
+
 export async function startBroker(platform: Platform, hooks: BrokerHooks, port: number, host = '0.0.0.0'): Promise<Broker> {
-  const store = new AccessStore(platform);
+  const rules = new AccessRules(platform);
+  const credentials = new DeviceCredentials(platform);
+  let revoking: NodeJS.Timeout | undefined;
+  platform.events.whenChanged(['wit_mqtt_user'], () => {
+    credentials.forget();
+    // Changes come in bursts (an import, a project removed): one look at the connected identities after them.
+    revoking ??= setTimeout(() => {
+      revoking = undefined;
+      endRevoked().catch((error) => platform.logs.error('ingest', error, 'revoked identities'));
+    }, REVOKE_AFTER_MS);
+  });
   const identities = new WeakMap<Client, Identity>();
   const inFlight = new InFlight();
   let closing = false;
@@ -150,13 +132,15 @@ export async function startBroker(platform: Platform, hooks: BrokerHooks, port: 
   const aedes = await Aedes.createBroker({
     authenticate: (client, username, password, done) => {
       const name = username ?? '';
-      store
-        .verify(name, password ?? Buffer.alloc(0))
-        .then((row) => {
-          if (!row) {
-            refuse('000000', `MQTT 连接被拒绝: 用户名或密码错误 (username=${name}, clientId=${client.id})`);
+      const address = ipOf(client) ?? '';
+      credentials
+        .check(name, password ?? Buffer.alloc(0), address)
+        .then((checked) => {
+          if ('refused' in checked) {
+            refuse(checked.tenantId, `MQTT 连接被拒绝: ${REFUSALS[checked.refused]} (username=${name}, clientId=${client.id}, ip=${address})`);
             return done(refusal('bad username or password', BAD_CREDENTIALS), false);
           }
+          const { row } = checked;
           if (row.clientId && row.clientId !== client.id) {
             refuse(row.tenantId, `MQTT 连接被拒绝: 客户端编号不符 (username=${name}, clientId=${client.id})`);
             return done(refusal('client id not allowed', NOT_AUTHORIZED), false);
@@ -175,10 +159,10 @@ export async function startBroker(platform: Platform, hooks: BrokerHooks, port: 
     authorizePublish: (client, packet, done) => {
       const who = client ? identities.get(client) : undefined;
       if (!who) return done(new Error('not authenticated'));
-      store
+      rules
         .rulesOf(who.tenantId)
-        .then(async (rules) => {
-          if (!allowed(who, 'publish', packet.topic, rules)) {
+        .then(async (list) => {
+          if (!allowed(who, 'publish', packet.topic, list)) {
             refuse(who.tenantId, `MQTT 发布被拒绝: ${who.username} -> ${packet.topic}`);
             return done(new Error('publish not allowed'));
           }
@@ -194,10 +178,10 @@ export async function startBroker(platform: Platform, hooks: BrokerHooks, port: 
     authorizeSubscribe: (client, subscription, done) => {
       const who = identities.get(client);
       if (!who) return done(new Error('not authenticated'));
-      store
+      rules
         .rulesOf(who.tenantId)
-        .then((rules) => {
-          if (allowed(who, 'subscribe', subscription.topic, rules)) return done(null, subscription);
+        .then((list) => {
+          if (allowed(who, 'subscribe', subscription.topic, list)) return done(null, subscription);
           refuse(who.tenantId, `MQTT 订阅被拒绝: ${who.username} -> ${subscription.topic}`);
           done(null, null); // a refused subscription is answered with failure code 128, the connection stays
         })
@@ -206,7 +190,6 @@ export async function startBroker(platform: Platform, hooks: BrokerHooks, port: 
   });
 
   const timedOut = new WeakSet<Client>();
-  const ipOf = (client: Client) => (client.conn as { remoteAddress?: string }).remoteAddress;
   aedes.on('clientReady', (client) => {
     const who = identities.get(client);
     if (who) hooks.connection(who, true, 'connect', ipOf(client));
@@ -221,6 +204,29 @@ export async function startBroker(platform: Platform, hooks: BrokerHooks, port: 
     const clean = (client as unknown as { _disconnected?: boolean })._disconnected === true;
     hooks.connection(who, false, timedOut.has(client) ? 'timeout' : clean ? 'disconnect' : 'will', ipOf(client));
   });
+
+  /** Ends the connections of identities removed, disabled or bound to another client id; a new password waits for the next CONNECT. */
+  const endRevoked = async () => {
+    const connected = Object.values((aedes as unknown as { clients: Record<string, Client> }).clients);
+    const byName = new Map<string, Client[]>();
+    for (const client of connected) {
+      const who = identities.get(client);
+      if (who) byName.set(who.username, [...(byName.get(who.username) ?? []), client]);
+    }
+    const names = [...byName.keys()];
+    for (let i = 0; i < names.length; i += 500) {
+      const still = await credentials.inUse(names.slice(i, i + 500));
+      for (const name of names.slice(i, i + 500)) {
+        for (const client of byName.get(name) ?? []) {
+          const bound = still.get(name);
+          if (bound === undefined || (bound !== null && bound !== client.id)) {
+            refuse(identities.get(client)?.tenantId ?? '000000', `MQTT 连接已断开: 身份已删除、停用或更换了客户端编号 (username=${name}, clientId=${client.id})`);
+            client.close();
+          }
+        }
+      }
+    }
+  };
 
   const server: Server = createServer(aedes.handle);
   // Sockets that have not completed CONNECT are no aedes client yet: tracked here so closing ends them too.
@@ -250,6 +256,9 @@ export async function startBroker(platform: Platform, hooks: BrokerHooks, port: 
     port: typeof address === 'object' && address ? address.port : port,
     identityOf: (client) => identities.get(client),
     listening: () => server.listening && !closing,
-    close: (drainMs = BROKER_DRAIN_MS) => (closed ??= close(drainMs)),
+    close: (drainMs = BROKER_DRAIN_MS) => {
+      clearTimeout(revoking);
+      return (closed ??= close(drainMs));
+    },
   };
 }

@@ -21,7 +21,12 @@ export interface Recorder {
   refused(reason: RefusalReason, count: number): void;
   /** A delivery attempt of an alarm notification. */
   notified(channel: string, outcome: DeliveryOutcome): void;
+  /** A CONNECT's credentials checked by the embedded broker (server/ingest/credentials.ts). */
+  deviceConnect(outcome: ConnectOutcome): void;
 }
+
+/** Accepted through the verifier or through scrypt, or refused: unknown name, wrong password, locked out. */
+export type ConnectOutcome = 'verifier' | 'scrypt' | 'unknown' | 'password' | 'locked';
 
 /** Figures read when Prometheus scrapes, from the parts that hold them. */
 export interface Sources {
@@ -57,6 +62,7 @@ export class Metrics implements Recorder {
   private readonly requests: Histogram<'method' | 'route' | 'status_class'>;
   private readonly alarmChanges: Counter<'action'>;
   private readonly notifications: Counter<'channel' | 'outcome'>;
+  private readonly connects: Counter<'outcome'>;
   private sources?: Sources;
   private readonly stopListening: () => void;
 
@@ -102,6 +108,12 @@ export class Metrics implements Recorder {
       labelNames: ['channel', 'outcome'],
       registers,
     });
+    this.connects = new Counter({
+      name: 'vigil_mqtt_connects_total',
+      help: "CONNECTs to the embedded broker by their credentials' outcome: accepted through the verifier or scrypt; refused as unknown, password or locked",
+      labelNames: ['outcome'],
+      registers,
+    });
     const backlog: Gauge = new Gauge({
       name: 'vigil_notifier_backlog',
       help: 'Alarm notifications planned and not yet sent, failed or dropped',
@@ -141,6 +153,10 @@ export class Metrics implements Recorder {
 
   notified(channel: string, outcome: DeliveryOutcome): void {
     this.notifications.inc({ channel, outcome });
+  }
+
+  deviceConnect(outcome: ConnectOutcome): void {
+    this.connects.inc({ outcome });
   }
 
   /** An answered HTTP call; `route` is the route's pattern (bounded), never the URL asked for. */
