@@ -43,7 +43,7 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   'server/ingest/credentials.ts': [2, IDENTITY],
   'server/ingest/directory.ts': [6, BACKGROUND],
   'server/ingest/latest.ts': [2, BACKGROUND],
-  'server/ingest/presence.ts': [6, BACKGROUND],
+  'server/ingest/presence.ts': [7, BACKGROUND],
   // The online-rate sampler counts every tenant's devices and online ones every 10 minutes (docs/statistics.md).
   'server/ingest/presence-sampler.ts': [1, BACKGROUND],
   'server/logs.ts': [1, BACKGROUND],

@@ -16,6 +16,11 @@ export interface BrokerHooks {
   isData(topic: string): boolean;
   /** A device or gateway identity connected (online) or went away (with why). */
   connection(who: Identity, online: boolean, reason: 'connect' | 'disconnect' | 'will' | 'timeout', clientIp?: string): void;
+  /**
+   * Connections the broker ends as it closes (a restart, an upgrade): not a device going offline — it reconnects to
+   * another process or to this one restarted, and is taken offline by silence only if it does not. Awaited by close.
+   */
+  handOver(who: Identity[]): Promise<void>;
 }
 
 export interface Broker {
@@ -190,6 +195,7 @@ export async function startBroker(platform: Platform, hooks: BrokerHooks, port: 
   });
 
   const timedOut = new WeakSet<Client>();
+  const handedOver: Identity[] = [];
   aedes.on('clientReady', (client) => {
     const who = identities.get(client);
     if (who) hooks.connection(who, true, 'connect', ipOf(client));
@@ -200,6 +206,7 @@ export async function startBroker(platform: Platform, hooks: BrokerHooks, port: 
     // A client that reconnected under the same id took over: the new connection is the one that counts.
     const current = (aedes as unknown as { clients: Record<string, Client> }).clients[client.id];
     if (!who || (current && current !== client)) return;
+    if (closing) return void handedOver.push(who);
     // aedes marks a client that sent DISCONNECT (a clean goodbye); anything else fires its last will.
     const clean = (client as unknown as { _disconnected?: boolean })._disconnected === true;
     hooks.connection(who, false, timedOut.has(client) ? 'timeout' : clean ? 'disconnect' : 'will', ipOf(client));
@@ -250,6 +257,7 @@ export async function startBroker(platform: Platform, hooks: BrokerHooks, port: 
     await within(new Promise<void>((resolve) => aedes.close(() => resolve())), DISCONNECT_MS);
     for (const socket of sockets) socket.destroy();
     await unlistened;
+    await hooks.handOver(handedOver.splice(0)).catch((error) => platform.logs.error('ingest', error, 'presence at close'));
   };
   return {
     aedes,

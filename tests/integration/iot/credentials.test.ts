@@ -5,7 +5,7 @@ import { expectOk, postParams } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
 import { DEMO, X } from '../monitoring/support';
-import { figure } from '../ops/support';
+import { figure, scrape } from '../ops/support';
 
 /**
  * A device's CONNECT (docs/mqtt.md "Credentials"): scrypt once, then a verifier; wrong passwords refused, logged and,
@@ -35,7 +35,7 @@ onEveryStore('device credentials', { signIn: ['demo'], config: { deviceSignIn: {
     clients.push(client);
     return client;
   };
-  const connects = async (outcome: string) => figure(await ctx.server.app.platform.metrics.text(), 'vigil_mqtt_connects_total', { outcome });
+  const connects = async (outcome: string) => figure((await scrape(ctx.server.url, ctx.server.app.platform.config.metricsToken)).text, 'vigil_mqtt_connects_total', { outcome });
   const db = () => ctx.server.app.platform.db;
   const verifierOf = (username: string) => db().selectFrom('wit_mqtt_verifier').selectAll().where('userId', '=', identities.get(username) as string).executeTakeFirst();
   const logged = async (text: string) => {

@@ -1,0 +1,52 @@
+import mqtt, { type MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_DEVICE_PASSWORD } from '../../../server/db/seed/monitoring';
+import type { PresenceChange } from '../../../server/ingest/types';
+import { storeKinds } from '../../support/databases';
+import { startServer, type TestServer } from '../../support/server';
+import { until } from '../../support/wait';
+import { demoId } from '../monitoring/support';
+
+/**
+ * A restart of a process with the embedded broker (docs/mqtt.md "Presence"): the devices it disconnects as it closes
+ * are not offline — they reconnect, and no console sees them flap. One that does not come back goes offline by silence.
+ */
+describe.each(await storeKinds())('presence across a restart of the embedded broker on %s', (store) => {
+  let server: TestServer;
+  const clients: MqttClient[] = [];
+  beforeAll(async () => {
+    server = await startServer(store, { offlineAfterMs: 2000 });
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.endAsync(true)));
+    await server?.stop();
+  });
+
+  const connect = async (code: string) => {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${server.app.broker?.port}`, { username: code, password: DEMO_DEVICE_PASSWORD, clientId: code, protocolVersion: 4, reconnectPeriod: 0 });
+    clients.push(client);
+    return client;
+  };
+  const onlineOf = async (code: string) =>
+    Number((await server.app.platform.db.selectFrom('wit_device').select('online').where('id', '=', demoId(`device:${code}`)).executeTakeFirstOrThrow()).online);
+  const changes = () => {
+    const seen: PresenceChange[] = [];
+    server.app.platform.events.on('presence', (change) => seen.push(change));
+    return seen;
+  };
+
+  it('keeps a reconnecting device online without a change, and takes one that stays away offline by its silence', async () => {
+    await connect('QJ-CRACK-01');
+    await connect('QJ-TH-01');
+    await until(async () => (await onlineOf('QJ-CRACK-01')) === 1 && (await onlineOf('QJ-TH-01')) === 1, 5000, 'both online');
+    const atClose = changes();
+    server = await server.restart();
+    expect(atClose).toEqual([]);
+    const afterStart = changes();
+    await connect('QJ-CRACK-01');
+    // The sweep taking the absent one offline comes after the returning one's CONNECT was handled.
+    await until(() => afterStart.find((change) => change.code === 'QJ-TH-01'), 15_000, 'the absent device offline');
+    expect(afterStart).toEqual([expect.objectContaining({ code: 'QJ-TH-01', online: false, reason: 'timeout' })]);
+    expect(await onlineOf('QJ-CRACK-01')).toBe(1);
+  });
+});
