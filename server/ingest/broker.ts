@@ -111,6 +111,8 @@ class AccessRules {
   }
 }
 
+const CONNECT_TIMEOUT_MS = 10_000;
+const TCP_KEEPALIVE_MS = 60_000;
 /** How long after a change of identities the connected ones are looked at again. */
 const REVOKE_AFTER_MS = 100;
 
@@ -135,6 +137,8 @@ export async function startBroker(platform: Platform, hooks: BrokerHooks, port: 
     platform.logs.write('blade_log_usual', { tenantId, logLevel: 'warn', logId: 'mqtt', logData: text });
 
   const aedes = await Aedes.createBroker({
+    // A socket that has not sent its CONNECT within 10 s is dropped: a storm of half-open connections holds no slots.
+    connectTimeout: CONNECT_TIMEOUT_MS,
     authenticate: (client, username, password, done) => {
       const name = username ?? '';
       const address = ipOf(client) ?? '';
@@ -239,6 +243,9 @@ export async function startBroker(platform: Platform, hooks: BrokerHooks, port: 
   // Sockets that have not completed CONNECT are no aedes client yet: tracked here so closing ends them too.
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
+    // A device that asked for no MQTT keep-alive (0) and vanished is still found dead by TCP's own probes.
+    socket.setKeepAlive(true, TCP_KEEPALIVE_MS);
+    socket.setNoDelay(true);
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
