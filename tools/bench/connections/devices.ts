@@ -154,5 +154,7 @@ process.on('message', (message) => {
   else if (command.cmd === 'restart') markRestart();
   else if (command.cmd === 'stop') stop();
 });
+// The benchmark gone (killed, interrupted), its devices go too.
+process.on('disconnect', () => process.exit(0));
 setInterval(() => send(snapshot(false)), REPORT_MS);
 send({ type: 'ready' });

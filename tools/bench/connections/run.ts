@@ -43,6 +43,12 @@ const SETTLE_MS = 3_000;
 const TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Ctrl-C ends the wait in progress, so that the server, the generators, the data and the database are cleaned up. */
+let interrupted = false;
+process.once('SIGINT', () => {
+  console.log('  interrupted: cleaning up');
+  interrupted = true;
+});
 
 function openFileLimits(pid: number | 'self'): { soft: number; hard: number } {
   const line = /^Max open files\s+(\S+)\s+(\S+)/m.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'));
@@ -105,6 +111,7 @@ async function waitUntil(done: () => boolean, progress: () => string, timeoutMs:
   const started = performance.now();
   let next = started + PROGRESS_MS;
   while (!done()) {
+    if (interrupted) throw new Error('interrupted');
     if (performance.now() - started > timeoutMs) return false;
     await sleep(100);
     if (performance.now() >= next) {
@@ -309,4 +316,7 @@ console.log(
   `Connections benchmark: ${REQUESTED} direct devices requested, each its own MQTT identity (3.1.1, clean session, keep-alive 60 s), ` +
     `one QoS 1 reading every ${PERIOD_MS / 1000} s each for ${SECONDS} s, a probe every 100 ms, then a restart of the server`,
 );
-await onEveryStore(bench);
+await onEveryStore(bench).catch((error: unknown) => {
+  if (!interrupted) throw error;
+  process.exitCode = 130;
+});
