@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PASSWORD, provisionFleet, TENANT } from '../support/fleet';
 import { describeMachine } from '../support/machine';
@@ -303,6 +303,8 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
     printSteady(steady, probe.figures(steady.from, steady.to), devices);
     printRestart(restart.figures, probe.figures(restart.figures.stopAt, restart.figures.lastBackAckedAt || clock()), connect.connected, firstStartMs);
     printErrors(generators.total().errors);
+    // The machine may be shared: what else ran beside the benchmark.
+    console.log(`    load average (1, 5, 15 min) at the end: ${loadavg().map((l) => l.toFixed(1)).join(', ')}`);
   } finally {
     await probe?.stop();
     await generators?.stop();
