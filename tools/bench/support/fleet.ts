@@ -13,6 +13,9 @@ export const PASSWORD = 'Bench#Secret2026';
 export const DEVICES_PER_GATEWAY = 10;
 export const VALUES_PER_DEVICE = 10;
 
+/** Rows per insert: 500 × 12 columns stays far below SQLite's and PostgreSQL's limits on parameters. */
+const INSERT_BATCH = 500;
+
 export type Fleet = Array<{ gateway: string; devices: string[] }>;
 
 export async function provisionFleet(dataDir: string, databaseUrl: string | undefined, gateways: number, directDevices: string[] = []): Promise<Fleet> {
@@ -25,9 +28,11 @@ export async function provisionFleet(dataDir: string, databaseUrl: string | unde
   const projectId = nextId();
   const identity = (code: string, clientType: number) => ({ ...base, id: nextId(), username: code, password: hash, clientType, clientId: code, isSuperuser: 0 });
   await db.insertInto('wit_project').values({ ...base, id: projectId, name: '吞吐基准', code: 'BENCH' }).execute();
-  for (const code of directDevices) {
-    await db.insertInto('wit_device').values({ ...base, id: nextId(), code, name: code, projectId, online: 0 }).execute();
-    await db.insertInto('wit_mqtt_user').values(identity(code, 1)).execute();
+  // In batches: bench:connections provisions tens of thousands of direct devices.
+  for (let i = 0; i < directDevices.length; i += INSERT_BATCH) {
+    const codes = directDevices.slice(i, i + INSERT_BATCH);
+    await db.insertInto('wit_device').values(codes.map((code) => ({ ...base, id: nextId(), code, name: code, projectId, online: 0 }))).execute();
+    await db.insertInto('wit_mqtt_user').values(codes.map((code) => identity(code, 1))).execute();
   }
   const fleet: Fleet = [];
   for (let g = 0; g < gateways; g++) {

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 /** Benchmarks run the real server as its own process, so the load generator does not share its event loop. */
 export interface ServerProcess {
   url: string;
+  port: number;
   /** Its process id, for its memory (/proc/<pid>/status). */
   pid: number;
   mqttPort: number;
@@ -22,12 +23,23 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  const mqttPort = await freePort();
+export interface ServerOptions {
+  /** Fixed ports, e.g. to start a server again where its clients look for it; free ones otherwise. */
+  port?: number;
+  mqttPort?: number;
+  /** Raises the soft open-file limit to the hard one: a server holding tens of thousands of sockets needs it. */
+  raiseFileLimit?: boolean;
+}
+
+export async function startServerProcess(env: Record<string, string>, options: ServerOptions = {}): Promise<ServerProcess> {
+  const port = options.port ?? (await freePort());
+  const mqttPort = options.mqttPort ?? (await freePort());
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": to see where the server's time goes.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], {
+  const command = [process.execPath, ...nodeArgs, '--import', 'tsx', 'server/main.ts'];
+  // `exec` keeps the process id: it is the server's, for its memory and its SIGTERM.
+  const [file, ...args] = options.raiseFileLimit ? ['bash', '-c', 'ulimit -n "$(ulimit -Hn)" && exec "$@"', 'bash', ...command] : command;
+  const child: ChildProcess = spawn(file, args, {
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), MQTT_PORT: String(mqttPort), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -44,6 +56,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   });
   return {
     url,
+    port,
     pid: child.pid as number,
     mqttPort,
     stop: () =>
