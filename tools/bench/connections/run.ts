@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +24,9 @@ import { clock } from './protocol';
  * CONNACKs are awaited up to --connect-timeout s, so a slow server is measured rather than thrashed by retries.
  * N is clamped to what the server's open-file limit allows (the server starts with it raised to the hard limit).
  * SQLite, then PostgreSQL when reachable (BENCH_STORE picks one).
- * Usage: npm run bench:connections [-- --devices 20000 --seconds 60 --generators 4 --connect-timeout 600 --timeout 900]
+ * The identities are provisioned with the verifiers their first CONNECT makes (docs/mqtt.md "Credentials"), as a fleet
+ * that has connected once has them; --first-connect leaves them out, to measure that once-only migration by scrypt.
+ * Usage: npm run bench:connections [-- --devices 20000 --seconds 60 --generators 4 --connect-timeout 600 --timeout 900 --first-connect]
  */
 const args = new Map(process.argv.slice(2).map((arg, i, all) => [arg, all[i + 1]]));
 const REQUESTED = Number(args.get('--devices') ?? 20_000);
@@ -32,6 +35,8 @@ const GENERATORS = Number(args.get('--generators') ?? 4);
 const CONNECT_TIMEOUT_MS = Number(args.get('--connect-timeout') ?? 600) * 1000;
 /** How long connecting all, or all coming back, may take before the benchmark reports what it has. */
 const TIMEOUT_MS = Number(args.get('--timeout') ?? 900) * 1000;
+/** Identities without their verifiers: every device's first CONNECT after an upgrade (one scrypt check each). */
+const FIRST_CONNECT = process.argv.includes('--first-connect');
 const PERIOD_MS = 20_000;
 const PROBE = 'BC-PROBE';
 /** Open files a server needs besides its MQTT sockets (database, logs, HTTP, threads), and a generator besides its clients. */
@@ -275,13 +280,15 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
   const devices = fleetSize();
   const codes = Array.from({ length: devices }, (_, i) => `BC-${String(i).padStart(5, '0')}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-connections-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+  const secretsKey = randomBytes(32);
+  const env: Record<string, string> = { DATA_DIR: dataDir, SECRETS_KEY: secretsKey.toString('base64'), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
   let server: ServerProcess | undefined;
   let generators: Generators | undefined;
   let probe: Probe | undefined;
   try {
     const provisioned = performance.now();
-    await provisionFleet(dataDir, databaseUrl, 0, [...codes, PROBE]);
+    // A fleet that has connected before has its verifiers; --first-connect measures the once-only scrypt checks instead.
+    await provisionFleet(dataDir, databaseUrl, 0, [...codes, PROBE], FIRST_CONNECT ? undefined : secretsKey);
     const spawnAt = clock();
     server = await startServerProcess(env, { raiseFileLimit: true });
     const firstStartMs = clock() - spawnAt;

@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { hashPassword } from '../../../server/auth/passwords';
+import { DeviceVerifiers } from '../../../server/ingest/credentials';
 import { openDatabase } from '../../../server/db/database';
 import { migrateToLatest } from '../../../server/db/migrate';
 import { seed } from '../../../server/db/seed';
@@ -18,7 +19,11 @@ const INSERT_BATCH = 500;
 
 export type Fleet = Array<{ gateway: string; devices: string[] }>;
 
-export async function provisionFleet(dataDir: string, databaseUrl: string | undefined, gateways: number, directDevices: string[] = []): Promise<Fleet> {
+/**
+ * `verifiedWith`: the server's SECRETS_KEY, to give the direct devices' identities the verifiers their first CONNECT
+ * would have made (docs/mqtt.md "Credentials"), as a fleet that has connected before has them.
+ */
+export async function provisionFleet(dataDir: string, databaseUrl: string | undefined, gateways: number, directDevices: string[] = [], verifiedWith?: Buffer): Promise<Fleet> {
   const { db, close } = openDatabase({ dataDir, databaseUrl });
   await migrateToLatest(db);
   await seed(db);
@@ -32,7 +37,14 @@ export async function provisionFleet(dataDir: string, databaseUrl: string | unde
   for (let i = 0; i < directDevices.length; i += INSERT_BATCH) {
     const codes = directDevices.slice(i, i + INSERT_BATCH);
     await db.insertInto('wit_device').values(codes.map((code) => ({ ...base, id: nextId(), code, name: code, projectId, online: 0 }))).execute();
-    await db.insertInto('wit_mqtt_user').values(codes.map((code) => identity(code, 1))).execute();
+    const identities = codes.map((code) => identity(code, 1));
+    await db.insertInto('wit_mqtt_user').values(identities).execute();
+    if (verifiedWith) {
+      const verifiers = new DeviceVerifiers([verifiedWith]);
+      const password = Buffer.from(PASSWORD);
+      const rows = identities.map((row) => ({ userId: row.id, tenantId: TENANT, passwordHash: hash, verifier: verifiers.make(row.username, password) }));
+      await db.insertInto('wit_mqtt_verifier').values(rows).execute();
+    }
   }
   const fleet: Fleet = [];
   for (let g = 0; g < gateways; g++) {
