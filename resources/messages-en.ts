@@ -760,6 +760,8 @@ export const EN: Readonly<Record<string, string>> = {
   '任务 {id} 不在等待中': 'Task {id} is not waiting',
   任务不存在或无权操作: 'The task does not exist or you may not act on it',
   任务已办结: 'The task is already done',
+  '任务已同意,不能再驳回': 'The task was already approved: it cannot be rejected now',
+  '任务已驳回,不能再同意': 'The task was already rejected: it cannot be approved now',
   任务已被他人签收: 'Someone else has claimed the task',
   元素没有进入的连线: 'The element has no incoming flow',
   '元素没有进入的连线,永远不会执行': 'The element has no incoming flow: it would never run',

@@ -128,6 +128,8 @@ export const flowTask = defineResource({
     comment: text(2000).nullish(),
     /** Why it ended other than by completion: timeout, deleted, cancelled. */
     reason: text(64).nullish(),
+    /** Bumped by every change of the task; a change writes only over the revision it read. */
+    revision: int(),
   }),
   orderBy: [{ field: 'createTime', desc: true }],
 });

@@ -194,4 +194,9 @@ export const FLOW_MESSAGES = {
   notYours: '该任务不属于当前用户',
   alreadyDone: '任务已办结',
   taskMissing: '任务不存在或无权操作',
+  /** A repeat of a completion that said the other thing: what stands is said, nothing changes. */
+  alreadyApproved: '任务已同意,不能再驳回',
+  alreadyRejected: '任务已驳回,不能再同意',
+  /** Another process's step kept overtaking this one's. */
+  conflict: '流程已被他人处理,请刷新后重试',
 } as const;

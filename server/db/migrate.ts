@@ -22,6 +22,7 @@ import * as workflow from './migrations/0019_workflow';
 import * as purgeReady from './migrations/0020_purge_ready';
 import * as sealedSecrets from './migrations/0021_sealed_secrets';
 import * as cluster from './migrations/0022_cluster';
+import * as taskRevision from './migrations/0024_task_revision';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020_purge_ready': purgeReady,
   '0021_sealed_secrets': sealedSecrets,
   '0022_cluster': cluster,
+  '0024_task_revision': taskRevision,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -35,7 +35,7 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   'server/db/seal-secrets.ts': [2, UPKEEP],
   // Who a task goes to: the tenant's users, roles, departments and posts, whoever caused the step.
   'server/flow/directory.ts': [4, IDENTITY],
-  'server/flow/service.ts': [7, ENGINE],
+  'server/flow/service.ts': [8, ENGINE],
   'server/flow/steps.ts': [10, ENGINE],
   'server/ingest/broker.ts': [2, BACKGROUND],
   'server/ingest/directory.ts': [6, BACKGROUND],
