@@ -57,6 +57,21 @@ onEveryStore('workflow models and deployments', { signIn: ['admin', 'demo', 'zha
     expect((await instanceOf(ctx.demo, started)).state).toBe(3);
   });
 
+  it('removes a model; what it deployed stays deployed', async () => {
+    const xml = sequence('retired', [{ id: 'look', candidateGroups: 'role:engineer' }]);
+    const model = expectOk(await ctx.demo.post<Row>(`${F}/model/submit`, { modelKey: 'retired', name: '停用', xml }));
+    const [deployed] = expectOk(await ctx.demo.post<FlowDefinition[]>(`${F}/model/deploy`, { modelId: model.id }));
+    const remove = (api: typeof ctx.demo) => api.request('POST', `${F}/model/remove`, { query: { ids: model.id } });
+    refused((await remove(ctx.zhangsan)) as never, 403); // an engineer designs no models
+    expect(expectOk(await ctx.demo.get<PageData>(`${F}/model/list`, { modelKey: 'retired' })).total).toBe(1);
+    expectOk((await remove(ctx.demo)) as never);
+    expect(expectOk(await ctx.demo.get<PageData>(`${F}/model/list`, { modelKey: 'retired' })).total).toBe(0);
+    expectRefused((await ctx.demo.post(`${F}/model/deploy`, { modelId: model.id })) as never, '模型不存在或无权操作');
+    // Its definition is the deployment's: still listed, still started.
+    expect(await definitionOf(ctx.demo, 'retired')).toMatchObject({ id: deployed.id, version: 1 });
+    expectOk(await ctx.zhangsan.post(`${F}/process/start-process`, { processDefinitionId: deployed.id }));
+  });
+
   it('suspends a definition: no new instance, until it is activated', async () => {
     const leave = await definitionOf(ctx.demo, 'leave');
     expectOk(await ctx.demo.post(`${F}/manager/change-state`, { processId: leave.id, state: 'suspend' }));
