@@ -173,10 +173,15 @@ export class Workflow {
     return this.compiled.get(definition.id, () => compileBpmn(definition.xml));
   }
 
-  /** Starts an instance of a definition; returns its id. The caller's right to start it was checked by the route. */
+  /**
+   * Starts an instance of a definition; returns its id. The caller's right to start it was checked by the route.
+   * `within` writes the business's side of the start (its record, its link to the instance) in the start's own
+   * transaction: the instance and its business commit together or not at all.
+   */
   async start(
     definition: DefinitionRef,
     input: { starter: string | null; variables: Record<string, unknown>; title: string; businessTable?: string; businessId?: string },
+    within?: (trx: Db, instanceId: string) => Promise<void>,
   ): Promise<string> {
     if (definition.suspensionState !== 1) throw new BpmnProblem('流程已挂起,不能发起');
     const process = await this.process(definition);
@@ -214,7 +219,8 @@ export class Workflow {
       status: 1,
       isDeleted: 0,
     };
-    await this.commit(instance, process, result, variables, { insert, now, cancelReason: 'cancelled' }).catch(conflictAsProblem);
+    const business = within && ((trx: Db) => within(trx, instance.id));
+    await this.commit(instance, process, result, variables, { insert, now, cancelReason: 'cancelled', within: business }).catch(conflictAsProblem);
     return instance.id;
   }
 
@@ -453,7 +459,7 @@ export class Workflow {
     process: CompiledProcess,
     result: StepResult,
     variables: Record<string, unknown>,
-    options: Pick<StepWrite, 'now' | 'cancelReason' | 'insert' | 'fired' | 'completed'>,
+    options: Pick<StepWrite, 'now' | 'cancelReason' | 'insert' | 'fired' | 'completed' | 'within'>,
   ): Promise<StepOutcome> {
     const newTasks: NewTask[] = [];
     for (const event of result.events.filter((e) => e.phase === 'start')) {
@@ -474,9 +480,10 @@ export class Workflow {
     const outcome = { instanceId: instance.id, tenantId: instance.tenantId, ended: result.ended, newTasks };
     const within = async (trx: Db) => {
       for (const writer of this.writers) await writer(trx, outcome, instance);
+      await options.within?.(trx);
     };
     // A StepConflict goes to the caller: a completion tries again, a start or a timer tells it.
-    await writeStep(this.platform.db, { instance, process, result, variables, newTasks, within, ...options });
+    await writeStep(this.platform.db, { instance, process, result, variables, newTasks, ...options, within });
     for (const table of ['wf_instance', 'wf_task', 'wf_history']) this.platform.events.emit('changed', table);
     for (const listener of this.listeners) {
       try {
