@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { FlowDefinition, FlowInstance } from '../../../resources/wire/flow';
-import { expectOk, expectRefused, type PageData, refused, type Row } from '../../support/envelope';
+import { expectOk, expectRefused, expectRefusedExactly, type PageData, refused, type Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { claim, complete, definitionOf, F, instanceOf, sequence, taskIn, upload } from './support';
 
@@ -10,6 +10,11 @@ onEveryStore('workflow models and deployments', { signIn: ['admin', 'demo', 'zha
     const good = sequence('review', [{ id: 'check', candidateGroups: 'role:engineer' }]);
     expectRefused(await save(good.replace('</process>', '<scriptTask id="script1" />\n</process>')), '元素 script1, 不支持的元素类型 ScriptTask');
     expectRefused(await save(good.replace('<endEvent id="end" />', '<endEvent id="end">')), '行, XML 无法解析');
+    // Lines are the document's as its author counts them, blank lines before it included.
+    const garbled = `\n\n${good.replace('<userTask id="check"', '<userTask id="check" foo=bar')}`;
+    expect(garbled.split('\n')[6]).toContain('foo=bar');
+    expectRefusedExactly(await save(garbled), '第7行, unparsable content <userTask> detected');
+    expectRefused(await save(`\n\n${good.replace('targetRef="end" />', 'targetRef="nowhere" />')}`), '第10行, 元素 f1');
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a model's expression, not a template
     const badCondition = good.replace('<sequenceFlow id="f1" sourceRef="check" targetRef="end" />', '<sequenceFlow id="f1" sourceRef="check" targetRef="end"><conditionExpression>${pass &amp;&amp;}</conditionExpression></sequenceFlow>');
     const refusal = await save(badCondition);
