@@ -785,6 +785,7 @@ export const EN: Readonly<Record<string, string>> = {
   流程实例不存在: 'The process instance does not exist',
   流程实例不存在或无权查看: 'The process instance does not exist or you may not see it',
   '流程已挂起,不能发起': 'The process is suspended: it cannot be started',
+  '流程定义已删除或挂起,不能发起': 'The process definition was deleted or suspended: it cannot be started',
   流程已结束: 'The process has ended',
   '流程已被他人处理,请刷新后重试': 'Someone else moved the process on: refresh and try again',
   流程文件为空: 'The process file is empty',

@@ -37,7 +37,7 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   // Who a task goes to: the tenant's users, roles, departments and posts, whoever caused the step.
   'server/flow/directory.ts': [4, IDENTITY],
   'server/flow/service.ts': [8, ENGINE],
-  'server/flow/steps.ts': [10, ENGINE],
+  'server/flow/steps.ts': [11, ENGINE],
   'server/ingest/broker.ts': [2, BACKGROUND],
   'server/ingest/directory.ts': [6, BACKGROUND],
   'server/ingest/latest.ts': [2, BACKGROUND],

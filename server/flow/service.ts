@@ -53,9 +53,10 @@ export interface Completion {
 export interface FlowHooks {
   /**
    * Runs once a task action (claim, give back, transfer, delegate, resolve, complete) has read the task and decided,
-   * before it writes: a test holds one process there while another acts on the same task.
+   * or a start has run its first step, before it writes: a test holds one process there while another acts on the
+   * same task or definition. `id`: the task's, or the definition's for a start.
    */
-  beforeWrite?(taskId: string): Promise<void>;
+  beforeWrite?(id: string): Promise<void>;
 }
 
 /** How often a completion overtaken by another process's step is tried again on what the instance has become. */
@@ -219,6 +220,7 @@ export class Workflow {
       status: 1,
       isDeleted: 0,
     };
+    await this.hooks.beforeWrite?.(definition.id);
     const business = within && ((trx: Db) => within(trx, instance.id));
     await this.commit(instance, process, result, variables, { insert, now, cancelReason: 'cancelled', within: business }).catch(conflictAsProblem);
     return instance.id;

@@ -1,3 +1,4 @@
+import { PostgresAdapter } from 'kysely';
 import type { Db, Row } from '../db/database';
 import { nextId } from '../ids';
 import { formatDateTime } from '../time';
@@ -78,6 +79,7 @@ export async function writeStep(db: Db, write: StepWrite): Promise<number> {
       ...(result.ended ? { state: INSTANCE_STATE.completed, endTime: at } : {}),
     };
     if (write.insert) {
+      await holdDefinition(trx, instance.definitionId);
       await trx.insertInto('wf_instance').values({ ...write.insert, ...instanceValues }).execute();
     } else {
       const updated = await trx
@@ -142,6 +144,18 @@ export async function writeStep(db: Db, write: StepWrite): Promise<number> {
     await write.within?.(trx);
     return revision;
   });
+}
+
+/**
+ * The definition a new instance starts on, still deployed and active — on PostgreSQL held (for share) until the start
+ * commits: a deletion's write of the row waits for the start, then counts its instance; a start after the deletion
+ * finds the row deleted. SQLite writes one transaction at a time, which orders them as well.
+ */
+async function holdDefinition(trx: Db, definitionId: string): Promise<void> {
+  // The definition the start was given (found through the caller's scope, or the alarm's tenant).
+  const query = trx.selectFrom('wf_definition').select('id').where('id', '=', definitionId).where('isDeleted', '=', 0).where('suspensionState', '=', 1);
+  const live = await (trx.getExecutor().adapter instanceof PostgresAdapter ? query.forShare() : query).executeTakeFirst();
+  if (!live) throw new StepConflict('流程定义已删除或挂起,不能发起');
 }
 
 /**

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FLOW_MESSAGES, type FlowHistoryStep } from '../../../resources/wire/flow';
+import { FLOW_MESSAGES, type FlowHistoryStep, type LeaveDetail } from '../../../resources/wire/flow';
 import { seedId } from '../../../server/db/seed/ids';
 import { type ApiClient, signedIn } from '../../support/client';
-import { expectOk, expectRefusedExactly, type PageData } from '../../support/envelope';
+import { expectOk, expectRefused, expectRefusedExactly, type PageData } from '../../support/envelope';
 import { startPeer, type TestServer } from '../../support/server';
 import { ACCOUNTS, onEveryStore } from '../../support/suite';
-import { claim, complete, F, sequence, taskIn, upload } from './support';
+import { claim, complete, definitionOf, F, LEAVE, sequence, startLeave, taskIn, upload } from './support';
 
 /**
  * Two processes of one deployment acting on the same task at once (docs/workflow.md "Who acts"): the fixture's server
@@ -123,6 +123,34 @@ onEveryStore('workflow actions racing across two processes', { signIn: ['demo', 
     gateAt.open();
     expectRefusedExactly(await rejection, FLOW_MESSAGES.alreadyApproved);
     expect((await userSteps(other.instanceId)).map((s) => s.pass)).toEqual([true]);
+  });
+
+  it('refuses a start on a deployment deleted while it ran: no instance of a deleted definition escapes', async () => {
+    const xml = sequence('race_retire', [{ id: 'only', candidateGroups: 'role:engineer' }]);
+    const [definition] = expectOk(await upload(ctx.demo, [{ name: 'race_retire.bpmn', xml }]));
+    const gateAt = held.hold();
+    const late = onPeer.demo.post(`${F}/process/start-process`, { processDefinitionId: definition.id });
+    await gateAt.reached;
+    // Nothing runs on it yet: the deletion is not refused.
+    expectOk(await ctx.demo.request('POST', `${F}/manager/delete-deployment`, { query: { deploymentIds: definition.id } }));
+    gateAt.open();
+    expectRefused(await late, '流程定义已删除或挂起,不能发起');
+    expect(expectOk(await ctx.demo.get<PageData>(`${F}/follow/list`, { processDefinitionKey: 'race_retire' })).total).toBe(0);
+  });
+
+  it('writes a leave request together with its process: neither while the start is held, both once it commits', async () => {
+    const leave = await definitionOf(ctx.demo, 'leave');
+    const db = ctx.server.app.platform.db;
+    const requests = async () => Number((await db.selectFrom('blade_process_leave').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await requests();
+    const gateAt = held.hold();
+    const started = startLeave(onPeer.zhangsan, leave.id, 2);
+    await gateAt.reached;
+    expect(await requests()).toBe(before);
+    gateAt.open();
+    const { id, processInstanceId } = await started;
+    expect(await requests()).toBe(before + 1);
+    expect(expectOk(await ctx.zhangsan.get<LeaveDetail>(`${LEAVE}/detail`, { businessId: id }))).toMatchObject({ processInstanceId, days: 2, process: { state: 1 } });
   });
 
   it('answers a delegate resolving twice through two processes as the first; the owner has the task once', async () => {
