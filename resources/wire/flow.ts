@@ -71,6 +71,11 @@ export interface FlowTask {
   /** Of a finished task: approved (true), rejected (false); null when neither was said. */
   pass: boolean | null;
   comment: string | null;
+  /**
+   * The model's form key of the user task (`camunda:formKey`): the console's form its handle page opens when one is
+   * registered for it (leave, alarm, process), else its category's (docs/workflow.md "Forms").
+   */
+  formKey: string | null;
 }
 
 /** A process instance (send-list: the caller started it; follow/list: the tenant's). */

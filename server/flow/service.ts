@@ -475,6 +475,7 @@ export class Workflow {
         elementId: event.elementId,
         executionId: event.executionId,
         name: spec.name,
+        formKey: 'formKey' in spec && spec.formKey ? spec.formKey.slice(0, 255) : null,
         assignment: await this.directory.assign(instance.tenantId, spec, variables),
         dueAt: due ?? null,
       });

@@ -33,6 +33,8 @@ export interface NewTask {
   elementId: string;
   executionId: string;
   name: string;
+  /** The model's form key, if it gives one. */
+  formKey: string | null;
   assignment: Assignment;
   dueAt: number | null;
 }
@@ -125,6 +127,7 @@ export async function writeStep(db: Db, write: StepWrite): Promise<number> {
           definitionId: instance.definitionId,
           elementId: task.elementId,
           name: task.name,
+          formKey: task.formKey,
           executionId: task.executionId,
           assignee,
           candidates: display.slice(0, 2000),

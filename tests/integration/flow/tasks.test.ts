@@ -113,6 +113,18 @@ onEveryStore('workflow tasks', { signIn: ['demo', 'zhangsan', 'lisi', 'operator'
     expect(await offeredTo()).toEqual([0, 1, 0, 0]); // holders of post manager
   });
 
+  it('carries each task’s form key from its model to the console', async () => {
+    const xml = sequence('formed', [{ id: 'inspect', candidateGroups: 'role:engineer', formKey: 'process' }, { id: 'sign', candidateGroups: 'role:engineer' }]);
+    const [definition] = expectOk(await upload(ctx.demo, [{ name: 'formed.bpmn', xml }]));
+    const { processInstanceId } = expectOk(await ctx.zhangsan.post<{ processInstanceId: string }>(`${F}/process/start-process`, { processDefinitionId: definition.id }));
+    const inspect = (await taskIn(ctx.lisi, 'claim-list', processInstanceId)) as FlowTask;
+    expect(inspect).toMatchObject({ taskName: 'inspect', formKey: 'process' });
+    expect(expectOk(await ctx.lisi.get<FlowTask>(`${F}/work/task-detail`, { taskId: inspect.taskId })).formKey).toBe('process');
+    expectOk(await complete(ctx.lisi, inspect.taskId));
+    expect(await taskIn(ctx.lisi, 'done-list', processInstanceId)).toMatchObject({ formKey: 'process' });
+    expect(await taskIn(ctx.lisi, 'claim-list', processInstanceId)).toMatchObject({ taskName: 'sign', formKey: null });
+  });
+
   it('runs parallel branches and joins them: the process goes on once both are done', async () => {
     const xml = `<?xml version="1.0" encoding="UTF-8"?>
 <definitions id="defs_parallel" xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" targetNamespace="http://vigil.test">
