@@ -107,6 +107,9 @@ export function checkVariables(variables: unknown): Record<string, unknown> {
   return out;
 }
 
+/** A completion as its caller submits it. */
+type Submit = { assignee: string; pass: boolean | null; comment: string | null; variables: Record<string, unknown> };
+
 /** A task as an action reads it in the instance's turn. */
 type TaskNow = {
   state: number;
@@ -234,7 +237,7 @@ export class Workflow {
    */
   completeTask(
     task: { id: string; instanceId: string; executionId: string },
-    by: { assignee: string; pass: boolean | null; comment: string | null; variables: Record<string, unknown> },
+    by: Submit,
   ): Promise<Completion> {
     return this.queue.run(task.instanceId, () => this.completeInTurn(task, by, STEP_ATTEMPTS));
   }
@@ -242,7 +245,7 @@ export class Workflow {
   /** One try at a completion; a write another process overtook is tried again from what the task has become. */
   private async completeInTurn(
     task: { id: string; instanceId: string; executionId: string },
-    by: { assignee: string; pass: boolean | null; comment: string | null; variables: Record<string, unknown> },
+    by: Submit,
     attempts: number,
   ): Promise<Completion> {
     // The instance before the task: a step another process commits after either read fails this one's revisions.
@@ -254,12 +257,7 @@ export class Workflow {
     const stands = await this.standing(task.id, now, by.assignee);
     if (stands) return stands;
     try {
-      if (now.delegation === 'pending' && now.owner) {
-        await this.hooks.beforeWrite?.(task.id);
-        const said = { ...by, reason: 'resolve', next: now.owner };
-        if (!(await this.handOver(task.id, now, { assignee: now.owner, owner: null, delegation: null }, said))) throw new StepConflict(FLOW_MESSAGES.conflict);
-        return { outcome: 'resolved', pass: by.pass };
-      }
+      if (now.delegation === 'pending' && now.owner) return await this.resolve(task.id, now, now.owner, by);
       if (!instance) throw new BpmnProblem(FLOW_MESSAGES.alreadyDone);
       await this.step(instance, { id: task.id, executionId: task.executionId, revision: now.revision }, by);
       return { outcome: 'done', pass: by.pass };
@@ -302,11 +300,19 @@ export class Workflow {
     return { outcome: 'already', pass: row.pass === null ? null : Number(row.pass) === 1 };
   }
 
+  /** A delegate's completion: the task goes back to its owner, the process does not move. */
+  private async resolve(taskId: string, now: TaskNow, owner: string, by: Submit): Promise<Completion> {
+    await this.hooks.beforeWrite?.(taskId);
+    const said = { ...by, reason: 'resolve', next: owner };
+    if (!(await this.handOver(taskId, now, { assignee: owner, owner: null, delegation: null }, said))) throw new StepConflict(FLOW_MESSAGES.conflict);
+    return { outcome: 'resolved', pass: by.pass };
+  }
+
   /** The engine step of a completion, written over the instance's and the task's revisions as read. */
   private async step(
     instance: InstanceRow,
     task: { id: string; executionId: string; revision: number },
-    by: { assignee: string; pass: boolean | null; comment: string | null; variables: Record<string, unknown> },
+    by: Submit,
   ): Promise<void> {
     const { definition, process, variables } = await this.prepare(instance);
     const result = await this.run(definition, process, instance.engineState, { kind: 'complete', executionId: task.executionId, variables: by.variables });
