@@ -290,6 +290,17 @@ describe('task machine: complete', () => {
     expect(h.spies.leave).not.toHaveBeenCalled();
   });
 
+  it('an answer already given that said the other thing: done, with what stands', async () => {
+    const h = ready();
+    h.send({ type: 'task.reject' });
+    h.calls.complete[0].reject(refusal(FLOW_MESSAGES.alreadyApproved));
+    await h.settle();
+    expect(h.state()).toBe('done');
+    expect(h.context().error).toBe(FLOW_MESSAGES.alreadyApproved);
+    expect(h.spies.finished).not.toHaveBeenCalled();
+    expect(failureOf(refusal(EN[FLOW_MESSAGES.alreadyRejected])).kind).toBe('alreadyDone');
+  });
+
   it('tells the server messages apart in English too', async () => {
     const h = ready();
     h.send({ type: 'task.approve' });

@@ -71,7 +71,10 @@ export type TaskFailure =
 /** The server's message in either language of its envelope (resources/messages-en.ts). */
 const saidAs = (chinese: string) => [chinese, EN[chinese]].filter((m): m is string => typeof m === 'string');
 const CLAIMED_BY_OTHER = saidAs(FLOW_MESSAGES.claimedByOther);
-const ALREADY_DONE = saidAs(FLOW_MESSAGES.alreadyDone);
+/** Whether a message is the server's plain `任务已办结`, in either language (not one saying what stands). */
+export const isPlainAlreadyDone = (message: string | undefined) => message !== undefined && saidAs(FLOW_MESSAGES.alreadyDone).includes(message);
+/** The task is done: by someone else, or by the caller's own earlier submit that said the other thing. */
+const ALREADY_DONE = [FLOW_MESSAGES.alreadyDone, FLOW_MESSAGES.alreadyApproved, FLOW_MESSAGES.alreadyRejected].flatMap(saidAs);
 /** The request layer's own messages when no answer came (src/api/http.ts NETWORK_ERROR, TIMEOUT_ERROR). */
 const NO_ANSWER = ['网络异常', '请求超时'];
 

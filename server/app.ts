@@ -23,7 +23,7 @@ import { OAuth2Provider } from './auth/social';
 import { TokenService } from './auth/tokens';
 import { type KeyValueStore, MemoryStore, RedisStore } from './cache';
 import type { Config } from './config';
-import { openDatabase } from './db/database';
+import { type Database, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { sealStoredSecrets } from './db/seal-secrets';
 import { seed } from './db/seed';
@@ -49,7 +49,7 @@ import { type Push, startPush } from './push';
 import { type Realtime, startRealtime } from './realtime';
 import { type StatsEvents, startStatsEvents, type ThrottleClock } from './realtime/stats';
 import { createThird, type Third } from './third';
-import { type FlowClock, Workflow } from './flow/service';
+import { type FlowClock, type FlowHooks, Workflow } from './flow/service';
 import { keepStatistics } from './flow/statistics';
 import { FlowTimers } from './flow/timers';
 import type { PullerOptions } from './third/puller';
@@ -92,6 +92,14 @@ export interface AppOptions {
   statsClock?: ThrottleClock;
   /** The workflow's clock: when timers fall due and steps are stamped. */
   flowClock?: FlowClock;
+  /** The workflow's task actions between their read and their write (a test races two processes on one task). */
+  flowHooks?: FlowHooks;
+  /**
+   * The database of another app of this test process, in place of opening one: a second process on the same SQLite
+   * file, which one thread cannot hold through two connections (each would wait on the other in SQLite's busy
+   * handler, blocking the thread the other needs). Closing this app leaves it to its owner.
+   */
+  database?: Database;
   /** The tenant purge's batches (a test stops one midway). */
   tenantPurge?: TenantPurgeOptions;
 }
@@ -106,7 +114,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     trustProxy: config.trustProxy.length ? config.trustProxy : false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   });
-  const database = openDatabase({
+  const database = options.database ?? openDatabase({
     ...config,
     onConnectionLost: (error) => app.log.warn({ err: error }, 'database: an idle connection was lost; the next query opens another'),
   });
@@ -168,7 +176,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const ingest = createIngest(platform);
   const third = createThird(platform, (readings) => ingest.pipeline.acceptStored(readings), options.puller);
   // The broker starts last (it hands messages to everything else); modules reach it once requests arrive.
-  const workflow = new Workflow(platform, options.flowClock);
+  const workflow = new Workflow(platform, options.flowClock, options.flowHooks);
   const flowTimers = new FlowTimers(platform, workflow);
   keepStatistics(platform, workflow);
   const tenantPurges = new TenantPurges(platform, app.log, options.tenantPurge);
@@ -226,7 +234,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await relay?.close();
     await logs.flush();
     await store.close();
-    await database.close();
+    if (!options.database) await database.close();
   });
   return { app, platform, realtime, alarms, push, broker, ingest, third, statistics, workflow: { service: workflow, timers: flowTimers, disposal }, tenantPurges, routes, close: () => app.close() };
 }

@@ -128,6 +128,10 @@ export const flowTask = defineResource({
     comment: text(2000).nullish(),
     /** Why it ended other than by completion: timeout, deleted, cancelled. */
     reason: text(64).nullish(),
+    /** Bumped by every change of the task; a change writes only over the revision it read. */
+    revision: int(),
+    /** The model's form key of the user task: the console form its handle page opens (docs/workflow.md "Forms"). */
+    formKey: text(255).nullish(),
   }),
   orderBy: [{ field: 'createTime', desc: true }],
 });

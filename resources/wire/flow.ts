@@ -71,6 +71,11 @@ export interface FlowTask {
   /** Of a finished task: approved (true), rejected (false); null when neither was said. */
   pass: boolean | null;
   comment: string | null;
+  /**
+   * The model's form key of the user task (`camunda:formKey`): the console's form its handle page opens when one is
+   * registered for it (leave, alarm, process), else its category's (docs/workflow.md "Forms").
+   */
+  formKey: string | null;
 }
 
 /** A process instance (send-list: the caller started it; follow/list: the tenant's). */
@@ -194,4 +199,9 @@ export const FLOW_MESSAGES = {
   notYours: '该任务不属于当前用户',
   alreadyDone: '任务已办结',
   taskMissing: '任务不存在或无权操作',
+  /** A repeat of a completion that said the other thing: what stands is said, nothing changes. */
+  alreadyApproved: '任务已同意,不能再驳回',
+  alreadyRejected: '任务已驳回,不能再同意',
+  /** Another process's step kept overtaking this one's. */
+  conflict: '流程已被他人处理,请刷新后重试',
 } as const;

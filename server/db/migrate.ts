@@ -23,6 +23,7 @@ import * as purgeReady from './migrations/0020_purge_ready';
 import * as sealedSecrets from './migrations/0021_sealed_secrets';
 import * as cluster from './migrations/0022_cluster';
 import * as deviceVerifiers from './migrations/0023_device_verifiers';
+import * as taskRevision from './migrations/0024_task_revision';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021_sealed_secrets': sealedSecrets,
   '0022_cluster': cluster,
   '0023_device_verifiers': deviceVerifiers,
+  '0024_task_revision': taskRevision,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -20,8 +20,9 @@ export type RawQueryReason = typeof BACKGROUND | typeof IDENTITY | typeof PLATFO
 /** File -> [how many raw queries on tenant tables it holds, why]. */
 export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQueryReason]>> = {
   'server/alarms/channels.ts': [2, BACKGROUND],
-  // Alarm disposal (docs/alarms.md "Disposal"): the alarm, the tenant's param and its process, and the alarm's handling.
-  'server/alarms/disposal.ts': [9, BACKGROUND],
+  // Alarm disposal (docs/alarms.md "Disposal"): the alarm, the tenant's param and its process, the alarm's handling,
+  // and the reconciliation at start (ended disposals, unlinked ones, alarms waiting for one).
+  'server/alarms/disposal.ts': [13, BACKGROUND],
   'server/alarms/engine.ts': [6, BACKGROUND],
   // The outbox (wit_alarm_delivery, named by a constant) and the people and alarms of its deliveries; its backlog
   // counted for the operator's metrics (server/observe).
@@ -35,8 +36,8 @@ export const RAW_TENANT_QUERIES: Readonly<Record<string, readonly [number, RawQu
   'server/db/seal-secrets.ts': [2, UPKEEP],
   // Who a task goes to: the tenant's users, roles, departments and posts, whoever caused the step.
   'server/flow/directory.ts': [4, IDENTITY],
-  'server/flow/service.ts': [7, ENGINE],
-  'server/flow/steps.ts': [10, ENGINE],
+  'server/flow/service.ts': [8, ENGINE],
+  'server/flow/steps.ts': [11, ENGINE],
   // The broker's topic rules of a connected identity's tenant.
   'server/ingest/broker.ts': [1, BACKGROUND],
   // A CONNECT's identity, looked up by its username before any tenant is known; identities still in use after a change.

@@ -96,13 +96,27 @@ const lowerFirst = (type: string) => type.charAt(0).toLowerCase() + type.slice(1
 /** The BPMN type as BladeX's history names it: `userTask`, `startEvent`, … */
 export const historyType = (type: string) => lowerFirst(shortType(type));
 
-async function parse(xml: string): Promise<ParseResult> {
+/**
+ * The line the parser names in a message, as a line of the document: the parser (saxen) counts from 0, and `shift`
+ * lines were cut from the document's start.
+ */
+function parserLine(message: string, shift: number): number | undefined {
+  const line = /line:\s*(\d+)/.exec(message)?.[1];
+  return line === undefined ? undefined : Number(line) + 1 + shift;
+}
+
+/**
+ * Parses the document. Whitespace before it is cut (an XML declaration must come first), and the lines cut are added
+ * back to the lines the parser names, so they are the document's as its author sees it.
+ */
+async function parse(xml: string): Promise<{ parsed: ParseResult; shift: number }> {
+  const body = xml.trimStart();
+  const shift = xml.slice(0, xml.length - body.length).split('\n').length - 1;
   try {
-    return await new BpmnModdle().fromXML(xml);
+    return { parsed: await new BpmnModdle().fromXML(body), shift };
   } catch (error) {
     const message = (error as Error).message ?? String(error);
-    const line = /line:\s*(\d+)/.exec(message)?.[1];
-    throw new BpmnProblem(`XML 无法解析: ${message.split('\n')[0]}`, undefined, line ? Number(line) : undefined);
+    throw new BpmnProblem(`XML 无法解析: ${message.split('\n')[0]}`, undefined, parserLine(message, shift));
   }
 }
 
@@ -202,12 +216,11 @@ function loopWithoutWait(flowElements: readonly ModdleElement[]): string | undef
 /** Reads, checks and compiles a BPMN document; throws BpmnProblem when the engine could not run it. */
 export async function compileBpmn(xml: string): Promise<CompiledProcess> {
   if (!xml.trim()) throw new BpmnProblem('流程文件为空');
-  const parsed = await parse(xml.trim());
+  const { parsed, shift } = await parse(xml);
   const warning = parsed.warnings[0];
   if (warning) {
-    const line = /line:\s*(\d+)/.exec(warning.message)?.[1];
     const elementId = warning.element?.id;
-    throw new BpmnProblem(warning.message.split('\n')[0], elementId, line ? Number(line) : lineOf(xml, elementId));
+    throw new BpmnProblem(warning.message.split('\n')[0], elementId, parserLine(warning.message, shift) ?? lineOf(xml, elementId));
   }
   const process = executableProcess(parsed.rootElement, xml);
   const flowElements = (process.flowElements as ModdleElement[] | undefined) ?? [];

@@ -1,9 +1,11 @@
+import { PostgresAdapter } from 'kysely';
 import type { Db, Row } from '../db/database';
 import { nextId } from '../ids';
 import { formatDateTime } from '../time';
 import type { CompiledProcess } from './bpmn';
 import type { Assignment } from './directory';
 import type { StepResult } from './engine';
+import { FLOW_MESSAGES } from '../../resources/wire/flow';
 
 /**
  * Writing one step of an instance (docs/workflow.md "State"): its engine state and variables, the user tasks that
@@ -31,6 +33,8 @@ export interface NewTask {
   elementId: string;
   executionId: string;
   name: string;
+  /** The model's form key, if it gives one. */
+  formKey: string | null;
   assignment: Assignment;
   dueAt: number | null;
 }
@@ -41,8 +45,11 @@ export interface StepWrite {
   result: StepResult;
   variables: Record<string, unknown>;
   newTasks: readonly NewTask[];
-  /** The task whose completion the step was, with what was said; its history row closes with it. */
-  completed?: { taskId: string; executionId: string; assignee: string; pass: boolean | null; comment: string | null };
+  /**
+   * The task whose completion the step was, with what was said and the task's revision as read: it completes only
+   * over that revision. Its history row closes with it.
+   */
+  completed?: { taskId: string; executionId: string; revision: number; assignee: string; pass: boolean | null; comment: string | null };
   /** Why tasks cut off in this step ended: `timeout` when a timer fired. */
   cancelReason: string;
   /** Epoch ms of the platform's clock: timers fall due from it. */
@@ -74,6 +81,7 @@ export async function writeStep(db: Db, write: StepWrite): Promise<number> {
       ...(result.ended ? { state: INSTANCE_STATE.completed, endTime: at } : {}),
     };
     if (write.insert) {
+      await holdDefinition(trx, instance.definitionId);
       await trx.insertInto('wf_instance').values({ ...write.insert, ...instanceValues }).execute();
     } else {
       const updated = await trx
@@ -83,23 +91,18 @@ export async function writeStep(db: Db, write: StepWrite): Promise<number> {
         .where('revision', '=', instance.revision)
         .where('state', '=', INSTANCE_STATE.running)
         .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1) throw new StepConflict('流程已被他人处理,请刷新后重试');
+      if (Number(updated.numUpdatedRows) !== 1) throw new StepConflict(FLOW_MESSAGES.conflict);
     }
     const base = { tenantId: instance.tenantId, createTime: at, updateTime: at, status: 1, isDeleted: 0 };
 
-    if (write.completed) {
-      const { taskId, assignee, pass, comment } = write.completed;
-      const passValue = pass === null ? null : pass ? 1 : 0;
-      await trx.updateTable('wf_task').set({ state: TASK_STATE.completed, assignee, endTime: at, pass: passValue, comment, updateTime: at, updateUser: assignee }).where('id', '=', taskId).execute();
-      await closeHistory(trx, instance.id, { taskId }, at, now, { assignee, pass: passValue, comment, reason: null });
-    }
+    if (write.completed) await completeTask(trx, instance.id, write.completed, at, now);
 
     const ended: Row[] = [];
     for (const event of result.events) {
       if (event.phase === 'cancel') {
         await trx
           .updateTable('wf_task')
-          .set({ state: TASK_STATE.cancelled, endTime: at, reason: write.cancelReason, updateTime: at })
+          .set((eb) => ({ state: TASK_STATE.cancelled, endTime: at, reason: write.cancelReason, updateTime: at, revision: eb('revision', '+', 1) }))
           .where('instanceId', '=', instance.id)
           .where('executionId', '=', event.executionId)
           .where('state', '=', TASK_STATE.open)
@@ -124,10 +127,12 @@ export async function writeStep(db: Db, write: StepWrite): Promise<number> {
           definitionId: instance.definitionId,
           elementId: task.elementId,
           name: task.name,
+          formKey: task.formKey,
           executionId: task.executionId,
           assignee,
           candidates: display.slice(0, 2000),
           state: TASK_STATE.open,
+          revision: 0,
           dueTime: task.dueAt === null ? null : datetime(task.dueAt),
         })
         .execute();
@@ -142,6 +147,36 @@ export async function writeStep(db: Db, write: StepWrite): Promise<number> {
     await write.within?.(trx);
     return revision;
   });
+}
+
+/**
+ * The definition a new instance starts on, still deployed and active — on PostgreSQL held (for share) until the start
+ * commits: a deletion's write of the row waits for the start, then counts its instance; a start after the deletion
+ * finds the row deleted. SQLite writes one transaction at a time, which orders them as well.
+ */
+async function holdDefinition(trx: Db, definitionId: string): Promise<void> {
+  // The definition the start was given (found through the caller's scope, or the alarm's tenant).
+  const query = trx.selectFrom('wf_definition').select('id').where('id', '=', definitionId).where('isDeleted', '=', 0).where('suspensionState', '=', 1);
+  const live = await (trx.getExecutor().adapter instanceof PostgresAdapter ? query.forShare() : query).executeTakeFirst();
+  if (!live) throw new StepConflict('流程定义已删除或挂起,不能发起');
+}
+
+/**
+ * Marks the completed task done over the revision its completion read: a task another process changed since (handed
+ * over, completed, cut off) makes the whole step a conflict, written nothing.
+ */
+async function completeTask(trx: Db, instanceId: string, completed: NonNullable<StepWrite['completed']>, at: string, now: number): Promise<void> {
+  const { taskId, assignee, pass, comment, revision } = completed;
+  const passValue = pass === null ? null : pass ? 1 : 0;
+  const done = await trx
+    .updateTable('wf_task')
+    .set({ state: TASK_STATE.completed, assignee, endTime: at, pass: passValue, comment, revision: revision + 1, updateTime: at, updateUser: assignee })
+    .where('id', '=', taskId)
+    .where('state', '=', TASK_STATE.open)
+    .where('revision', '=', revision)
+    .executeTakeFirst();
+  if (Number(done.numUpdatedRows) !== 1) throw new StepConflict(FLOW_MESSAGES.conflict);
+  await closeHistory(trx, instanceId, { taskId }, at, now, { assignee, pass: passValue, comment, reason: null });
 }
 
 /** Timers: those the engine no longer waits on go; new ones fall due their delay from now; known ones keep their time. */

@@ -106,3 +106,17 @@ export async function startServer(
     },
   };
 }
+
+/**
+ * A second process of the deployment on `server`'s store, as tests of two processes acting at once need (a race on
+ * one row): on PostgreSQL a server with its own connections; on SQLite — one process's database by design — a server
+ * on the first one's connection, since one thread cannot hold the file through two (the second connection waiting in
+ * SQLite's busy handler would block the thread the first needs to commit). Either way it has its own caches, queues
+ * and background work. Its stop leaves the store to `server`.
+ */
+export async function startPeer(server: TestServer, options: AppOptions = {}): Promise<TestServer> {
+  const { db, dialect, native } = server.app.platform;
+  const shared = dialect === 'sqlite' ? { database: { db, dialect, native, close: async () => undefined } } : {};
+  const peer = await startServer(server.store, {}, undefined, server.storage, { ...options, ...shared });
+  return { ...peer, stop: () => peer.stop({ keepStore: true }) };
+}

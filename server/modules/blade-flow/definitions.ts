@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { BPMN_MAX_BYTES, flowDefinition, flowModel } from '../../../resources/flow/flow';
+import { BPMN_MAX_BYTES, flowDefinition, flowInstance, flowModel } from '../../../resources/flow/flow';
 import { isPlatformAdmin } from '../../auth/principal';
 import { needs } from '../../auth/rights';
 import type { Row } from '../../db/database';
-import type { CallContext } from '../../db/repository';
+import { type CallContext, transact } from '../../db/repository';
 import { BpmnProblem, compileBpmn } from '../../flow/bpmn';
 import type { Workflow } from '../../flow/service';
 import { INSTANCE_STATE } from '../../flow/steps';
@@ -185,15 +185,24 @@ export function registerDefinitions(app: FastifyInstance, platform: Platform, wo
     const cascade = text(params, 'cascade') === 'true';
     const found = await (await definitions.select(ctx)).select(['id', 'name', 'version']).where('id', 'in', ids).execute();
     if (found.length === 0) throw badRequest('流程定义不存在或无权操作');
-    const running = await (await platform.repo(flowDefinition).select(ctx))
-      .innerJoin('wf_instance as i', 'i.definitionId', 'wf_definition.id')
-      .select(['i.id as instanceId'])
-      .where('wf_definition.id', 'in', found.map((d) => d.id))
-      .where('i.state', 'in', [INSTANCE_STATE.running, INSTANCE_STATE.suspended])
-      .execute();
-    if (running.length && !cascade) throw badRequest(`该部署有${running.length}个运行中的流程实例,不能删除`);
-    for (const { instanceId } of running) await workflow.deleteInstance(instanceId, '删除部署', ctx.principal.userId);
-    await definitions.remove(ctx, found.map((d) => d.id));
+    const running = await transact(platform, async (trx) => {
+      // Deleted first, then counted, in one transaction: a start holding a definition (server/flow/steps.ts) commits
+      // before the deletion's write and is counted; one after it finds the definition deleted. A refusal undoes it.
+      await definitions.within(trx).removeWhere(ctx, [(eb) => eb('id', 'in', found.map((d) => d.id))]);
+      const instances = await (await platform.repo(flowInstance).within(trx).select(ctx, { wholeTenant: true }))
+        .select('id')
+        .where('definitionId', 'in', found.map((d) => d.id))
+        .where('state', 'in', [INSTANCE_STATE.running, INSTANCE_STATE.suspended])
+        .execute();
+      if (instances.length && !cascade) throw badRequest(`该部署有${instances.length}个运行中的流程实例,不能删除`);
+      return instances.map((i) => i.id);
+    });
+    for (const instanceId of running) {
+      // One that ended meanwhile needs no ending.
+      await workflow.deleteInstance(instanceId, '删除部署', ctx.principal.userId).catch((error: unknown) => {
+        if (!(error instanceof BpmnProblem)) throw error;
+      });
+    }
     return ok(true, '删除成功');
   });
 }

@@ -4,6 +4,7 @@ import type { LeaveDetail } from '../../../resources/wire/flow';
 import { needs } from '../../auth/rights';
 import type { Row } from '../../db/database';
 import { BpmnProblem } from '../../flow/bpmn';
+import { nextId } from '../../ids';
 import type { Workflow } from '../../flow/service';
 import { bodyOf, contextOf, paramsOf, text } from '../../http/context';
 import { badRequest, ok } from '../../http/envelope';
@@ -49,36 +50,24 @@ export function registerLeave(app: FastifyInstance, platform: Platform, workflow
       .executeTakeFirst();
     if (!definition) throw badRequest('流程定义不存在或无权操作');
     const days = Math.max(1, Math.ceil((end.getTime() - start.getTime()) / DAY));
-    const applyTime = formatDateTime();
-    const [leave] = await leaves.insertMany(ctx, [
-      { processDefinitionId: definition.id, startTime: formatDateTime(start), endTime: formatDateTime(end), reason, taskUser, applyTime, days },
-    ]);
+    const leave = { id: nextId(), processDefinitionId: definition.id, startTime: formatDateTime(start), endTime: formatDateTime(end), reason, taskUser, applyTime: formatDateTime(), days };
     const applicant = (await workflow.directory.nameOf(ctx.principal.tenantId, ctx.principal.userId)) ?? ctx.principal.account;
-    let instanceId: string;
-    try {
-      instanceId = await workflow.start(definition, {
-        starter: ctx.principal.userId,
-        title: `${applicant}的请假申请(${days}天)`,
-        businessTable: LEAVE_TABLE,
-        businessId: String(leave.id),
-        variables: {
-          applyUser: ctx.principal.userId,
-          applyUserName: applicant,
-          applyDept: ctx.principal.deptId,
-          taskUser,
-          days,
-          reason,
-          startTime: formatDateTime(start),
-          endTime: formatDateTime(end),
-        },
+    const input = {
+      starter: ctx.principal.userId,
+      title: `${applicant}的请假申请(${days}天)`,
+      businessTable: LEAVE_TABLE,
+      businessId: leave.id,
+      variables: { applyUser: ctx.principal.userId, applyUserName: applicant, applyDept: ctx.principal.deptId, taskUser, days, reason, startTime: leave.startTime, endTime: leave.endTime },
+    };
+    // The request is written in its instance's start transaction: no request without its process, nor the reverse.
+    const instanceId = await workflow
+      .start(definition, input, async (trx, id) => void (await leaves.within(trx).insertMany(ctx, [{ ...leave, processInstanceId: id }])))
+      .catch((error: unknown) => {
+        throw error instanceof BpmnProblem ? badRequest(error.message) : error;
       });
-    } catch (error) {
-      // No request without its process: the row goes with the refusal.
-      await leaves.purgeWhere(ctx, [(eb) => eb('id', '=', leave.id)]);
-      throw error instanceof BpmnProblem ? badRequest(error.message) : error;
-    }
-    await leaves.updateWhere(ctx, { processInstanceId: instanceId }, [(eb) => eb('id', '=', leave.id)]);
-    return ok({ id: String(leave.id), processInstanceId: instanceId }, '提交成功');
+    // Told again once committed: the row was written inside the start's transaction.
+    platform.events.emit('changed', LEAVE_TABLE);
+    return ok({ id: leave.id, processInstanceId: instanceId }, '提交成功');
   });
 
   app.get('/blade-desk/process/leave/detail', needs(...PROCESS_READERS), async (request) => {

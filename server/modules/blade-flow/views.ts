@@ -99,6 +99,7 @@ export const TASK_COLUMNS = [
   'wf_task.dueTime as dueTime',
   'wf_task.pass as pass',
   'wf_task.comment as comment',
+  'wf_task.formKey as formKey',
   'wf_task.instanceId as processInstanceId',
   'wf_task.definitionId as processDefinitionId',
   'i.title as processTitle',
@@ -150,6 +151,7 @@ export async function presentTasks(platform: Platform, workflow: Workflow, rows:
         status: open ? (r.assignee ? 'todo' : 'claim') : 'finished',
         pass: r.pass === null || r.pass === undefined ? null : Number(r.pass) === 1,
         comment: (r.comment as string | null) ?? null,
+        formKey: (r.formKey as string | null) ?? null,
       } satisfies FlowTask;
     }),
   );

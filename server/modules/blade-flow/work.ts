@@ -7,7 +7,7 @@ import { needs } from '../../auth/rights';
 import type { Row } from '../../db/database';
 import type { CallContext } from '../../db/repository';
 import { BpmnProblem } from '../../flow/bpmn';
-import { checkVariables, type Workflow } from '../../flow/service';
+import { checkVariables, type Completion, type Workflow } from '../../flow/service';
 import { TASK_STATE } from '../../flow/steps';
 import type { Condition } from '../../http/conditions';
 import { pagingOf } from '../../http/conditions';
@@ -42,6 +42,21 @@ function completionOf(body: Params): { pass: boolean; comment: string | null; va
     throw error instanceof BpmnProblem ? badRequest(error.message) : error;
   }
   return { pass, comment, variables: { ...variables, pass } };
+}
+
+/** The workflow's refusal (the task moved on meanwhile) as the caller's answer. */
+const asRefusal = (error: unknown): never => {
+  throw error instanceof BpmnProblem ? badRequest(error.message) : error;
+};
+
+/**
+ * The answer to a completion: a repeat is answered as the submit that stands; one that said the other thing is refused
+ * with what stands (never told it was done).
+ */
+function answerOf(result: Completion, pass: boolean) {
+  const stands = result.pass ?? pass;
+  if (stands !== pass) throw badRequest(stands ? FLOW_MESSAGES.alreadyApproved : FLOW_MESSAGES.alreadyRejected);
+  return ok(true, stands ? '办理成功' : '驳回成功');
 }
 
 /** Filters every task list takes: the process's name, the task's name, the category. */
@@ -191,7 +206,7 @@ export function registerWork(app: FastifyInstance, platform: Platform, workflow:
     if (task.assignee === ctx.principal.userId) return ok(true, '签收成功');
     if (task.assignee) throw badRequest(FLOW_MESSAGES.claimedByOther);
     if (!(await isCandidate(platform, workflow, ctx, task.id))) throw badRequest(FLOW_MESSAGES.notYours);
-    const claimed = await workflow.assignTask(task, null, { assignee: ctx.principal.userId });
+    const claimed = await workflow.assignTask(task, null, { assignee: ctx.principal.userId }).catch(asRefusal);
     if (!claimed) {
       const now = await taskOf(platform, ctx, task.id);
       if (now.assignee !== ctx.principal.userId) throw badRequest(FLOW_MESSAGES.claimedByOther);
@@ -205,7 +220,7 @@ export function registerWork(app: FastifyInstance, platform: Platform, workflow:
     if (task.assignee !== ctx.principal.userId || task.owner) throw badRequest(FLOW_MESSAGES.notYours);
     const candidates = await platform.db.selectFrom('wf_task_candidate').select('id').where('taskId', '=', task.id).limit(1).execute();
     if (candidates.length === 0) throw badRequest('该任务没有候选人,不能退回');
-    if (!(await workflow.assignTask(task, ctx.principal.userId, { assignee: null }))) throw badRequest(FLOW_MESSAGES.notYours);
+    if (!(await workflow.assignTask(task, ctx.principal.userId, { assignee: null }).catch(asRefusal))) throw badRequest(FLOW_MESSAGES.notYours);
     return ok(true, '退回成功');
   });
 
@@ -218,13 +233,15 @@ export function registerWork(app: FastifyInstance, platform: Platform, workflow:
     }
     const said = completionOf(body);
     const me = ctx.principal.userId;
-    // A second submit of the same completion is answered as the first was.
-    if (!(task.state === TASK_STATE.completed && task.assignee === me)) await actionable(platform, workflow, ctx, task);
-    const result = await workflow.completeTask(task, { assignee: me, pass: said.pass, comment: said.comment, variables: said.variables }).catch((error) => {
-      throw error instanceof BpmnProblem ? badRequest(error.message) : error;
-    });
-    if (result === 'resolved') await announceTask(platform, task, await titleOf(ctx, task.instanceId), task.owner ? [task.owner] : [], '委派任务已办理');
-    return ok(true, said.pass ? '办理成功' : '驳回成功');
+    // A task the caller no longer holds may be one it completed or resolved already: that is answered, not refused.
+    const mayAct = task.state === TASK_STATE.open && (task.assignee === null || task.assignee === me);
+    let result = mayAct ? undefined : await workflow.submitted(task.id, me);
+    if (!result) {
+      await actionable(platform, workflow, ctx, task);
+      result = await workflow.completeTask(task, { assignee: me, pass: said.pass, comment: said.comment, variables: said.variables }).catch(asRefusal);
+    }
+    if (result.outcome === 'resolved') await announceTask(platform, task, await titleOf(ctx, task.instanceId), task.owner ? [task.owner] : [], '委派任务已办理');
+    return answerOf(result, said.pass);
   });
 
   /** Transfer (the task is the other's for good) and delegation (it comes back once the delegate resolves it). */
@@ -240,7 +257,7 @@ export function registerWork(app: FastifyInstance, platform: Platform, workflow:
     if (!(await workflow.directory.isUser(ctx.principal.tenantId, to))) throw badRequest('办理人不存在或不属于本租户');
     const comment = (text(body, 'comment') ?? null)?.slice(0, 2000) ?? null;
     const change = delegate ? { assignee: to, owner: task.owner ?? me, delegation: 'pending' } : { assignee: to, owner: task.delegation === 'pending' ? task.owner : null };
-    const moved = await workflow.assignTask(task, task.assignee, change, { assignee: me, comment, reason: delegate ? 'delegate' : 'transfer' });
+    const moved = await workflow.assignTask(task, task.assignee, change, { assignee: me, comment, reason: delegate ? 'delegate' : 'transfer' }).catch(asRefusal);
     if (!moved) throw badRequest(FLOW_MESSAGES.claimedByOther);
     await announceTask(platform, task, await titleOf(ctx, task.instanceId), [to], delegate ? '收到委派任务' : '收到转办任务');
     return ok(true, delegate ? '委派成功' : '转办成功');

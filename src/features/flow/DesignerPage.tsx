@@ -82,7 +82,7 @@ export default function DesignerPage() {
       candidateUsers: t`逗号分隔的用户 id 或表达式(如 ${applyUser});任一候选人可签收`,
       candidateGroups: t`逗号分隔:role:角色别名、dept:部门id、post:岗位编码;不带前缀即角色别名`,
       dueDate: t`到期时间:ISO 8601 日期时间或时长(如 P3D),也可为表达式`,
-      formKey: t`任务打开的表单标识`,
+      formKey: t`办理页打开的表单:leave(请假)、alarm(告警)或 process(通用);不填或不认识时按流程分类打开`,
       conditionExpression: t`条件表达式,如 ${pass}、${notPass}、${longLeave}`,
     };
     import('./bpmnModeler').then(

@@ -3,7 +3,7 @@ import { useLingui } from '@lingui/react/macro';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
-import { type TaskOutcome, taskMachine } from '../../../machines/task';
+import { isPlainAlreadyDone, type TaskOutcome, taskMachine } from '../../../machines/task';
 import type { CompleteTaskBody, FlowTask, HandOverBody } from '../../../resources/wire/flow';
 import { navigate } from '../../app/navigation';
 import { sessionActor } from '../../app/shell';
@@ -166,6 +166,8 @@ function HandleView({ route }: { route: HandleRoute }) {
         )}
         {state === 'done' && (
           <Callout intent="success" className="vg-task-done" title={t`任务已办结`}>
+            {/* What stands, when the server refused an answer that said the other thing. */}
+            {context.error && !isPlainAlreadyDone(context.error) && <p className="vg-task-stands">{context.error}</p>}
             {detail && <Button icon="eye-open" text={t`查看详情`} onClick={() => navigate(detail)} />}
           </Callout>
         )}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveRoute } from '../../app/routes';
 import { screenHeld } from '../registry';
-import { detailPath, type FlowRouteEntry, formPath, handlePath, parseProcessPath, processPageHeld, routeValueOf } from './processRoutes';
+import { detailPath, type FlowRouteEntry, formOfKey, formPath, handlePath, parseProcessPath, processPageHeld, routeValueOf } from './processRoutes';
 
 const entries: FlowRouteEntry[] = [
   { code: 'flow', dictKey: 'leave', dictValue: '请假流程', remark: 'leave' },
@@ -45,6 +45,19 @@ describe('flow routes from the dictionary (spec §3 "Flow route")', () => {
     // Without a business record the instance is its own: its id is the route's business id.
     expect(handlePath(entries, { taskId: '5', processInstanceId: '6', businessId: null, category: null })).toBe('/work/process/process/handle/5/6/6');
     expect(parseProcessPath('/work/process/process/form/1')).toEqual({ page: 'form', business: 'process', processDefinitionId: '1' });
+  });
+
+  it('opens the form a task\'s form key names, else its category\'s, else the general one', () => {
+    const task = { taskId: '5', processInstanceId: '6', businessId: '7', category: 'flow_leave' };
+    expect(handlePath(entries, { ...task, formKey: 'alarm' })).toBe('/work/process/alarm/handle/5/6/7');
+    // The general form shows the instance itself: its id is the business id.
+    expect(handlePath(entries, { ...task, formKey: ' process ' })).toBe('/work/process/process/handle/5/6/6');
+    // A key the console has no form for, or none: the category decides, and without one the general form.
+    expect(handlePath(entries, { ...task, formKey: 'embedded:app:forms/leave.html' })).toBe('/work/process/leave/handle/5/6/7');
+    expect(handlePath(entries, { ...task, formKey: null })).toBe('/work/process/leave/handle/5/6/7');
+    expect(handlePath(entries, { ...task, category: 'flow_purchase', formKey: 'toString' })).toBe('/work/process/process/handle/5/6/7');
+    expect(formOfKey('leave')).toBe('leave');
+    expect(formOfKey('__proto__')).toBeUndefined();
   });
 });
 

@@ -90,13 +90,26 @@ export function formPath(entries: readonly FlowRouteEntry[], definition: { id: s
   return route ? `/work/process/${route}/form/${seg(definition.id)}` : undefined;
 }
 
-/** 办理: a task's handle page; a process without a business record is its own. */
+/**
+ * The console form a task's form key (the model's `camunda:formKey`) names: the pages of that business, when the
+ * console has them (docs/workflow.md "Forms"); undefined for no key or one it has no form for.
+ */
+export function formOfKey(formKey: string | null | undefined): string | undefined {
+  const key = formKey?.trim();
+  return key && Object.hasOwn(PROCESS_BUSINESSES, key) ? key : undefined;
+}
+
+/**
+ * 办理: a task's handle page — the form its form key names, else its category's, else the general one; a process
+ * without a business record is its own, and so is any process on the general form.
+ */
 export function handlePath(
   entries: readonly FlowRouteEntry[],
-  task: { taskId: string; processInstanceId: string; businessId: string | null; category: string | null },
+  task: { taskId: string; processInstanceId: string; businessId: string | null; category: string | null; formKey?: string | null },
 ): string | undefined {
-  const route = routeOf(entries, task.category, 'handle');
-  const businessId = task.businessId ?? task.processInstanceId;
+  const form = formOfKey(task.formKey);
+  const route = form ?? routeOf(entries, task.category, 'handle');
+  const businessId = form === GENERAL_ROUTE ? task.processInstanceId : (task.businessId ?? task.processInstanceId);
   return `/work/process/${route}/handle/${seg(task.taskId)}/${seg(task.processInstanceId)}/${seg(businessId)}`;
 }
 

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { FlowDefinition, FlowInstance } from '../../../resources/wire/flow';
-import { expectOk, expectRefused, type PageData, refused, type Row } from '../../support/envelope';
+import { expectOk, expectRefused, expectRefusedExactly, type PageData, refused, type Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { claim, complete, definitionOf, F, instanceOf, sequence, taskIn, upload } from './support';
 
@@ -10,6 +10,11 @@ onEveryStore('workflow models and deployments', { signIn: ['admin', 'demo', 'zha
     const good = sequence('review', [{ id: 'check', candidateGroups: 'role:engineer' }]);
     expectRefused(await save(good.replace('</process>', '<scriptTask id="script1" />\n</process>')), '元素 script1, 不支持的元素类型 ScriptTask');
     expectRefused(await save(good.replace('<endEvent id="end" />', '<endEvent id="end">')), '行, XML 无法解析');
+    // Lines are the document's as its author counts them, blank lines before it included.
+    const garbled = `\n\n${good.replace('<userTask id="check"', '<userTask id="check" foo=bar')}`;
+    expect(garbled.split('\n')[6]).toContain('foo=bar');
+    expectRefusedExactly(await save(garbled), '第7行, unparsable content <userTask> detected');
+    expectRefused(await save(`\n\n${good.replace('targetRef="end" />', 'targetRef="nowhere" />')}`), '第10行, 元素 f1');
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a model's expression, not a template
     const badCondition = good.replace('<sequenceFlow id="f1" sourceRef="check" targetRef="end" />', '<sequenceFlow id="f1" sourceRef="check" targetRef="end"><conditionExpression>${pass &amp;&amp;}</conditionExpression></sequenceFlow>');
     const refusal = await save(badCondition);
@@ -55,6 +60,21 @@ onEveryStore('workflow models and deployments', { signIn: ['admin', 'demo', 'zha
     expectOk(await claim(ctx.zhangsan, String(task?.taskId)));
     expectOk(await complete(ctx.zhangsan, String(task?.taskId)));
     expect((await instanceOf(ctx.demo, started)).state).toBe(3);
+  });
+
+  it('removes a model; what it deployed stays deployed', async () => {
+    const xml = sequence('retired', [{ id: 'look', candidateGroups: 'role:engineer' }]);
+    const model = expectOk(await ctx.demo.post<Row>(`${F}/model/submit`, { modelKey: 'retired', name: '停用', xml }));
+    const [deployed] = expectOk(await ctx.demo.post<FlowDefinition[]>(`${F}/model/deploy`, { modelId: model.id }));
+    const remove = (api: typeof ctx.demo) => api.request('POST', `${F}/model/remove`, { query: { ids: model.id } });
+    refused((await remove(ctx.zhangsan)) as never, 403); // an engineer designs no models
+    expect(expectOk(await ctx.demo.get<PageData>(`${F}/model/list`, { modelKey: 'retired' })).total).toBe(1);
+    expectOk((await remove(ctx.demo)) as never);
+    expect(expectOk(await ctx.demo.get<PageData>(`${F}/model/list`, { modelKey: 'retired' })).total).toBe(0);
+    expectRefused((await ctx.demo.post(`${F}/model/deploy`, { modelId: model.id })) as never, '模型不存在或无权操作');
+    // Its definition is the deployment's: still listed, still started.
+    expect(await definitionOf(ctx.demo, 'retired')).toMatchObject({ id: deployed.id, version: 1 });
+    expectOk(await ctx.zhangsan.post(`${F}/process/start-process`, { processDefinitionId: deployed.id }));
   });
 
   it('suspends a definition: no new instance, until it is activated', async () => {

@@ -1,9 +1,10 @@
 import { expect, it } from 'vitest';
+import { signedIn } from '../../support/client';
 import type { FlowTask } from '../../../resources/wire/flow';
 import { expectOk, type PageData, type Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { emit, reading } from '../alarms/support';
-import { demoId, submit, X } from '../monitoring/support';
+import { DEMO, demoId, submit, X } from '../monitoring/support';
 import { claim, complete, F, instanceOf, taskIn } from './support';
 
 onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhangsan'] }, (ctx) => {
@@ -49,5 +50,59 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
     expect(String(handled.handleResult)).toContain('复核: 同意关闭');
     const logs = expectOk(await ctx.demo.get<PageData<Row & { action: number }>>(`${X}/alarmlog/list`, { alarmId: alarm.id, size: 50 })).records;
     expect(logs.filter((l) => l.action === 5)).toHaveLength(1);
+  });
+
+  // Last: it restarts the suite's server.
+  it('repairs at start what a crash left: an ended disposal’s alarm unhandled, a disposal its alarm does not name, an alarm without one', async () => {
+    const { app } = ctx.server;
+    const db = app.platform.db;
+    const red = async (code: string, pointKey: string) => {
+      await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId(`device:${code}`), pointKey, level1Upper: 40, level2Upper: 30 });
+      await emit(ctx.server, [reading(code, pointKey, 45)]);
+      await app.workflow.disposal.settled();
+      return alarmOf(code, pointKey);
+    };
+
+    // 1. A disposal that ended, its alarm handled with it; then put back as a crash after the step's commit left it.
+    const ended = await red('QJ-HLS-02', 'settlement');
+    const endedInstance = String(ended.processInstanceId);
+    for (const step of ['告警确认', '现场核查', '复核']) {
+      const task = (await taskIn(ctx.demo, 'claim-list', endedInstance)) as FlowTask;
+      expect(task.taskName).toBe(step);
+      expectOk(await complete(ctx.demo, task.taskId, true, `${step}完成`));
+    }
+    expect(await alarmOf('QJ-HLS-02', 'settlement')).toMatchObject({ handleState: 1, processState: 3 });
+    await db.updateTable('wit_alarm').set({ handleState: 0, handleUser: null, handleUserName: null, handleTime: null, handleResult: null }).where('id', '=', ended.id).execute();
+    await db.deleteFrom('wit_alarm_log').where('alarmId', '=', ended.id).where('action', '=', 5).execute();
+
+    // 2. and 3. With the disposal deaf, as a process that died before it heard: an alarm whose instance started but
+    // was never linked, and an alarm nothing started.
+    app.workflow.disposal.stop();
+    const unlinked = await red('QJ-CRACK-01', 'crack');
+    const waiting = await red('QJ-CRACK-02', 'crack');
+    expect([unlinked.processInstanceId, waiting.processInstanceId]).toEqual([null, null]);
+    const definition = await db.selectFrom('wf_definition').select(['id', 'tenantId', 'processKey', 'xml', 'suspensionState']).where('tenantId', '=', DEMO).where('processKey', '=', 'alarm_disposal').executeTakeFirstOrThrow();
+    const orphan = await app.workflow.service.start(definition, { starter: null, title: '告警处置', businessTable: 'wit_alarm', businessId: unlinked.id, variables: {} });
+
+    const server = await ctx.server.restart();
+    try {
+      await server.app.workflow.disposal.settled();
+      const demo = await signedIn(server.url, 'admin', 'admin', DEMO);
+      const alarm = async (code: string, pointKey: string) =>
+        expectOk(await demo.get<PageData<Row & Record<string, unknown>>>(`${X}/alarm/list`, { deviceId: demoId(`device:${code}`), pointKey_equal: pointKey, descs: 'firstTime' })).records[0];
+      const handled = await alarm('QJ-HLS-02', 'settlement');
+      expect(handled).toMatchObject({ handleState: 1, handleUserName: '管理员', processInstanceId: endedInstance });
+      expect(String(handled.handleResult)).toContain('复核: 复核完成');
+      const logs = expectOk(await demo.get<PageData<Row & { action: number }>>(`${X}/alarmlog/list`, { alarmId: ended.id, size: 50 })).records;
+      expect(logs.filter((l) => l.action === 5)).toHaveLength(1);
+      expect(await alarm('QJ-CRACK-01', 'crack')).toMatchObject({ processInstanceId: orphan, processState: 1, processTasks: '告警确认' });
+      const started = await alarm('QJ-CRACK-02', 'crack');
+      expect(started).toMatchObject({ processState: 1, processTasks: '告警确认' });
+      // One disposal each: nothing started twice.
+      const instances = await server.app.platform.db.selectFrom('wf_instance').select(['businessId']).where('businessId', 'in', [ended.id, unlinked.id, waiting.id]).execute();
+      expect(instances.map((i) => i.businessId).sort()).toEqual([ended.id, unlinked.id, waiting.id].sort());
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -39,6 +39,10 @@ export const complete = (api: ApiClient, taskId: string, pass = true, comment?: 
 
 export const claim = (api: ApiClient, taskId: string) => api.request('POST', `${F}/work/claim-task`, { query: { taskId } });
 
+/** The titles of the notices the notice centre holds for the caller (a task reaching it: `待办任务: <task> - <title>`). */
+export const noticeTitles = async (api: ApiClient) =>
+  expectOk(await api.get<PageData<{ title: string }>>('/api/blade-desk/notice/list', { size: 200 })).records.map((n) => n.title);
+
 /** A process of user tasks in a row, each with its attributes, e.g. `[{ id: 'a', candidateGroups: 'role:engineer' }]`. */
 export function sequence(key: string, tasks: ReadonlyArray<Record<string, string> & { id: string }>, name = key): string {
   const ids = ['start', ...tasks.map((t) => t.id), 'end'];

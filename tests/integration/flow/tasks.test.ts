@@ -5,7 +5,7 @@ import { seedId } from '../../../server/db/seed/ids';
 import { expectOk, expectRefused, expectRefusedExactly, type PageData, type Row } from '../../support/envelope';
 import { createStaff, type Staff } from '../../support/staff';
 import { onEveryStore } from '../../support/suite';
-import { claim, complete, definitionOf, F, instanceOf, LEAVE, sequence, startLeave, taskIn, tasksOf, upload } from './support';
+import { claim, complete, definitionOf, F, instanceOf, LEAVE, noticeTitles, sequence, startLeave, taskIn, tasksOf, upload } from './support';
 
 const DEMO = '100001';
 
@@ -69,6 +69,8 @@ onEveryStore('workflow tasks', { signIn: ['demo', 'zhangsan', 'lisi', 'operator'
     const first = await taskIn(ctx.demo, 'todo-list', processInstanceId);
     expect(first).toMatchObject({ taskName: '部门领导审批', assignee: ids.admin });
     expect(await taskIn(ctx.lisi, 'claim-list', processInstanceId)).toBeUndefined();
+    // The named approver is told the task is theirs to do, not to claim.
+    expect(await noticeTitles(ctx.demo)).toContain('待办任务: 部门领导审批 - 张三的请假申请(5天)');
     expectOk(await complete(ctx.demo, String(first?.taskId), false, '时间太长'));
 
     const adjust = await taskIn(ctx.zhangsan, 'todo-list', processInstanceId);
@@ -109,6 +111,18 @@ onEveryStore('workflow tasks', { signIn: ['demo', 'zhangsan', 'lisi', 'operator'
     const byDept = await taskIn(ctx.lisi, 'claim-list', instanceId);
     expectOk(await complete(ctx.lisi, String(byDept?.taskId)));
     expect(await offeredTo()).toEqual([0, 1, 0, 0]); // holders of post manager
+  });
+
+  it('carries each task’s form key from its model to the console', async () => {
+    const xml = sequence('formed', [{ id: 'inspect', candidateGroups: 'role:engineer', formKey: 'process' }, { id: 'sign', candidateGroups: 'role:engineer' }]);
+    const [definition] = expectOk(await upload(ctx.demo, [{ name: 'formed.bpmn', xml }]));
+    const { processInstanceId } = expectOk(await ctx.zhangsan.post<{ processInstanceId: string }>(`${F}/process/start-process`, { processDefinitionId: definition.id }));
+    const inspect = (await taskIn(ctx.lisi, 'claim-list', processInstanceId)) as FlowTask;
+    expect(inspect).toMatchObject({ taskName: 'inspect', formKey: 'process' });
+    expect(expectOk(await ctx.lisi.get<FlowTask>(`${F}/work/task-detail`, { taskId: inspect.taskId })).formKey).toBe('process');
+    expectOk(await complete(ctx.lisi, inspect.taskId));
+    expect(await taskIn(ctx.lisi, 'done-list', processInstanceId)).toMatchObject({ formKey: 'process' });
+    expect(await taskIn(ctx.lisi, 'claim-list', processInstanceId)).toMatchObject({ taskName: 'sign', formKey: null });
   });
 
   it('runs parallel branches and joins them: the process goes on once both are done', async () => {
@@ -160,13 +174,17 @@ onEveryStore('workflow tasks', { signIn: ['demo', 'zhangsan', 'lisi', 'operator'
     expect(expectOk(await ctx.zhangsan.get<Array<{ account: string }>>(`${F}/work/users`)).map((u) => u.account)).not.toContain('flow_outsider');
     expectRefused(await ctx.demo.post(`${F}/work/delegate-task`, { taskId: task.taskId, userId: ids.admin }), '请选择其他办理人');
     expectRefused(await ctx.demo.post(`${F}/work/delegate-task`, { taskId: task.taskId, userId: '123' }), '办理人不存在');
+    const about = '部门领导审批 - 张三的请假申请(1天)';
     expectOk(await ctx.demo.post(`${F}/work/delegate-task`, { taskId: task.taskId, userId: ids.lisi, comment: '请李四先看' }));
+    expect(await noticeTitles(ctx.lisi)).toContain(`收到委派任务: ${about}`);
     expect(await taskIn(ctx.lisi, 'todo-list', processInstanceId)).toMatchObject({ delegation: 'pending', ownerName: '管理员', assigneeName: '李四' });
     expect(await taskIn(ctx.demo, 'todo-list', processInstanceId)).toBeUndefined();
     expectOk(await complete(ctx.lisi, task.taskId, true, '没有问题'));
-    // Resolved: back with the owner, the process has not moved.
+    // Resolved: back with the owner, who is told; the process has not moved.
+    expect(await noticeTitles(ctx.demo)).toContain(`委派任务已办理: ${about}`);
     expect(await taskIn(ctx.demo, 'todo-list', processInstanceId)).toMatchObject({ delegation: null, assigneeName: '管理员', taskName: '部门领导审批' });
     expectOk(await ctx.demo.post(`${F}/work/transfer-task`, { taskId: task.taskId, userId: ids.lisi, comment: '交给李四' }));
+    expect(await noticeTitles(ctx.lisi)).toContain(`收到转办任务: ${about}`);
     expectRefusedExactly(await complete(ctx.demo, task.taskId), FLOW_MESSAGES.notYours);
     expectOk(await complete(ctx.lisi, task.taskId, true, '批准'));
     const steps = (await history(processInstanceId)).filter((s) => s.historyActivityType === 'userTask');
@@ -176,6 +194,66 @@ onEveryStore('workflow tasks', { signIn: ['demo', 'zhangsan', 'lisi', 'operator'
       ['管理员', 'transfer', '交给李四'],
       ['李四', null, '批准'],
     ]);
+  });
+
+  it('answers a second submit as the first; one that says the other thing is refused with what stands', async () => {
+    const { processInstanceId } = await startLeave(ctx.zhangsan, leaveId, 1, { taskUser: ids.admin });
+    const task = (await taskIn(ctx.demo, 'todo-list', processInstanceId)) as FlowTask;
+    const answer = async (pass: boolean) => (await complete(ctx.demo, task.taskId, pass)).body;
+    expect(await answer(true)).toMatchObject({ success: true, msg: '办理成功' });
+    expect(await answer(true)).toMatchObject({ success: true, msg: '办理成功' });
+    expect(await answer(false)).toMatchObject({ success: false, msg: FLOW_MESSAGES.alreadyApproved });
+    expect(await taskIn(ctx.demo, 'done-list', processInstanceId)).toMatchObject({ pass: true, comment: '同意' });
+    expect((await instanceOf(ctx.demo, processInstanceId)).state).toBe(3);
+
+    // A rejection repeated is a rejection; an approval after it is refused.
+    const second = await startLeave(ctx.zhangsan, leaveId, 1, { taskUser: ids.admin });
+    const rejected = (await taskIn(ctx.demo, 'todo-list', second.processInstanceId)) as FlowTask;
+    expect((await complete(ctx.demo, rejected.taskId, false, '不批')).body).toMatchObject({ success: true, msg: '驳回成功' });
+    expect((await complete(ctx.demo, rejected.taskId, false, '不批')).body).toMatchObject({ success: true, msg: '驳回成功' });
+    expectRefusedExactly(await complete(ctx.demo, rejected.taskId, true), FLOW_MESSAGES.alreadyRejected);
+    expect((await taskIn(ctx.zhangsan, 'todo-list', second.processInstanceId))?.taskName).toBe('调整申请');
+  });
+
+  it('answers a delegate’s second resolve as the first, and tells the owner once', async () => {
+    const { processInstanceId } = await startLeave(ctx.zhangsan, leaveId, 1, { taskUser: ids.admin });
+    const task = (await taskIn(ctx.demo, 'todo-list', processInstanceId)) as FlowTask;
+    expectOk(await ctx.demo.post(`${F}/work/delegate-task`, { taskId: task.taskId, userId: ids.lisi }));
+    const resolved = `委派任务已办理: 部门领导审批 - 张三的请假申请(1天)`;
+    const before = (await noticeTitles(ctx.demo)).filter((t) => t === resolved).length;
+    expect((await complete(ctx.lisi, task.taskId, true, '看过了')).body).toMatchObject({ success: true, msg: '办理成功' });
+    expect((await complete(ctx.lisi, task.taskId, true, '看过了')).body).toMatchObject({ success: true, msg: '办理成功' });
+    expectRefusedExactly(await complete(ctx.lisi, task.taskId, false), FLOW_MESSAGES.alreadyApproved);
+    expect((await noticeTitles(ctx.demo)).filter((t) => t === resolved)).toHaveLength(before + 1);
+    // The owner holds it once more and completes it; the delegate's repeat still answers as its resolve did.
+    expect(await taskIn(ctx.demo, 'todo-list', processInstanceId)).toMatchObject({ delegation: null, assigneeName: '管理员' });
+    expectOk(await complete(ctx.demo, task.taskId, true));
+    expect((await complete(ctx.lisi, task.taskId, true, '看过了')).body).toMatchObject({ success: true, msg: '办理成功' });
+    expect((await history(processInstanceId)).filter((s) => s.historyActivityType === 'userTask').map((s) => [s.assigneeName, s.reason])).toEqual([
+      ['管理员', 'delegate'],
+      ['李四', 'resolve'],
+      ['管理员', null],
+    ]);
+  });
+
+  it('gives a claimed task back to its candidates; only its holder may, and only when it has candidates', async () => {
+    const { processInstanceId } = await startLeave(ctx.zhangsan, leaveId, 1);
+    const task = (await taskIn(ctx.lisi, 'claim-list', processInstanceId)) as FlowTask;
+    const unclaim = (api: typeof ctx.lisi) => api.request('POST', `${F}/work/unclaim-task`, { query: { taskId: task.taskId } });
+    expectRefusedExactly(await unclaim(ctx.lisi), FLOW_MESSAGES.notYours); // not claimed yet
+    expectOk(await claim(ctx.lisi, task.taskId));
+    expectRefusedExactly(await unclaim(ctx.demo), FLOW_MESSAGES.notYours);
+    expect((await unclaim(ctx.lisi)).body).toMatchObject({ success: true, msg: '退回成功' });
+    expect(await taskIn(ctx.lisi, 'claim-list', processInstanceId)).toMatchObject({ status: 'claim', assignee: null, claimTime: null });
+    expect(await taskIn(ctx.lisi, 'todo-list', processInstanceId)).toBeUndefined();
+    // A delegated task is the owner's to take back, not the delegate's to give away.
+    expectOk(await claim(ctx.lisi, task.taskId));
+    expectOk(await ctx.lisi.post(`${F}/work/delegate-task`, { taskId: task.taskId, userId: ids.admin }));
+    expectRefusedExactly(await unclaim(ctx.demo), FLOW_MESSAGES.notYours);
+    // A task named to one person has nobody to go back to.
+    const named = await startLeave(ctx.zhangsan, leaveId, 1, { taskUser: ids.admin });
+    const mine = (await taskIn(ctx.demo, 'todo-list', named.processInstanceId)) as FlowTask;
+    expectRefusedExactly(await ctx.demo.request('POST', `${F}/work/unclaim-task`, { query: { taskId: mine.taskId } }), '该任务没有候选人,不能退回');
   });
 
   it('keeps tenants apart: another tenant sees, claims and completes nothing', async () => {
