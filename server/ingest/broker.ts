@@ -113,11 +113,11 @@ class AccessRules {
 
 const CONNECT_TIMEOUT_MS = 10_000;
 /**
- * Connections the kernel holds until the broker accepts them (capped by net.core.somaxconn). Node's default of 511
- * overflows when a fleet reconnects at once: the dropped SYNs are retried after 1, 3, 7, 15… s, and 5,000 devices took
- * two minutes to connect to an idle server (bench:connections).
+ * Connections the kernel holds until the broker accepts them, capped by net.core.somaxconn (docs/operations.md
+ * "Sizes"). Node's default of 511 overflows when a fleet reconnects at once: the dropped handshakes are retried after
+ * 1, 3, 7, 15… s, and 5,000 devices took two minutes to connect to an idle server (bench:connections).
  */
-const LISTEN_BACKLOG = 4096;
+const LISTEN_BACKLOG = 65_535;
 const TCP_KEEPALIVE_MS = 60_000;
 /** How long after a change of identities the connected ones are looked at again. */
 const REVOKE_AFTER_MS = 100;

@@ -276,6 +276,14 @@ function printErrors(errors: Record<string, number>): void {
   if (list.length) console.log(`    client errors: ${list.map(([message, n]) => `${message} × ${n}`).join('; ')}`);
 }
 
+function kernelValue(path: string): string {
+  try {
+    return readFileSync(`/proc/sys/${path}`, 'utf8').trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
 async function bench(store: string, databaseUrl?: string): Promise<void> {
   const devices = fleetSize();
   const codes = Array.from({ length: devices }, (_, i) => `BC-${String(i).padStart(5, '0')}`);
@@ -321,6 +329,9 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
 }
 
 console.log(describeMachine());
+// The kernel's accept queue caps the broker's listen backlog: a fleet larger than it, reconnecting at once, loses
+// handshakes that TCP retries only after growing pauses (docs/operations.md "Sizes").
+console.log(`net.core.somaxconn ${kernelValue('net/core/somaxconn')}, net.ipv4.tcp_max_syn_backlog ${kernelValue('net/ipv4/tcp_max_syn_backlog')}`);
 console.log(
   `Connections benchmark: ${REQUESTED} direct devices requested, each its own MQTT identity (3.1.1, clean session, keep-alive 60 s), ` +
     `one QoS 1 reading every ${PERIOD_MS / 1000} s each for ${SECONDS} s, a probe every 100 ms, then a restart of the server`,
