@@ -1,5 +1,9 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { formatDateTime } from '../time';
+
+/** Devices per UPDATE of the write-back: 4 parameters each, far below both stores' limits. */
+const PERSIST_BATCH = 500;
 
 export interface LatestValue {
   ts: number;
@@ -82,25 +86,28 @@ export class LatestValues {
     this.dirty.set(deviceId, seenAt);
   }
 
-  /** Writes the changed devices' latest values and last-seen times. */
+  /**
+   * Writes the changed devices' latest values and last-seen times, 500 devices to an UPDATE … FROM (VALUES …): a fleet
+   * publishing every 20 s is a thousand devices a second, one statement each was a round trip each on PostgreSQL.
+   */
   async persist(): Promise<void> {
     await this.loaded;
     if (this.dirty.size === 0) return;
     const changed = [...this.dirty];
     this.dirty.clear();
+    const rows = changed.map(([deviceId, seenAt]) => {
+      const channels = [...(this.byDevice.get(deviceId) ?? [])];
+      const values = Object.fromEntries(channels.map(([key, v]) => [key, v.value]));
+      const stored: StoredChannels = Object.fromEntries(channels.map(([key, v]) => [key, [v.ts, v.value, v.previous]]));
+      return sql`(${deviceId}, ${JSON.stringify(values)}, ${JSON.stringify(stored)}, ${formatDateTime(new Date(seenAt))})`;
+    });
     await this.db.transaction().execute(async (trx) => {
-      for (const [deviceId, seenAt] of changed) {
-        const channels = [...(this.byDevice.get(deviceId) ?? [])];
-        const values = Object.fromEntries(channels.map(([key, v]) => [key, v.value]));
-        const stored: StoredChannels = Object.fromEntries(channels.map(([key, v]) => [key, [v.ts, v.value, v.previous]]));
-        const seen = formatDateTime(new Date(seenAt));
-        // Another process of the deployment may have heard the device later and written that back already.
-        await trx
-          .updateTable('wit_device')
-          .set({ lastValues: JSON.stringify(values), lastChannels: JSON.stringify(stored), lastSeen: seen })
-          .where('id', '=', deviceId)
-          .where((eb) => eb.or([eb('lastSeen', 'is', null), eb('lastSeen', '<=', seen)]))
-          .execute();
+      for (let i = 0; i < rows.length; i += PERSIST_BATCH) {
+        // VALUES names its columns column1… on both stores. Another process of the deployment may have heard a device
+        // later and written that back already: last_seen only moves forward.
+        await sql`update wit_device set last_values = v.column2, last_channels = v.column3, last_seen = v.column4
+          from (values ${sql.join(rows.slice(i, i + PERSIST_BATCH))}) as v
+          where wit_device.id = v.column1 and (wit_device.last_seen is null or wit_device.last_seen <= v.column4)`.execute(trx);
       }
     });
   }

@@ -17,11 +17,16 @@ const MECHANISM = [
   /\/db\/repository\.ts$/,
   // Declared references: the batched name lookup and the in-use check read tables the declarations name.
   /\/db\/references\.ts$/,
+  // The project data scope: subqueries the repository puts inside its tenant-scoped queries.
+  /\/db\/project-scope\.ts$/,
   /\/db\/migrations\//,
   /\/db\/seed/,
   /\/db\/raw-queries\.ts$/,
 ];
 const QUERY = /\.(selectFrom|updateTable|deleteFrom|insertInto)\(\s*(?:['"`]([a-z_]+)|[^'"`)\s])/g;
+/** SQL written out in a sql`…` template: each statement that names a tenant table counts once. */
+const RAW_SQL = /\bsql`([^`]*)`/g;
+const SQL_TABLE = /\b(?:from|update|into|join)\s+"?([a-z_]+)"?/gi;
 
 const filesUnder = (dir: string): string[] =>
   readdirSync(dir).flatMap((name) => {
@@ -48,8 +53,12 @@ async function rawQueries(): Promise<Map<string, number>> {
   for (const file of filesUnder(join(ROOT, 'server'))) {
     const name = relative(ROOT, file);
     if (MECHANISM.some((pattern) => pattern.test(`/${name}`))) continue;
-    for (const match of readFileSync(file, 'utf8').matchAll(QUERY)) {
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(QUERY)) {
       if (match[2] === undefined || tables.has(match[2])) counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+    for (const [, statement] of text.matchAll(RAW_SQL)) {
+      if ([...statement.matchAll(SQL_TABLE)].some(([, table]) => tables.has(table))) counts.set(name, (counts.get(name) ?? 0) + 1);
     }
   }
   return counts;
