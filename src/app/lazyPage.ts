@@ -1,4 +1,5 @@
 import { type ComponentType, createElement, lazy, type LazyExoticComponent } from 'react';
+import { loadConsoleCatalogue } from './i18n';
 
 /** Spec §9: a script chunk that has not arrived after 120000 ms counts as failed. */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
@@ -37,12 +38,14 @@ export function retryFailedChunks(): void {
   failed.clear();
 }
 
+type PageModule<P> = { default: ComponentType<P> };
+
 /**
  * React.lazy over loadChunk: a route's page as its own chunk. React.lazy keeps a failure for good, so a failed page
  * registers a reset that swaps in a fresh lazy component when the user asks to retry (not before: React renders
  * a failed tree once more on its own, which would import twice).
  */
-export function lazyPage<P extends object = object>(load: () => Promise<{ default: ComponentType<P> }>): ComponentType<P> {
+function lazyChunk<P extends object>(load: () => Promise<PageModule<P>>): ComponentType<P> {
   const fresh = (): LazyExoticComponent<ComponentType<P>> =>
     lazy(() =>
       loadChunk(load).catch((error: unknown) => {
@@ -54,4 +57,17 @@ export function lazyPage<P extends object = object>(load: () => Promise<{ defaul
     );
   let current = fresh();
   return (props: P) => createElement(current, props);
+}
+
+/** A console page: its chunk and the console's catalogue (src/app/i18n.ts) load together. */
+export function lazyPage<P extends object = object>(load: () => Promise<PageModule<P>>): ComponentType<P> {
+  return lazyChunk(() => Promise.all([load(), loadConsoleCatalogue()]).then(([page]) => page));
+}
+
+/**
+ * A page shown before anyone signs in (login, lock, errors): its strings are in the entry catalogue, so it does not
+ * wait for the console's (lingui.config.ts lists its sources; tests/unit/catalogs.test.ts checks what it imports).
+ */
+export function entryPage<P extends object = object>(load: () => Promise<PageModule<P>>): ComponentType<P> {
+  return lazyChunk(load);
 }

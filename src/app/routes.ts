@@ -4,7 +4,7 @@ import type { ComponentType } from 'react';
 import { screenFor } from '../features/registry';
 import { type ProcessPageKind, parseProcessPath } from '../features/work/processRoutes';
 import type { RouteMeta } from './guard';
-import { lazyPage } from './lazyPage';
+import { entryPage, lazyPage } from './lazyPage';
 import { screenKeyOf } from './menu';
 
 export interface RouteDef {
@@ -15,13 +15,13 @@ export interface RouteDef {
   component: ComponentType;
 }
 
-const errorPage = lazyPage(() => import('../features/errors/ErrorPage'));
+const errorPage = entryPage(() => import('../features/errors/ErrorPage'));
 const publicPage = { isAuth: false, isTab: false } as const;
 
 /** The static routes of spec §2 (the shell's own pages). */
 export const STATIC_ROUTES: Record<string, RouteDef> = {
-  '/login': { title: msg`登录`, meta: publicPage, layout: false, component: lazyPage(() => import('../features/login/LoginPage')) },
-  '/lock': { title: msg`锁屏`, meta: publicPage, layout: false, component: lazyPage(() => import('../features/lock/LockPage')) },
+  '/login': { title: msg`登录`, meta: publicPage, layout: false, component: entryPage(() => import('../features/login/LoginPage')) },
+  '/lock': { title: msg`锁屏`, meta: publicPage, layout: false, component: entryPage(() => import('../features/lock/LockPage')) },
   '/404': { title: msg`页面不存在`, meta: publicPage, layout: false, component: errorPage },
   '/403': { title: msg`无权访问`, meta: publicPage, layout: false, component: errorPage },
   '/500': { title: msg`服务器错误`, meta: publicPage, layout: false, component: errorPage },

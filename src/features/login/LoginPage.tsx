@@ -10,7 +10,7 @@ import { site } from '../../app/config';
 import { sessionActor } from '../../app/shell';
 import { setStore } from '../../app/storage';
 import { toast } from '../../ui/toast';
-import { LanguageMenu } from '../shell/LanguageMenu';
+import { LanguageMenu } from '../../ui/LanguageMenu';
 
 interface Captcha {
   key: string;

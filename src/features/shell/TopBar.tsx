@@ -12,7 +12,7 @@ import { confirm } from '../../ui/confirm';
 import { NoticeBell } from '../notice/NoticeBell';
 import { ColourPicker } from './ColourPicker';
 import { ErrorLogDialog } from './ErrorLogDialog';
-import { LanguageMenu } from './LanguageMenu';
+import { LanguageMenu } from '../../ui/LanguageMenu';
 import { LockDialog } from './LockDialog';
 import { MenuSearch, TopSearch } from './MenuSearch';
 import { toggleSidebar } from './Sidebar';

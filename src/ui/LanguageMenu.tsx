@@ -1,8 +1,8 @@
 import { Button, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
 import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
-import type { Language } from '../../../machines/preferences';
-import { preferencesActor } from '../../app/shell';
+import type { Language } from '../../machines/preferences';
+import { preferencesActor } from '../app/shell';
 
 const LANGUAGES: ReadonlyArray<[Language, string]> = [
   ['zh', '中文'],
