@@ -3,6 +3,7 @@ import { verifyPassword } from '../auth/passwords';
 import type { DeviceCredentialRules } from '../auth/sign-in-rules';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
+import { Batched } from '../db/batched';
 import { inUse } from '../db/in-use';
 import type { Platform } from '../platform';
 
@@ -102,36 +103,6 @@ class Slots {
       const next = this.waiting.shift();
       if (next) next();
       else this.busy -= 1;
-    }
-  }
-}
-
-/** Looks up several keys with one query: the keys asked for within one turn of the event loop go together. */
-class Batched<V> {
-  private pending = new Map<string, Array<{ resolve: (value: V | undefined) => void; reject: (error: unknown) => void }>>();
-
-  constructor(private readonly load: (keys: string[]) => Promise<Map<string, V>>) {}
-
-  get(key: string): Promise<V | undefined> {
-    return new Promise((resolve, reject) => {
-      if (this.pending.size === 0) setImmediate(() => void this.flush());
-      const waiting = this.pending.get(key) ?? [];
-      waiting.push({ resolve, reject });
-      this.pending.set(key, waiting);
-    });
-  }
-
-  private async flush(): Promise<void> {
-    const batch = [...this.pending];
-    this.pending = new Map();
-    for (let i = 0; i < batch.length; i += 500) {
-      const part = batch.slice(i, i + 500);
-      try {
-        const found = await this.load(part.map(([key]) => key));
-        for (const [key, waiting] of part) for (const { resolve } of waiting) resolve(found.get(key));
-      } catch (error) {
-        for (const [, waiting] of part) for (const { reject } of waiting) reject(error);
-      }
     }
   }
 }
