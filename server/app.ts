@@ -34,7 +34,7 @@ import { installErrorHandler } from './http/errors';
 import { installTranslation } from './http/language';
 import { installSecurityHeaders } from './http/headers';
 import { installCallLimits } from './http/limits';
-import { type Broker, startBroker } from './ingest/broker';
+import { type Broker, createBroker } from './ingest/broker';
 import { createIngest, type Ingest } from './ingest';
 import { PresenceSampler, type SamplerOptions } from './ingest/presence-sampler';
 import { LogWriter } from './logs';
@@ -188,7 +188,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const push = startPush(platform, ingest.latest);
   const statistics = { sampler: new PresenceSampler(platform, options.sampler), events: startStatsEvents(platform, realtime, options.statsClock) };
   statistics.sampler.start();
-  const broker = config.mqttUrl ? undefined : await startBroker(platform, ingest.hooks, config.mqttPort, config.host);
+  const broker = config.mqttUrl ? undefined : await createBroker(platform, ingest.hooks, config.mqttPort, config.host);
+  // Devices are let in once every route and module is ready (Broker.listen).
+  if (broker) app.addHook('onReady', () => broker.listen());
   if (config.mqttUrl) await ingest.connectExternal(config.mqttUrl);
   await third.puller.start();
   flowTimers.start();
