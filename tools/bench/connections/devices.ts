@@ -1,9 +1,9 @@
-import mqtt, { type MqttClient } from 'mqtt';
+import { LightClient } from './light-client';
 import { type Command, clock, emptyReport, type Reply } from './protocol';
 
 /**
  * One load-generator process of the connections benchmark (run.ts): each of its devices is one MQTT client with its
- * own identity (MQTT 3.1.1, clean session, keep-alive 60 s). They connect when told, publish one QoS 1 reading on
+ * own identity (MQTT 3.1.1, clean session, keep-alive 60 s, light-client.ts). They connect when told, publish one QoS 1 reading on
  * their own topic every period once told, and reconnect by themselves when the server goes away, as real devices
  * do: about every second, each at its own pace. A device that comes back sends a reading at once.
  * Reports its counts to the parent every half second.
@@ -21,7 +21,7 @@ const MAX_ERRORS = 20;
 interface Device {
   code: string;
   slot: number;
-  client?: MqttClient;
+  client?: LightClient;
   connected: boolean;
   ever: boolean;
   /** When it connected again after the restart mark; undefined before. */
@@ -45,8 +45,8 @@ function publish(device: Device): void {
   if (!device.client) return;
   report.published++;
   const values = Object.fromEntries(KEYS.map((k, i) => [k, Math.round(Math.random() * 1e4) / 100 + i]));
-  // Sent while offline, mqtt.js keeps it and sends it on the next connection.
-  device.client.publish(`vigil/${tenant}/device/${device.code}/data`, JSON.stringify({ ts: Date.now(), values }), { qos: 1 }, (error) => {
+  // Sent while offline, the client keeps it and sends it on the next connection.
+  device.client.publish(`vigil/${tenant}/device/${device.code}/data`, JSON.stringify({ ts: Date.now(), values }), (error) => {
     if (error) {
       report.failed++;
       return countError(error.message);
@@ -76,29 +76,30 @@ function connected(device: Device): void {
   if (publishing) publish(device);
 }
 
-function closed(device: Device): void {
-  if (!device.connected) return; // a failed attempt, not a lost connection
+function closed(device: Device, wasConnected: boolean): void {
+  if (!wasConnected) return; // a failed attempt, not a lost connection
   device.connected = false;
   report.connected--;
   if (marked) report.dropped++;
 }
 
-function open(device: Device): MqttClient {
-  const client = mqtt.connect(url, {
+const server = new URL(url);
+
+function open(device: Device): LightClient {
+  return new LightClient({
+    host: server.hostname,
+    port: Number(server.port),
     username: device.code,
     password,
     clientId: device.code,
-    protocolVersion: 4,
-    clean: true,
-    keepalive: 60,
-    connectTimeout: CONNECT_TIMEOUT_MS,
+    keepaliveS: 60,
+    connectTimeoutMs: CONNECT_TIMEOUT_MS,
     // Not in step: a fleet that retries in lockstep hits the server in waves no real fleet makes.
-    reconnectPeriod: 750 + Math.floor(Math.random() * 500),
+    retryMs: 750 + Math.floor(Math.random() * 500),
+    onConnect: () => connected(device),
+    onClose: (wasConnected) => closed(device, wasConnected),
+    onError: countError,
   });
-  client.on('connect', () => connected(device));
-  client.on('close', () => closed(device));
-  client.on('error', (error) => countError(error.message));
-  return client;
 }
 
 async function connectAll(codes: string[], firstSlot: number): Promise<void> {
@@ -142,7 +143,7 @@ const snapshot = (final: boolean): Reply => {
 
 function stop(): void {
   for (const timer of timers) clearInterval(timer);
-  for (const device of devices) device.client?.end(true);
+  for (const device of devices) device.client?.end();
   // Exits once the report is written: a disconnect right after `send` can drop it.
   send(snapshot(true), () => process.exit(0));
 }
