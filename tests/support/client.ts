@@ -65,10 +65,14 @@ export class ApiClient {
     return this.request<Envelope<T>>('POST', path, { json, query });
   }
 
-  /** Password grant; stores the token on success and returns the raw token response. */
+  /**
+   * Password grant (the captcha grant when a captcha's key and code come in `headers`); stores the token on success and
+   * returns the raw token response.
+   */
   async login(account = 'admin', password = 'admin', tenantId = this.tenantId, headers: Record<string, string> = {}) {
+    const grant = headers['captcha-key'] ? 'captcha' : 'password';
     const reply = await this.request<Record<string, string>>('POST', '/api/blade-auth/oauth/token', {
-      query: { tenantId, username: account, password, grant_type: 'password', scope: 'all', type: 'account' },
+      query: { tenantId, username: account, password, grant_type: grant, scope: 'all', type: 'account' },
       headers: { 'tenant-id': tenantId, ...headers },
     });
     if (reply.body.access_token) this.token = reply.body.access_token;
