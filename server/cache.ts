@@ -1,4 +1,4 @@
-import { createClient } from 'redis';
+import type { createClient } from 'redis';
 
 /** A counter of a fixed window: hits so far and milliseconds until the window ends. */
 export interface Hits {
@@ -132,6 +132,8 @@ export class RedisStore implements KeyValueStore {
   private constructor(private readonly client: RedisCommands) {}
 
   static async connect(url: string, log: Parameters<typeof watchRedis>[2]): Promise<RedisStore> {
+    // Loaded only with REDIS_URL: a single process does not pay for the client at start.
+    const { createClient } = await import('redis');
     const client = createClient({ url });
     watchRedis(client, 'store', log);
     await client.connect();

@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Channel } from '../../resources/iot/alarm';
 import { ALARM_EVENT, type AlarmMessage, type LiveAlarm } from '../../resources/wire/alarms';
 import { ENABLED } from '../../resources/resource/oss';
@@ -104,7 +104,7 @@ export class Channels {
     if (!person.email) throw new PermanentFailure('接收人未设置邮箱');
     const settings = await smtpSettings(this.platform, message.tenantId);
     if (!settings.host) throw new PermanentFailure(`未配置邮件服务器(参数 ${SMTP_PARAMS.host})`);
-    const info = await this.transport(settings).sendMail({
+    const info = await (await this.transport(settings)).sendMail({
       from: settings.from || settings.user || `vigil@${settings.host}`,
       to: person.email,
       subject: message.title,
@@ -142,8 +142,10 @@ export class Channels {
     return { target: person.webhookUrl, detail: `${response.status} ${answer}` };
   }
 
-  private transport(settings: SmtpSettings): Transporter {
+  /** nodemailer is loaded with the first mail, not at start. */
+  private async transport(settings: SmtpSettings): Promise<Transporter> {
     const key = JSON.stringify(settings);
+    const { default: nodemailer } = await import('nodemailer');
     let transport = this.transports.get(key);
     if (!transport) {
       transport = nodemailer.createTransport({

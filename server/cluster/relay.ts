@@ -1,4 +1,3 @@
-import { createClient } from 'redis';
 import { closeRedis } from '../cache';
 import { ANY_TABLE, type EventBus } from '../events';
 
@@ -22,6 +21,7 @@ export interface Relay {
  * process is emitted here like a local one but not published again.
  */
 export async function startRelay(events: EventBus, redisUrl: string, origin: string, onError: (error: unknown) => void): Promise<Relay> {
+  const { createClient } = await import('redis');
   const publisher = createClient({ url: redisUrl });
   const subscriber = publisher.duplicate();
   for (const client of [publisher, subscriber]) client.on('error', onError);

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { EXPORT_LIMITS, type ExportLimits } from '../config';
@@ -214,11 +214,13 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * out as `X-Export-Rows`, so the console can say how many rows are coming. A client that goes away stops the
  * reading.
  */
-export function sendExport(request: FastifyRequest, reply: FastifyReply, spec: ExportSpec, rows: ExportRows): FastifyReply {
+export async function sendExport(request: FastifyRequest, reply: FastifyReply, spec: ExportSpec, rows: ExportRows): Promise<FastifyReply> {
+  // Loaded with the first export, not at start.
+  const { default: Excel } = await import('exceljs');
   const out = new PassThrough();
   // A client gone mid-file makes the zip's late writes fail: expected, not a crash.
   out.on('error', (error) => request.log.debug({ err: error }, 'export stream closed'));
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(unsafe(spec.name).slice(0, 31) || 'Sheet1', { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = spec.columns.map((c) => ({ header: c.title, key: c.field, width: widthOf(c.title) }));
   sheet.getRow(1).font = { bold: true };

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, promises as dns, type LookupAddress } from 'node:dns';
 import { createConnection, isIP, type LookupFunction, type Socket } from 'node:net';
 import mqtt, { type IClientOptions, MqttClient } from 'mqtt';
-import { Agent, buildConnector, fetch, type RequestInit, type Response } from 'undici';
+import type { Agent, RequestInit, Response } from 'undici';
 import { addressKind, allowedRanges, type Cidr, inCidr, parseAddress } from './addresses';
 
 /**
@@ -121,7 +121,8 @@ export class OutboundGuard {
    */
   async fetch(url: string | URL, init: RequestInit): Promise<Response> {
     try {
-      return await fetch(url, { ...init, dispatcher: this.dispatcher() });
+      const [{ fetch }, dispatcher] = await Promise.all([import('undici'), this.dispatcher()]);
+      return await fetch(url, { ...init, dispatcher });
     } catch (error) {
       throw refusalOf(error) ?? error;
     }
@@ -162,10 +163,12 @@ export class OutboundGuard {
     });
   };
 
-  private dispatcher(): Agent {
+  /** undici is loaded with the first request out, not at start. */
+  private async dispatcher(): Promise<Agent> {
     if (!this.agent) {
+      const { Agent, buildConnector } = await import('undici');
       const connect = buildConnector({ lookup: this.lookup });
-      this.agent = new Agent({
+      this.agent ??= new Agent({
         connect: (options, callback) => {
           const refused = this.literal(options.hostname);
           if (refused) callback(refused, null);

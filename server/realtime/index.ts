@@ -1,6 +1,4 @@
-import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyInstance } from 'fastify';
-import { createClient } from 'redis';
 import { Server, type Socket } from 'socket.io';
 import type { Principal } from '../auth/principal';
 import { closeRedis, watchRedis } from '../cache';
@@ -36,14 +34,22 @@ export function principalOfSocket(socket: Socket): Principal {
   return socket.data.principal as Principal;
 }
 
+/** The adapter's publisher and subscriber, none without REDIS_URL. */
+async function redisClients(url: string | undefined) {
+  if (!url) return [];
+  const { createClient } = await import('redis');
+  // No command time-out: the adapter never catches its commands' rejections, and one under load ended the process.
+  return [0, 1].map(() => createClient({ url, commandOptions: { timeout: 0 } }));
+}
+
 export async function startRealtime(app: FastifyInstance, platform: Platform): Promise<Realtime> {
   // Cross-origin pages as the API allows them (CORS_ORIGINS, docs/security.md): none by default.
   const origins = platform.config.corsOrigins;
   const io = new Server(app.server, { cors: origins.length ? { origin: origins, credentials: true } : undefined, serveClient: false });
-  // No command time-out: the adapter never catches its commands' rejections, and one under load ended the process.
-  const redisClient = (url: string) => createClient({ url, commandOptions: { timeout: 0 } });
-  const redis = platform.config.redisUrl ? [redisClient(platform.config.redisUrl), redisClient(platform.config.redisUrl)] : [];
+  const redis = await redisClients(platform.config.redisUrl);
   if (redis.length) {
+    // Loaded only with REDIS_URL: a single process does not pay for the clients at start.
+    const { createAdapter } = await import('@socket.io/redis-adapter');
     watchRedis(redis[0], 'realtime publisher', platform.log);
     watchRedis(redis[1], 'realtime subscriber', platform.log);
     await Promise.all(redis.map((client) => client.connect()));

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { device, devicePoint } from '../../../resources/iot/device';
 import { monitorFactorsItem } from '../../../resources/iot/monitoring';
@@ -73,7 +73,9 @@ function cellText(value: ExcelJS.CellValue): string {
 }
 
 async function readSheet(fileName: string, data: Buffer): Promise<SheetRow[]> {
-  const workbook = new ExcelJS.Workbook();
+  // Loaded with the first point sheet, not at start.
+  const { default: Excel } = await import('exceljs');
+  const workbook = new Excel.Workbook();
   const lower = fileName.toLowerCase();
   let sheet: ExcelJS.Worksheet | undefined;
   try {
