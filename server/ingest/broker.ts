@@ -25,11 +25,11 @@ export interface BrokerHooks {
 
 export interface Broker {
   aedes: Aedes;
-  /** The port it listens on (the one asked for until it listens). */
+  /** The port it listens on (the one asked for until it listens; kept once it has closed, for a restart). */
   readonly port: number;
   /**
-   * Starts accepting connections. The server calls it once everything else is ready: a fleet that reconnects the
-   * moment a restarted process listens would otherwise slow the rest of its start (bench:connections: 4 s → 12 s).
+   * Starts accepting connections. The server calls it once everything else is ready: a fleet reconnecting the moment
+   * a restarted process listens would otherwise compete with the rest of its start (bench:connections).
    */
   listen(): Promise<void>;
   /** Who a connected client is. */
@@ -261,11 +261,14 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
+  let bound = port;
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
         server.off('error', reject);
+        const address = server.address();
+        if (typeof address === 'object' && address) bound = address.port;
         resolve();
       });
     });
@@ -284,8 +287,7 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
   return {
     aedes,
     get port() {
-      const address = server.address();
-      return typeof address === 'object' && address ? address.port : port;
+      return bound;
     },
     listen,
     identityOf: (client) => identities.get(client),
