@@ -24,6 +24,7 @@ import * as sealedSecrets from './migrations/0021_sealed_secrets';
 import * as cluster from './migrations/0022_cluster';
 import * as deviceVerifiers from './migrations/0023_device_verifiers';
 import * as taskRevision from './migrations/0024_task_revision';
+import * as presenceSweep from './migrations/0025_presence_sweep';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0022_cluster': cluster,
   '0023_device_verifiers': deviceVerifiers,
   '0024_task_revision': taskRevision,
+  '0025_presence_sweep': presenceSweep,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
