@@ -1,5 +1,3 @@
-import type { createClient } from 'redis';
-
 /** A counter of a fixed window: hits so far and milliseconds until the window ends. */
 export interface Hits {
   count: number;

@@ -85,7 +85,10 @@ export class LightClient {
   private receive(packet: Packet): void {
     if (packet.cmd === 'connack') {
       clearTimeout(this.timer);
-      if (packet.returnCode !== 0) return this.fail(`connack ${packet.returnCode}`);
+      if (packet.returnCode !== 0) {
+        this.fail(`connack ${packet.returnCode}`);
+        return;
+      }
       this.connected = true;
       this.ping = setInterval(() => this.socket?.write(mqttPacket.generate({ cmd: 'pingreq' })), this.options.keepaliveS * 1000);
       this.options.onConnect();
