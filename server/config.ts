@@ -49,6 +49,11 @@ export interface Config {
   uploadLimit: number;
   /** DEVICE_OFFLINE_AFTER (seconds): a device heard of only through its data is offline after this much silence. */
   offlineAfterMs: number;
+  /**
+   * MQTT_SESSION_EXPIRY (seconds): the embedded broker drops the persistent session (clean session off) of a client
+   * gone this long — its subscriptions and the messages queued for it.
+   */
+  mqttSessionExpiryMs: number;
   /** ALARM_REMINDER_CHECK (seconds): how often open alarms are looked at for a reminder due; a reminder is at most this late. */
   reminderCheckMs: number;
   /** FLOW_THREADS: threads that run workflow engine steps (server/flow/engine-pool.ts); 0 runs them on the main thread. */
@@ -200,6 +205,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     flowThreads: threadsFrom(env.FLOW_THREADS),
     offlineAfterMs: secondsFrom(env.DEVICE_OFFLINE_AFTER, 600, 'DEVICE_OFFLINE_AFTER') * 1000,
     reminderCheckMs: secondsFrom(env.ALARM_REMINDER_CHECK, 30, 'ALARM_REMINDER_CHECK') * 1000,
+    mqttSessionExpiryMs: secondsFrom(env.MQTT_SESSION_EXPIRY, 7200, 'MQTT_SESSION_EXPIRY') * 1000,
     demo: flagFrom(env.DEMO, 'DEMO'),
     exports: EXPORT_LIMITS,
     socialProviders: env.SOCIAL_PROVIDERS ? (JSON.parse(env.SOCIAL_PROVIDERS) as OAuth2ProviderConfig[]) : [],

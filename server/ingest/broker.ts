@@ -127,6 +127,45 @@ const LISTEN_BACKLOG = 65_535;
 const TCP_KEEPALIVE_MS = 60_000;
 /** How long after a change of identities the connected ones are looked at again. */
 const REVOKE_AFTER_MS = 100;
+/** How often persistent sessions are looked at for expiry (more often when they expire sooner). */
+const SESSION_SWEEP_MS = 60_000;
+
+/** The part of aedes' persistence that holds a client's session (its types leave the persistence untyped). */
+interface SessionStore {
+  cleanSubscriptions(client: { id: string }): Promise<void>;
+  outgoingStream(client: { id: string }): AsyncIterable<{ messageId?: number }>;
+  outgoingClearMessageId(client: { id: string }, packet: { messageId?: number }): Promise<unknown>;
+}
+
+/**
+ * Persistent sessions (clean session off) live in this process's memory: a device that goes away for good would keep
+ * its subscriptions, and every QoS 1 message meant for it, until the process ends. One gone longer than
+ * MQTT_SESSION_EXPIRY is dropped, as MQTT 5's session expiry and EMQX's default of two hours do.
+ */
+function expireSessions(aedes: Aedes, expiryMs: number, onError: (error: unknown) => void): () => void {
+  const goneSince = new Map<string, number>();
+  // aedes' instance types leave its persistence out.
+  const store = (aedes as unknown as { persistence: SessionStore }).persistence;
+  aedes.on('clientDisconnect', (client) => {
+    if (!client.clean) goneSince.set(client.id, Date.now());
+  });
+  aedes.on('client', (client) => goneSince.delete(client.id));
+  const drop = async (id: string) => {
+    await store.cleanSubscriptions({ id });
+    for await (const packet of store.outgoingStream({ id })) await store.outgoingClearMessageId({ id }, packet);
+  };
+  const sweep = async () => {
+    const now = Date.now();
+    for (const [id, since] of goneSince) {
+      if (now - since < expiryMs) continue;
+      goneSince.delete(id);
+      await drop(id);
+    }
+  };
+  const timer = setInterval(() => void sweep().catch(onError), Math.min(SESSION_SWEEP_MS, expiryMs));
+  timer.unref();
+  return () => clearInterval(timer);
+}
 
 const ipOf = (client: Client) => (client.conn as { remoteAddress?: string }).remoteAddress;
 
@@ -210,6 +249,7 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
     },
   });
 
+  const stopExpiry = expireSessions(aedes, platform.config.mqttSessionExpiryMs, (error) => platform.logs.error('ingest', error, 'session expiry'));
   const timedOut = new WeakSet<Client>();
   const handedOver: Identity[] = [];
   aedes.on('clientReady', (client) => {
@@ -294,6 +334,7 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
     listening: () => server.listening && !closing,
     close: (drainMs = BROKER_DRAIN_MS) => {
       clearTimeout(revoking);
+      stopExpiry();
       return (closed ??= close(drainMs));
     },
   };
