@@ -12,17 +12,22 @@ onEveryStore('series writer', (ctx) => {
     const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
     const ts = Date.UTC(2026, 5, 1);
     const raw: RawRow = { id: nextId(), tenantId: '100001', deviceId, gatewayId: null, projectId: null, deviceCode: 'QJ-TH-01', topic: 'vigil/100001/device/QJ-TH-01/data', payload: '{}', receivedAt: ts, readings: 1, error: null, createTime: '2026-06-01 00:00:00' };
+    const { native } = ctx.server.app.platform;
     let written: Promise<void> | undefined;
     const failed = db.transaction().execute(async (trx) => {
       await trx.updateTable('wit_device').set({ remark: 'changed in a transaction that fails' }).where('id', '=', deviceId).execute();
-      // The write is acknowledged while this transaction is open and waiting on something else…
+      const queued = native.dialect === 'sqlite' ? native.writeLock.waiting : 0;
       written = ctx.server.app.ingest.writer.write([{ tenantId: '100001', projectId: null, deviceId, pointKey: 'humidity', ts, value: 61.5, raw: 61.5 }], raw);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // A barrier, not a pause: the write has reached its own connection before this transaction ends. PostgreSQL
+      // acknowledges it while the transaction is still open; SQLite's transaction holds the process's turn to write,
+      // so there the writer's batch is seen waiting for that turn (it commits after the rollback, on its own).
+      if (native.dialect === 'postgres') await written;
+      else await until(() => native.writeLock.waiting > queued, 5000, 'the series batch waiting for its turn to write');
       throw new Error('rolled back');
     });
     await expect(failed).rejects.toThrow('rolled back');
     await written;
-    // …and yet it survives the rollback, which undoes only the transaction's own change.
+    // The write survives the rollback, which undoes only the transaction's own change.
     const row = await db.selectFrom('wit_device_log').select('value').where('deviceId', '=', deviceId).where('pointKey', '=', 'humidity').where('ts', '=', ts).executeTakeFirst();
     expect(row && Number(row.value)).toBe(61.5);
     expect(await db.selectFrom('wit_collect_data').select('id').where('id', '=', raw.id).executeTakeFirst()).toBeDefined();

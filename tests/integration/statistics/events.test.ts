@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { STATS_EVENT, type StatsChanged } from '../../../resources/wire/statistics';
 import type { ApiClient } from '../../support/client';
 import { expectOk } from '../../support/envelope';
+import { expectEvery } from '../../support/lists';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
 import { connectDevice, deviceOf, newTenant, publish, submit, X } from './support';
@@ -60,7 +61,7 @@ onEveryStore('stats.changed', { signIn: ['admin', 'demo'] }, (ctx) => {
     // A reading past a bound raises an alarm.
     await publish(client, f.tenantId, 'EV-TILT-01', Date.now(), { tilt_x: 12 });
     await until(() => tenant.seen().has('alarms'), 10_000, 'the alarm');
-    expect(tenant.events.every((e) => e.tenantId === f.tenantId)).toBe(true);
+    expectEvery(tenant.events, (e) => e.tenantId === f.tenantId, "the tenant's events");
     // The other tenant's room hears its own change; had it been sent ours, those would have come first on its socket.
     await submit(ctx.demo, 'alarm', { deviceId: await demoDevice(), alarmLevel: 4, content: '另一租户' });
     await until(() => other.events.length > 0, 10_000, "the other tenant's event");
