@@ -4,14 +4,18 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { param } from '../../resources/system/param';
 import { dict } from '../../resources/system/dict';
 import { translate } from '../../resources/messages';
-import { activate } from '../app/i18n';
+import { activate, loadConsoleCatalogue } from '../app/i18n';
 import { fieldProblem, formProblems, isRequired, refusalProblems, wireValue } from './validation';
 import { mqttUser } from '../../resources/iot/mqtt';
 import { mqttUserView } from '../features/mqtt/mqttViews';
 import { paramView } from '../features/system/paramView';
 
 describe('form validation', () => {
-  beforeAll(() => activate('zh'));
+  // The forms are the console's: their strings are in its catalogue, which a console page loads (src/app/lazyPage.ts).
+  beforeAll(async () => {
+    await loadConsoleCatalogue();
+    await activate('zh');
+  });
 
   it('gives the spec messages for empty required param fields', () => {
     expect(formProblems(param, paramView.fields, {}, i18n)).toEqual({ paramName: '请输入参数名称', paramKey: '请输入参数键名', paramValue: '请输入参数键值' });
