@@ -60,13 +60,19 @@ export async function activate(language: Language): Promise<void> {
   document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
 }
 
-/** The console's catalogue in the active language: a console page's chunk waits for it (lazyPage). */
+/**
+ * The console's catalogue: a console page's chunk waits for it (lazyPage). In the language shown and, while a change of
+ * language loads, in the one coming too: the page may render in either.
+ */
 export async function loadConsoleCatalogue(): Promise<void> {
   needed.add('console');
-  const language = active;
-  if (!language) return;
-  const messages = await catalogue('console', language);
-  if (active === language) i18n.load(language, messages);
+  const languages = new Set([i18n.locale as Language, active].filter((language): language is Language => !!language));
+  await Promise.all(
+    [...languages].map(async (language) => {
+      const messages = await catalogue('console', language);
+      if (language === i18n.locale || language === active) i18n.load(language, messages);
+    }),
+  );
 }
 
 export { i18n };
