@@ -14,14 +14,11 @@ const BATCH_WINDOW_MS = 10;
 export class Batched<V> {
   private pending = new Map<string, Waiting<V>>();
 
-  constructor(
-    private readonly load: (keys: string[]) => Promise<Map<string, V>>,
-    private readonly windowMs = BATCH_WINDOW_MS,
-  ) {}
+  constructor(private readonly load: (keys: string[]) => Promise<Map<string, V>>) {}
 
   get(key: string): Promise<V | undefined> {
     return new Promise((resolve, reject) => {
-      if (this.pending.size === 0) setTimeout(() => void this.flush(), this.windowMs);
+      if (this.pending.size === 0) setTimeout(() => void this.flush(), BATCH_WINDOW_MS);
       const waiting = this.pending.get(key) ?? [];
       waiting.push({ resolve, reject });
       this.pending.set(key, waiting);

@@ -20,7 +20,7 @@ export interface DeviceContext {
   compensation: ReadonlyMap<string, Coefficient>;
 }
 
-/** corrected = value + k × (T − t0). */
+/** A temperature coefficient of a model channel. */
 interface Coefficient {
   k: number;
   t0: number;
