@@ -32,6 +32,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
+          globalSetup: ['tests/support/seeded-store.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AppOptions, buildApp, type App } from '../../server/app';
@@ -6,6 +6,7 @@ import { DEFAULT_SIGN_IN_RULES } from '../../server/auth/sign-in-rules';
 import { loadConfig, type Config } from '../../server/config';
 import { CALL_LIMITS, type CallLimit, type CallLimits, type LimitName } from '../../server/http/limits';
 import { createPgDatabase, type StoreKind } from './databases';
+import { SEEDED_STORE_ENV } from './seeded-store';
 
 /** Where a test server keeps its data: a data dir and, on PostgreSQL, a database. */
 export interface TestStore {
@@ -49,8 +50,11 @@ export const RELAXED_LIMITS: CallLimits = Object.fromEntries(
   Object.entries(CALL_LIMITS).map(([name, limit]) => [name, { ...limit, max: 1_000_000 }]),
 ) as Record<LimitName, CallLimit>;
 
-async function newStore(kind: StoreKind): Promise<TestStore> {
+async function newStore(kind: StoreKind, seeded: boolean): Promise<TestStore> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
+  // The run's seeded store (tests/support/seeded-store.ts) where there is one; a fresh store otherwise.
+  const template = process.env[SEEDED_STORE_ENV];
+  if (kind === 'sqlite' && seeded && template) cpSync(template, dataDir, { recursive: true });
   const pgDb = kind === 'postgres' ? await createPgDatabase() : undefined;
   return {
     kind,
@@ -76,7 +80,7 @@ export async function startServer(
   /** Seams of the server (e.g. the third-party puller's timers). */
   options?: AppOptions,
 ): Promise<TestServer> {
-  const storage = reuse ?? (await newStore(store));
+  const storage = reuse ?? (await newStore(store, !overrides.demo));
   const { dataDir, databaseUrl } = storage;
   const config = loadConfig(
     // The suites' push targets and third-party platforms are local servers: the outbound guard lets them through
