@@ -1,0 +1,43 @@
+import { defineConfig } from 'vitest/config';
+import base from './vite.config';
+
+/**
+ * The tests a mutation run (tools/mutation/run.ts) runs against each mutant: the unit tests and the integration
+ * suites named in VIGIL_MUTATION_SUITES (comma-separated, from tools/mutation/modules.ts). SQLite alone (a mutant one
+ * store kills is killed) and no browser or multi-process suites: Stryker runs every test in one thread and collects
+ * coverage per test, which child processes and Chromium do not report.
+ */
+const suites = (process.env.VIGIL_MUTATION_SUITES ?? '').split(',').filter(Boolean);
+
+export default defineConfig({
+  plugins: base.plugins,
+  test: {
+    env: { VIGIL_TEST_STORES: 'sqlite' },
+    // Every mutant reruns the test files that cover it: importing the server once per worker, not once per file, is
+    // most of a run's time saved (each file still starts its own server on its own store).
+    isolate: false,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.{ts,tsx}'],
+          // It reads the server's source for raw queries, and Stryker's instrumented source is not the source.
+          exclude: ['tests/unit/raw-queries.test.ts'],
+          environment: 'happy-dom',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: suites.map((suite) => `tests/integration/${suite}/**/*.test.ts`),
+          globalSetup: ['tests/support/seeded-store.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
