@@ -2,7 +2,8 @@
  * `npm run test:mutation [-- module|file…]`: runs Stryker over each module of modules.ts in turn (all by default), or
  * over single files of them, then prints the scores of the modules touched. Each module has its own incremental file
  * (tests/mutation/<module>.json, committed): a rerun tests only the mutants whose code or covering tests changed, and a
- * run over one file keeps the module's results for the others, so a module can be measured a few files at a time.
+ * run over one file (or lines of it: `server/auth/rights.ts:40-60`) keeps the module's results for the rest, so a
+ * module can be measured a few files at a time.
  * The report of the last run is reports/mutation/<module>/index.html.
  */
 import { spawnSync } from 'node:child_process';
@@ -23,9 +24,9 @@ interface Score {
   ignored: number;
 }
 
-function mutate(module: MutationModule, files: string[]): void {
+function mutate(module: MutationModule, files: string[], strykerArgs: string[]): void {
   const env = { ...process.env, VIGIL_MUTATION_MODULE: module.name, VIGIL_MUTATE: files.join(','), VIGIL_MUTATION_SUITES: module.suites.join(',') };
-  const run = spawnSync('node_modules/.bin/stryker', ['run'], { env, stdio: 'inherit' });
+  const run = spawnSync('node_modules/.bin/stryker', ['run', ...strykerArgs], { env, stdio: 'inherit' });
   if (run.status !== 0) throw new Error(`Stryker failed on ${module.name} (exit ${run.status ?? run.signal})`);
 }
 
@@ -48,8 +49,11 @@ const percent = (s: Score) => {
 
 const line = (s: Score) => `${s.name.padEnd(34)} ${percent(s).padStart(8)} ${String(s.detected).padStart(8)} ${String(s.survived).padStart(8)} ${String(s.noCoverage).padStart(8)} ${String(s.ignored).padStart(8)}`;
 
-// Whether a module's entry (a file, or every .ts file under a folder) takes in `file`.
-const covers = (glob: string, file: string) => (glob.endsWith('/**/*.ts') ? file.startsWith(glob.slice(0, -'**/*.ts'.length)) && file.endsWith('.ts') : glob === file);
+// Whether a module's entry (a file, or every .ts file under a folder) takes in `file` (which may name lines: `a.ts:10-20`).
+const covers = (glob: string, file: string) => {
+  const name = file.replace(/:[\d-]+$/, '');
+  return glob.endsWith('/**/*.ts') ? name.startsWith(glob.slice(0, -'**/*.ts'.length)) && name.endsWith('.ts') : glob === name;
+};
 
 /** The files asked for, by module: a module's name stands for all its files. */
 function selection(wanted: string[]): Map<MutationModule, string[]> {
@@ -63,8 +67,11 @@ function selection(wanted: string[]): Map<MutationModule, string[]> {
   return chosen;
 }
 
-const chosen = selection(process.argv.slice(2));
-for (const [module, files] of chosen) mutate(module, files);
+// Options (`--force`: test the mutants again, though nothing changed; Stryker reuses results by test name, and an
+// edited test keeps its name) go to Stryker.
+const args = process.argv.slice(2);
+const chosen = selection(args.filter((a) => !a.startsWith('--')));
+for (const [module, files] of chosen) mutate(module, files, args.filter((a) => a.startsWith('--')));
 const modules = [...chosen.keys()];
 
 console.log(`\n${'module / file'.padEnd(34)} ${'score'.padStart(8)} ${'killed'.padStart(8)} ${'survived'.padStart(8)} ${'no cover'.padStart(8)} ${'static'.padStart(8)}`);

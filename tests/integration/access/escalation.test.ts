@@ -68,6 +68,8 @@ onEveryStore('no escalation', (ctx) => {
       refused(await clerk.post('/api/blade-system/role/update', { id: clerkRole, roleAlias: 'administrator' }), 403, ESCALATION.administratorAlias);
       refused(await clerk.post('/api/blade-system/role/submit', { roleName: '伪管理员', roleAlias: 'administrator', sort: 3 }), 403, ESCALATION.administratorAlias);
       refused(await clerk.post('/api/blade-system/role/update', { id: administrator(), roleName: '改名' }), 403);
+      // any other alias is its to give
+      expectOk(await clerk.post('/api/blade-system/role/submit', { roleName: '巡检员', roleAlias: `patrol${tenantId}`, sort: 7 }));
     });
 
     it('grants only menus and scopes it holds', async () => {
@@ -80,6 +82,13 @@ onEveryStore('no escalation', (ctx) => {
       ).id;
       refused(await clerk.post('/api/blade-system/role/grant', { roleIds: [target], menuIds: [menuId('user')], apiScopeIds: [scope] }), 403, ESCALATION.role);
       expectOk(await clerk.post('/api/blade-system/role/grant', { roleIds: [target], menuIds: [menuId('user')] }));
+      // data scopes likewise: one it does not hold is refused, one its own role holds it may pass on
+      const dataScope = expectOk(
+        await platform.post<{ id: string }>('/api/blade-system/data-scope/submit', { menuId: menuId('user'), resourceCode: `users-all${tenantId}`, scopeName: '全部可见', scopeType: 1 }),
+      ).id;
+      refused(await clerk.post('/api/blade-system/role/grant', { roleIds: [target], menuIds: [menuId('user')], dataScopeIds: [dataScope] }), 403, ESCALATION.role);
+      expectOk(await admin.post('/api/blade-system/role/grant', { roleIds: [clerkRole], menuIds: CLERK_MENUS, dataScopeIds: [dataScope] }));
+      expectOk(await clerk.post('/api/blade-system/role/grant', { roleIds: [target], menuIds: [menuId('user')], dataScopeIds: [dataScope] }));
       // once named by a scope, /blade-user/** is for the scope's holders only: take it away for the other cases
       expectOk(await platform.request('POST', '/api/blade-system/api-scope/remove', { query: { ids: scope } }));
     });
