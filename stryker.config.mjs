@@ -1,8 +1,9 @@
 /**
- * Mutation testing of one module (tools/mutation/run.ts sets VIGIL_MUTATE and VIGIL_MUTATION_MODULE from
- * tools/mutation/modules.ts; docs/testing.md "Mutation testing"). Incremental: a rerun tests only the mutants whose code
- * or covering tests changed since the module's file under tests/mutation/ was written. Static mutants (code that runs
- * only while a server starts, before any test) are ignored: each would need the whole suite, a day on two cores.
+ * Mutation testing of one module (tools/mutation/run.ts sets VIGIL_MUTATE, VIGIL_MUTATION_MODULE and
+ * VIGIL_MUTATION_SUITES from tools/mutation/modules.ts; docs/testing.md "Mutation testing"). Incremental: a rerun tests
+ * only the mutants whose code or covering tests changed since the module's file under tests/mutation/ was written (a
+ * test is known by its name). Static mutants (code that runs only while a server starts, before any test) are
+ * ignored: each would need the whole suite, a day on two cores.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 const module = process.env.VIGIL_MUTATION_MODULE ?? 'all';
