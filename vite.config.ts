@@ -1,6 +1,14 @@
 import { lingui } from '@lingui/vite-plugin';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/** How integration suites run (here and in the mutation runs, vitest.mutation.config.ts): real servers, seeded store. */
+export const INTEGRATION = {
+  globalSetup: ['tests/support/seeded-store.ts'],
+  environment: 'node',
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+} satisfies TestProjectInlineConfiguration['test'];
 
 /** The console build (Vite) and every test suite (Vitest projects: unit, integration, e2e). */
 export default defineConfig({
@@ -32,10 +40,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
-          globalSetup: ['tests/support/seeded-store.ts'],
-          environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...INTEGRATION,
         },
       },
       {

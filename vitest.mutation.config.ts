@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import base from './vite.config';
+import base, { INTEGRATION } from './vite.config';
 
 /**
  * The tests a mutation run (tools/mutation/run.ts) runs against each mutant: the unit tests and the integration
@@ -32,10 +32,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: suites.map((suite) => `tests/integration/${suite}/**/*.test.ts`),
-          globalSetup: ['tests/support/seeded-store.ts'],
-          environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...INTEGRATION,
         },
       },
     ],

@@ -20,14 +20,10 @@ export function postgresRequired(env: NodeJS.ProcessEnv = process.env): boolean 
 
 let reachable: Promise<boolean> | undefined;
 
-/** VIGIL_TEST_STORES=sqlite runs SQLite alone (the mutation runs: one store is enough to kill a mutant, twice as fast). */
-export function sqliteOnly(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.VIGIL_TEST_STORES === 'sqlite';
-}
-
 export function postgresReachable(): Promise<boolean> {
   reachable ??= (async () => {
-    if (sqliteOnly()) return false;
+    // VIGIL_TEST_STORES=sqlite runs SQLite alone (the mutation runs: one store is enough to kill a mutant).
+    if (process.env.VIGIL_TEST_STORES === 'sqlite') return false;
     const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
     try {
       await client.connect();
