@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEVICE_PASSWORD } from '../../../server/db/seed/monitoring';
@@ -11,6 +12,16 @@ import { demoId } from '../monitoring/support';
  * A restart of a process with the embedded broker (docs/mqtt.md "Presence"): the devices it disconnects as it closes
  * are not offline — they reconnect, and no console sees them flap. One that does not come back goes offline by silence.
  */
+/** Connections on this machine's local `port` that the kernel keeps in TIME_WAIT (/proc/net/tcp, state 06). */
+function inTimeWait(port: number): number {
+  const local = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const rows = readFileSync('/proc/net/tcp', 'utf8').trim().split('\n').slice(1);
+  return rows.filter((row) => {
+    const [, address, , state] = row.trim().split(/\s+/);
+    return address.endsWith(local) && state === '06';
+  }).length;
+}
+
 describe.each(await storeKinds())('presence across a restart of the embedded broker on %s', (store) => {
   let server: TestServer;
   const clients: MqttClient[] = [];
@@ -48,5 +59,16 @@ describe.each(await storeKinds())('presence across a restart of the embedded bro
     await until(() => afterStart.find((change) => change.code === 'QJ-TH-01'), 15_000, 'the absent device offline');
     expect(afterStart).toEqual([expect.objectContaining({ code: 'QJ-TH-01', online: false, reason: 'timeout' })]);
     expect(await onlineOf('QJ-CRACK-01')).toBe(1);
+  });
+
+  it('resets the connections it hands over: none stays in TIME_WAIT on the port its devices come back to', async () => {
+    const port = server.app.broker?.port as number;
+    const connected = await Promise.all(['QJ-TH-01', 'QJ-TILT-01'].map(connect));
+    const gone = connected.map((client) => new Promise<void>((resolve) => client.once('close', () => resolve())));
+    server = await server.restart();
+    await Promise.all(gone);
+    // Closed the ordinary way, the broker's side of each would wait there a minute, and a device reconnecting on the
+    // same address and port may have its SYN answered for the old connection (docs/mqtt.md "Restarts").
+    expect(inTimeWait(port)).toBe(0);
   });
 });

@@ -26,7 +26,7 @@ import { clock } from './protocol';
  * SQLite, then PostgreSQL when reachable (BENCH_STORE picks one).
  * The identities are provisioned with the verifiers their first CONNECT makes (docs/mqtt.md "Credentials"), as a fleet
  * that has connected once has them; --first-connect leaves them out, to measure that once-only migration by scrypt.
- * Usage: npm run bench:connections [-- --devices 20000 --seconds 60 --generators 4 --connect-timeout 600 --timeout 900 --first-connect]
+ * Usage: npm run bench:connections [-- --devices 20000 --seconds 60 --generators 4 --connect-timeout 600 --timeout 900 --generator-nice 10 --progress 5 --first-connect]
  */
 const args = new Map(process.argv.slice(2).map((arg, i, all) => [arg, all[i + 1]]));
 const REQUESTED = Number(args.get('--devices') ?? 20_000);
@@ -37,12 +37,15 @@ const CONNECT_TIMEOUT_MS = Number(args.get('--connect-timeout') ?? 600) * 1000;
 const TIMEOUT_MS = Number(args.get('--timeout') ?? 900) * 1000;
 /** Identities without their verifiers: every device's first CONNECT after an upgrade (one scrypt check each). */
 const FIRST_CONNECT = process.argv.includes('--first-connect');
+/** The load generators' nice value (generators.ts): 0 lets them compete with the server for the cores. */
+const GENERATOR_NICE = Number(args.get('--generator-nice') ?? 10);
 const PERIOD_MS = 20_000;
 const PROBE = 'BC-PROBE';
 /** Open files a server needs besides its MQTT sockets (database, logs, HTTP, threads), and a generator besides its clients. */
 const SERVER_FD_MARGIN = 400;
 const GENERATOR_FD_MARGIN = 100;
-const PROGRESS_MS = 5_000;
+/** How often a phase prints its progress (s). */
+const PROGRESS_MS = Number(args.get('--progress') ?? 5) * 1000;
 /** Lets a started server settle (first timers, caches) before its memory is read. */
 const SETTLE_MS = 3_000;
 const TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
@@ -306,7 +309,7 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
         `${limit < devices + SERVER_FD_MARGIN ? ' — TOO FEW for every device' : ''}`,
     );
     const mqttUrl = `mqtt://127.0.0.1:${server.mqttPort}`;
-    generators = await startGenerators(generatorCount(devices), mqttUrl, TENANT, PASSWORD, CONNECT_TIMEOUT_MS);
+    generators = await startGenerators(generatorCount(devices), mqttUrl, TENANT, PASSWORD, CONNECT_TIMEOUT_MS, GENERATOR_NICE);
     await sleep(SETTLE_MS);
     probe = await startProbe(mqttUrl, TENANT, PROBE, PASSWORD, CONNECT_TIMEOUT_MS);
     const connect = await connectPhase(server, generators, codes);
@@ -334,7 +337,7 @@ console.log(describeMachine());
 console.log(`net.core.somaxconn ${kernelValue('net/core/somaxconn')}, net.ipv4.tcp_max_syn_backlog ${kernelValue('net/ipv4/tcp_max_syn_backlog')}`);
 console.log(
   `Connections benchmark: ${REQUESTED} direct devices requested, each its own MQTT identity (3.1.1, clean session, keep-alive 60 s), ` +
-    `one QoS 1 reading every ${PERIOD_MS / 1000} s each for ${SECONDS} s, a probe every 100 ms, then a restart of the server`,
+    `one QoS 1 reading every ${PERIOD_MS / 1000} s each for ${SECONDS} s, a probe every 100 ms, then a restart of the server; load generators at nice ${GENERATOR_NICE}`,
 );
 await onEveryStore(bench).catch((error: unknown) => {
   if (!interrupted) throw error;
