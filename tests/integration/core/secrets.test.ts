@@ -11,6 +11,7 @@ import { expectOk, type PageData, type Row } from '../../support/envelope';
 import { startServer, type TestServer } from '../../support/server';
 import { onEveryStore } from '../../support/suite';
 import { type OwnerBroker, type Receiver, startOwnerBroker, startReceiver } from '../push/support';
+import { until } from '../../support/wait';
 
 /**
  * Secrets at rest (server/auth/secrets.ts, docs/security.md): what the server keeps to connect elsewhere is sealed in
@@ -102,7 +103,8 @@ onEveryStore('secrets at rest', { signIn: ['demo', 'admin'] }, (ctx) => {
 
     // The broker checks the password; the receiver gets the token, the signature and the header.
     expect(await testTarget(mqttTarget.id)).toMatchObject({ success: true });
-    expect(broker.messages.some((m) => m.body.test === true)).toBe(true);
+    // The target's PUBACK comes from the broker, before the broker's own subscriber has the message.
+    await until(() => broker.messages.some((m) => m.body.test === true), 5000, 'the test message at the broker');
     expect(await testTarget(httpTarget.id)).toMatchObject({ success: true });
     const posted = receiver.posted.find((p) => p.body.test === true);
     expect(posted?.headers).toMatchObject({ authorization: `Bearer ${TOKEN}`, 'x-api-key': API_KEY, 'x-vigil-signature': expect.stringMatching(/^sha256=/) });
