@@ -56,11 +56,7 @@ export function covers(rule: string, wanted: string): boolean {
     if (r[i] === '#') return true;
     if (i >= w.length) return false;
     if (w[i] === '#') return false;
-    if (r[i] === '+') {
-      if (w[i] === '#') return false;
-      continue;
-    }
-    if (r[i] !== w[i]) return false;
+    if (r[i] !== '+' && r[i] !== w[i]) return false;
   }
   return r.length === w.length;
 }

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SIGN_IN_RULES, LOCK_MS } from '../../../server/auth/sign-in-rules';
+import { DEFAULT_SIGN_IN_RULES } from '../../../server/auth/sign-in-rules';
 import { CALL_LIMITS } from '../../../server/http/limits';
 import { ApiClient, signedIn } from '../../support/client';
 import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
@@ -45,6 +45,9 @@ async function solvedCaptcha(server: TestServer, from?: string): Promise<Captcha
   if (!code) throw new Error(`no captcha: ${JSON.stringify(reply.body)}`);
   return { key: reply.body.key, code: code.toUpperCase() };
 }
+
+/** The rules' periods as docs/sign-in.md states them, not read from the code under test. */
+const MINUTE = 60_000;
 
 const BAD = { error_code: 400, error_description: '用户名或密码错误' };
 const NEEDS_CAPTCHA = { error_code: 428, error_description: '请输入验证码', captcha_required: true };
@@ -135,9 +138,28 @@ onEveryStore('sign-in abuse rules', { signIn: ['admin'], config: BEHIND_PROXY },
     expect(logged[0]).toMatchObject({ tenantId: '000000', createBy: 'admin', logLevel: 'warn', logData: expect.stringContaining(`admin 在 ${guesser} 登录失败次数过多`) });
 
     const guard = ctx.server.app.platform.signIn;
+    const locked = Date.now();
     try {
-      guard.now = () => Date.now() + LOCK_MS + 1000;
+      guard.now = () => locked + 29 * MINUTE;
+      expect(await signInTo({ account: 'admin', password: 'admin', from: guesser })).toEqual({ error_code: 423, error_description: '用户登录失败次数过多' });
+      guard.now = () => locked + 30 * MINUTE + 1000;
       expect((await signInTo({ account: 'admin', password: 'admin', from: guesser })).access_token).toBeTruthy();
+    } finally {
+      guard.now = Date.now;
+    }
+  });
+
+  it('remembers failed passwords for 30 minutes, then forgets them', async () => {
+    await create('dozy');
+    const from = '203.0.113.41';
+    for (let i = 1; i <= 3; i++) await signInTo({ account: 'dozy', password: `Wrong@${i}`, from });
+    const failed = Date.now();
+    const guard = ctx.server.app.platform.signIn;
+    try {
+      guard.now = () => failed + 29 * MINUTE;
+      expect(await signInTo({ account: 'dozy', from })).toEqual(NEEDS_CAPTCHA);
+      guard.now = () => failed + 30 * MINUTE + 1000;
+      expect((await signInTo({ account: 'dozy', from })).access_token).toBeTruthy();
     } finally {
       guard.now = Date.now;
     }

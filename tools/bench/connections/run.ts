@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openDatabase } from '../../../server/db/database';
 import { PASSWORD, provisionFleet, TENANT } from '../support/fleet';
 import { describeMachine } from '../support/machine';
 import { type ServerProcess, startServerProcess } from '../support/server-process';
@@ -19,7 +20,8 @@ import { clock } from './protocol';
  * Prints connects/s and the time until all are connected, the server's RSS per connection, the probe's
  * publish→PUBACK p50/p99 while all publish and while they come back, and the time until every device is connected
  * and has had a reading acknowledged after the restart (a device sends one as soon as it is back; waiting for its
- * next 20-s turn would measure the schedule). Targets on a 2-core machine: 20,000 connections on one process,
+ * next 20-s turn would measure the schedule), and from the store when the server received the last device's first
+ * reading after the restart. Targets on a 2-core machine: 20,000 connections on one process,
  * ≥ 2,000 connects/s, RSS ≤ 20 KB per connection, probe p99 < 50 ms throughout, all back within 15 s of a restart.
  * CONNACKs are awaited up to --connect-timeout s, so a slow server is measured rather than thrashed by retries.
  * N is clamped to what the server's open-file limit allows (the server starts with it raised to the hard limit).
@@ -232,6 +234,36 @@ async function restartPhase(server: ServerProcess, env: Record<string, string>, 
   return { figures, server: next };
 }
 
+interface Received {
+  devices: number;
+  lastAt: number;
+}
+
+/**
+ * The server's side of the restart: how many devices it has received a reading from since the spawn, and when it
+ * received the last device's first (wit_collect_data.received_at). The devices' side — their PUBACKs — comes later,
+ * by the commit and by the load generators' own turn on the cores.
+ */
+async function receivedSince(dataDir: string, databaseUrl: string | undefined, since: number): Promise<Received> {
+  const { db, close } = openDatabase({ dataDir, databaseUrl });
+  try {
+    const firsts = db
+      .selectFrom('wit_collect_data')
+      .select(['deviceCode', (eb) => eb.fn.min('receivedAt').as('first')])
+      .where('tenantId', '=', TENANT)
+      .where('receivedAt', '>=', Math.floor(since))
+      .where('deviceCode', '!=', PROBE)
+      .groupBy('deviceCode');
+    const row = await db
+      .selectFrom(firsts.as('f'))
+      .select((eb) => [eb.fn.countAll().as('devices'), eb.fn.max('f.first').as('lastAt')])
+      .executeTakeFirst();
+    return { devices: Number(row?.devices ?? 0), lastAt: Number(row?.lastAt ?? 0) };
+  } finally {
+    await close();
+  }
+}
+
 const ms = (value: number) => (Number.isNaN(value) ? '—' : `${value.toFixed(1)} ms`);
 const s = (value: number) => `${(value / 1000).toFixed(1)} s`;
 
@@ -262,7 +294,7 @@ function printSteady(st: SteadyFigures, probe: ProbeFigures, devices: number): v
   );
 }
 
-function printRestart(r: RestartFigures, probe: ProbeFigures, devices: number, firstStartMs: number): void {
+function printRestart(r: RestartFigures, received: Received, probe: ProbeFigures, devices: number, firstStartMs: number): void {
   const outcome = r.complete ? 'every device' : `NOT ALL within ${TIMEOUT_MS / 1000} s: ${r.back} of ${devices}, ${r.backAcked} publishing;`;
   console.log(
     `    restart    SIGTERM → exit ${s(r.stoppedAt - r.stopAt)} (${r.dropped} connections dropped), spawn → "Vigil is running" ${s(r.runningAt - r.spawnAt)} (the first start, no device connecting: ${s(firstStartMs)})`,
@@ -271,6 +303,7 @@ function printRestart(r: RestartFigures, probe: ProbeFigures, devices: number, f
     `               ${outcome} connected ${s(r.lastBackAt - r.spawnAt)} and publishing again ${s(r.lastBackAckedAt - r.spawnAt)} after the spawn (target ≤ 15 s); ` +
       `${s(r.lastBackAt - r.runningAt)} / ${s(r.lastBackAckedAt - r.runningAt)} after "Vigil is running", ${s(r.lastBackAckedAt - r.stopAt)} after SIGTERM`,
   );
+  console.log(`               the server received a reading from ${received.devices} of ${devices} devices, the last one's first ${s(received.lastAt - r.spawnAt)} after the spawn`);
   console.log(`    recovery   ${probeLine(probe)}`);
 }
 
@@ -317,9 +350,10 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
     const steady = await steadyPhase(server, generators, devices);
     const restart = await restartPhase(server, env, generators, connect.connected);
     server = restart.server;
+    const received = await receivedSince(dataDir, databaseUrl, restart.figures.spawnAt);
     await probe.settled();
     printSteady(steady, probe.figures(steady.from, steady.to), devices);
-    printRestart(restart.figures, probe.figures(restart.figures.stopAt, restart.figures.lastBackAckedAt || clock()), connect.connected, firstStartMs);
+    printRestart(restart.figures, received, probe.figures(restart.figures.stopAt, restart.figures.lastBackAckedAt || clock()), connect.connected, firstStartMs);
     printErrors(generators.total().errors);
     // The machine may be shared: what else ran beside the benchmark.
     console.log(`    load average (1, 5, 15 min) at the end: ${loadavg().map((l) => l.toFixed(1)).join(', ')}`);
