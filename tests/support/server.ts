@@ -118,9 +118,9 @@ export async function startServer(
  * SQLite's busy handler would block the thread the first needs to commit). Either way it has its own caches, queues
  * and background work. Its stop leaves the store to `server`.
  */
-export async function startPeer(server: TestServer, options: AppOptions = {}): Promise<TestServer> {
+export async function startPeer(server: TestServer, options: AppOptions = {}, overrides: Partial<Config> = {}): Promise<TestServer> {
   const { db, dialect, native } = server.app.platform;
   const shared = dialect === 'sqlite' ? { database: { db, dialect, native, close: async () => undefined } } : {};
-  const peer = await startServer(server.store, {}, undefined, server.storage, { ...options, ...shared });
+  const peer = await startServer(server.store, overrides, undefined, server.storage, { ...options, ...shared });
   return { ...peer, stop: () => peer.stop({ keepStore: true }) };
 }

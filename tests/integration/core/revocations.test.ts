@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, signedIn } from '../../support/client';
 import { storeKinds } from '../../support/databases';
-import { startServer, type TestServer } from '../../support/server';
+import { startPeer, startServer, type TestServer } from '../../support/server';
 import { hasBinary, type Service, startRedis } from '../../support/services';
 import { until } from '../../support/wait';
 
 /**
  * A sign-out reaches every process of a deployment at once (server/auth/revocations.ts): the process that revokes a
- * token tells the others through Redis (server/cluster/relay.ts), and they read the revocations again. Two servers
- * on one store and one Redis, in this process; the suite of real processes is tests/integration/deployment.
+ * token tells the others through Redis (server/cluster/relay.ts), and they read the revocations again. A server and
+ * its peer on one store and one Redis, in this process; the suite of real processes is tests/integration/deployment.
  * Without the telling, the other process would refuse the token only at its periodic reload, 10 s later.
  */
 const REDIS = hasBinary('redis-server');
@@ -22,10 +22,10 @@ describe.runIf(REDIS).each(await storeKinds())('a sign-out across processes on %
   beforeAll(async () => {
     redis = await startRedis();
     first = await startServer(store, { redisUrl: redis.url });
-    second = await startServer(store, { redisUrl: redis.url }, undefined, first.storage);
+    second = await startPeer(first, {}, { redisUrl: redis.url });
   });
   afterAll(async () => {
-    await second?.stop({ keepStore: true });
+    await second?.stop();
     await first?.stop();
     await redis?.stop();
   });
