@@ -45,7 +45,7 @@ export interface Broker {
 
 /** How long data in flight may take to commit at shutdown; past it, unacknowledged messages are resent by devices. */
 export const BROKER_DRAIN_MS = 3_000;
-/** How long closing connections may take before their sockets are destroyed. */
+/** How long aedes may take to close its clients once their sockets are reset. */
 const DISCONNECT_MS = 2_000;
 
 /** Counts promises in flight and resolves `idle` once none is left or the time is up. */
