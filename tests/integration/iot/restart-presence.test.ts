@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEVICE_PASSWORD } from '../../../server/db/seed/monitoring';
@@ -8,20 +9,21 @@ import { startServer, type TestServer } from '../../support/server';
 import { until } from '../../support/wait';
 import { demoId } from '../monitoring/support';
 
+/** Connections between local `port` and the local `peers` that the kernel keeps in TIME_WAIT (/proc/net/tcp, state 06). */
+function inTimeWait(port: number, peers: number[]): number {
+  const hex = (n: number) => n.toString(16).toUpperCase().padStart(4, '0');
+  const ends = new Set(peers.map(hex));
+  const rows = readFileSync('/proc/net/tcp', 'utf8').trim().split('\n').slice(1);
+  return rows.filter((row) => {
+    const [, local, remote, state] = row.trim().split(/\s+/);
+    return state === '06' && local.endsWith(`:${hex(port)}`) && ends.has(remote.split(':')[1]);
+  }).length;
+}
+
 /**
  * A restart of a process with the embedded broker (docs/mqtt.md "Presence"): the devices it disconnects as it closes
  * are not offline — they reconnect, and no console sees them flap. One that does not come back goes offline by silence.
  */
-/** Connections on this machine's local `port` that the kernel keeps in TIME_WAIT (/proc/net/tcp, state 06). */
-function inTimeWait(port: number): number {
-  const local = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
-  const rows = readFileSync('/proc/net/tcp', 'utf8').trim().split('\n').slice(1);
-  return rows.filter((row) => {
-    const [, address, , state] = row.trim().split(/\s+/);
-    return address.endsWith(local) && state === '06';
-  }).length;
-}
-
 describe.each(await storeKinds())('presence across a restart of the embedded broker on %s', (store) => {
   let server: TestServer;
   const clients: MqttClient[] = [];
@@ -65,10 +67,11 @@ describe.each(await storeKinds())('presence across a restart of the embedded bro
     const port = server.app.broker?.port as number;
     const connected = await Promise.all(['QJ-TH-01', 'QJ-TILT-01'].map(connect));
     const gone = connected.map((client) => new Promise<void>((resolve) => client.once('close', () => resolve())));
+    const peers = connected.map((client) => (client.stream as Socket).localPort as number);
     server = await server.restart();
     await Promise.all(gone);
     // Closed the ordinary way, the broker's side of each would wait there a minute, and a device reconnecting on the
     // same address and port may have its SYN answered for the old connection (docs/mqtt.md "Restarts").
-    expect(inTimeWait(port)).toBe(0);
+    expect(inTimeWait(port, peers)).toBe(0);
   });
 });
