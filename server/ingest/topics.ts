@@ -54,7 +54,6 @@ export function covers(rule: string, wanted: string): boolean {
   const w = wanted.split('/');
   for (let i = 0; i < r.length; i++) {
     if (r[i] === '#') return true;
-    if (i >= w.length) return false;
     if (w[i] === '#') return false;
     if (r[i] !== '+' && r[i] !== w[i]) return false;
   }

@@ -19,6 +19,9 @@ describe('MQTT topic rules', () => {
     expect(covers('a/b', 'a/b/c')).toBe(false);
     expect(covers('a/+/c', 'a/b/d')).toBe(false);
     expect(covers('+/+', 'a/b')).toBe(true);
+    expect(covers('a/+', 'a')).toBe(false);
+    // A rule for one level never grants a subscription to every level below it.
+    expect(covers('a/+', 'a/#')).toBe(false);
   });
 
   it('gives a device its own data, reply and command topics only', () => {
@@ -90,5 +93,6 @@ describe('MQTT topic rules', () => {
     expect(allowed(plus, 'publish', 'vigil/100001/user/x/log', [rule('vigil/%t/user/%u/log', 2)])).toBe(false);
     // The refused placeholder becomes U+0000, which no topic may then match, even one that carries it.
     expect(allowed(sneaky, 'publish', 'vigil/100001/device/\u0000/data', [])).toBe(false);
+    expect(allowed(sneaky, 'publish', 'vigil/100001/device//data', [])).toBe(false);
   });
 });
