@@ -29,12 +29,8 @@ export interface Sample {
   value: number;
 }
 
-export interface Verdict {
-  level: Held;
-  kind?: LimitKind;
-  /** The limit of the reached level that was crossed. */
-  limit?: number;
-}
+/** The level reached, with the kind of limit crossed and that limit; level 0: none. */
+export type Verdict = { level: 0 } | { level: AlarmLevel; kind: LimitKind; limit: number };
 
 export type Transition =
   | { action: 'none' }
@@ -45,7 +41,8 @@ const HOUR_MS = 3_600_000;
 export const periodMsOf = (ratePeriod: unknown): number => (Number(ratePeriod) === RATE_PERIOD.hour ? HOUR_MS : 24 * HOUR_MS);
 
 const finite = (value: unknown): number | undefined => {
-  if (value === null || value === undefined || value === '') return undefined;
+  // Number() reads both as 0; undefined it reads as NaN.
+  if (value === null || value === '') return undefined;
   const n = Number(value);
   return Number.isFinite(n) ? n : undefined;
 };
@@ -110,7 +107,7 @@ export function judge(rule: Rule, value: number, rate: number | undefined, held:
 export function transition(held: Held, verdict: Verdict): Transition {
   if (verdict.level === held) return { action: 'none' };
   if (verdict.level === 0) return { action: 'clear' };
-  const change = { level: verdict.level, kind: verdict.kind ?? 'upper', limit: verdict.limit ?? 0 };
+  const change = { level: verdict.level, kind: verdict.kind, limit: verdict.limit };
   if (held === 0) return { action: 'raise', ...change };
   return { action: verdict.level < held ? 'escalate' : 'deescalate', ...change };
 }

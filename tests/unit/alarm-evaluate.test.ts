@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Held, judge, rateOf, type Rule, ruleOf, ruleProblem, transition } from '../../server/alarms/evaluate';
+import { alarmWords, type Held, hasRate, judge, rateOf, type Rule, ruleOf, ruleProblem, transition } from '../../server/alarms/evaluate';
 import { silenceEnd } from '../../server/alarms/silence';
 
 const HOUR = 3_600_000;
@@ -38,8 +38,17 @@ describe('threshold levels', () => {
     expect(judge(settlement, 10.5, undefined, 0)).toEqual({ level: 4, kind: 'upper', limit: 10 });
     expect(judge(settlement, 25, undefined, 0)).toEqual({ level: 3, kind: 'upper', limit: 20 });
     expect(judge(settlement, 45, undefined, 0)).toEqual({ level: 1, kind: 'upper', limit: 40 });
+    expect(judge(settlement, -10, undefined, 0)).toEqual({ level: 0 }); // nor at the lower one
     expect(judge(settlement, -12, undefined, 0)).toEqual({ level: 4, kind: 'lower', limit: -10 });
     expect(judge(settlement, -41, undefined, 0)).toEqual({ level: 1, kind: 'lower', limit: -40 });
+  });
+
+  it('reads a blank limit as no limit, and 0 as a limit', () => {
+    const rule = ruleOf({ level1Upper: '', level2Upper: 5, level2Lower: 0, hysteresis: '' });
+    expect(rule.levels).toEqual({ 2: { upper: 5, lower: 0, rate: undefined } });
+    expect(rule.hysteresis).toBe(0);
+    expect(judge(rule, 6, undefined, 0)).toEqual({ level: 2, kind: 'upper', limit: 5 });
+    expect(judge(rule, -0.5, undefined, 0)).toEqual({ level: 2, kind: 'lower', limit: 0 });
   });
 
   it('skips levels that are not set', () => {
@@ -91,8 +100,16 @@ describe('rate of change', () => {
     expect(judge(rule, 100, 1, 0)).toEqual({ level: 0 });
     expect(judge(rule, 100, -2.5, 0)).toEqual({ level: 4, kind: 'rate', limit: 2 });
     expect(judge(rule, 100, 6, 0)).toEqual({ level: 2, kind: 'rate', limit: 5 });
+    expect(judge(rule, 100, 2, 0)).toEqual({ level: 0 }); // at the limit is not past it
+    expect(judge(rule, 100, -2, 0)).toEqual({ level: 0 });
     expect(judge(rule, 100, undefined, 0)).toEqual({ level: 0 }); // a young series has no rate yet
     expect(run(rule, [0, 0, 0, 0], [2.2, 1.7, 1.4, 5.1]).levels).toEqual([4, 4, 0, 2]);
+  });
+
+  it('is looked up only for rules with a rate limit at some level', () => {
+    expect(hasRate(ruleOf({ level1Upper: 40, level3Rate: 2 }))).toBe(true);
+    expect(hasRate(ruleOf({ level2Rate: 1 }))).toBe(true);
+    expect(hasRate(settlement)).toBe(false);
   });
 
   it('measures per day unless told per hour', () => {
@@ -107,7 +124,42 @@ describe('rule checks', () => {
     expect(ruleProblem(ruleOf({ level1Lower: -5, level3Lower: -10 }))).toBe('下限应随等级递增:1级(红色)下限最小');
     expect(ruleProblem(ruleOf({ level2Rate: 1, level3Rate: 2 }))).toBe('变化速率阈值应随等级递减:1级(红色)最大');
     expect(ruleProblem(ruleOf({ level3Upper: 1, level3Lower: 2 }))).toBe('3级告警的下限应小于上限');
+    expect(ruleProblem(ruleOf({ level3Upper: 2, level3Lower: 2 }))).toBe('3级告警的下限应小于上限');
     expect(ruleProblem(settlement)).toBeUndefined();
+  });
+
+  it('refuses two levels with the same limit: the more severe one could never be reached first', () => {
+    expect(ruleProblem(ruleOf({ level1Upper: 20, level2Upper: 20 }))).toBe('上限应随等级递减:1级(红色)上限最大');
+    expect(ruleProblem(ruleOf({ level2Lower: -5, level4Lower: -5 }))).toBe('下限应随等级递增:1级(红色)下限最小');
+    expect(ruleProblem(ruleOf({ level1Rate: 3, level4Rate: 3 }))).toBe('变化速率阈值应随等级递减:1级(红色)最大');
+  });
+
+  it('compares the levels that set a limit, across a level that sets only another kind', () => {
+    expect(ruleProblem(ruleOf({ level1Upper: 10, level2Lower: -5, level3Upper: 20 }))).toBe('上限应随等级递减:1级(红色)上限最大');
+    expect(ruleProblem(ruleOf({ level1Upper: 30, level2Lower: -5, level3Upper: 20 }))).toBeUndefined();
+  });
+});
+
+describe('alarm words', () => {
+  const channel = { device: '北桥墩', code: 'D-01', point: 'settlement', unit: 'mm' };
+
+  it('names the device, the level and the limit crossed, in the words of the console', () => {
+    expect(alarmWords(channel, 2, 'upper', 30, 31.25, undefined)).toEqual({
+      title: '北桥墩(D-01) settlement 橙色告警',
+      content: '北桥墩(D-01) settlement: 测值 31.25mm 超过上限 30mm',
+      unit: 'mm',
+    });
+    expect(alarmWords(channel, 4, 'lower', -10, -10.5, undefined).content).toBe('北桥墩(D-01) settlement: 测值 -10.5mm 低于下限 -10mm');
+    expect(alarmWords(channel, 1, 'rate', 3, 7, -3.5).content).toBe('北桥墩(D-01) settlement: 变化速率 -3.5 超过 红色阈值 3');
+  });
+
+  it('rounds away binary noise, and names a device without a name by its code', () => {
+    const unnamed = { device: null, code: 'D-02', point: 'tilt', unit: '' };
+    expect(alarmWords(unnamed, 3, 'upper', 0.3, 0.1 + 0.2 + 1e-12, undefined)).toEqual({
+      title: 'D-02(D-02) tilt 黄色告警',
+      content: 'D-02(D-02) tilt: 测值 0.3 超过上限 0.3',
+      unit: null,
+    });
   });
 });
 
@@ -118,12 +170,18 @@ describe('silence windows', () => {
     expect(silenceEnd(at(23), '22:00', '07:00')).toEqual(new Date(2026, 0, 11, 7, 0));
     expect(silenceEnd(at(3), '22:00', '07:00')).toEqual(new Date(2026, 0, 10, 7, 0));
     expect(silenceEnd(at(7), '22:00', '07:00')).toBeUndefined();
+    expect(silenceEnd(at(22), '22:00', '07:00')).toEqual(new Date(2026, 0, 11, 7, 0)); // from its first minute
+    expect(silenceEnd(at(21, 59), '22:00', '07:00')).toBeUndefined();
     expect(silenceEnd(at(12), '22:00', '07:00')).toBeUndefined();
   });
 
   it('handles a window within one day, and no window', () => {
     expect(silenceEnd(at(12, 30), '12:00', '13:30')).toEqual(new Date(2026, 0, 10, 13, 30));
     expect(silenceEnd(at(14), '12:00', '13:30')).toBeUndefined();
+    expect(silenceEnd(at(11), '12:00', '13:30')).toBeUndefined();
+    expect(silenceEnd(at(12), '12:00', '13:30')).toEqual(new Date(2026, 0, 10, 13, 30));
+    expect(silenceEnd(at(13, 29), '12:30', '13:30')).toEqual(new Date(2026, 0, 10, 13, 30));
+    expect(silenceEnd(at(13, 30), '12:30', '13:30')).toBeUndefined(); // its end is outside it
     expect(silenceEnd(at(3), null, '07:00')).toBeUndefined();
     expect(silenceEnd(at(3), '07:00', '07:00')).toBeUndefined();
   });
