@@ -93,6 +93,32 @@ onEveryStore('no escalation', (ctx) => {
       expectOk(await platform.request('POST', '/api/blade-system/api-scope/remove', { query: { ids: scope } }));
     });
 
+    it('cannot manage a user or role holding a menu or an API scope it lacks, though neither is administrator', async () => {
+      const roleOf = async (alias: string, grant: { menuIds: string[]; apiScopeIds?: string[] }) => {
+        const id = expectOk(await admin.post<{ id: string }>('/api/blade-system/role/submit', { roleName: alias, roleAlias: `${alias}${tenantId}`, sort: 8 })).id;
+        expectOk(await admin.post('/api/blade-system/role/grant', { roleIds: [id], ...grant }));
+        return id;
+      };
+      const platform = await signedIn(ctx.server.url, 'admin', 'admin', PLATFORM);
+      // a scope on calls no case here makes, so naming its path restricts nothing the others need
+      const scope = expectOk(
+        await platform.post<{ id: string }>('/api/blade-system/api-scope/submit', { menuId: menuId('user'), resourceCode: `dicts${tenantId}`, scopeName: '字典接口', scopePath: '/blade-system/dict-biz/**', scopeType: 1 }),
+      ).id;
+      for (const senior of [await roleOf('senior', { menuIds: [...CLERK_MENUS, menuId('param')] }), await roleOf('scoped', { menuIds: CLERK_MENUS, apiScopeIds: [scope] })]) {
+        const seniorId = await insertUser(ctx.server, { tenantId, account: `u${senior.slice(-8)}`, password: 'Senior@123', roleIds: [senior] });
+        refused(await clerk.post('/api/blade-user/update', { id: seniorId, realName: 'owned' }), 403, ESCALATION.user);
+        refused(await clerk.request('POST', '/api/blade-user/reset-password', { query: { userIds: seniorId } }), 403, ESCALATION.user);
+        refused(await clerk.post('/api/blade-user/update', { id: plainId, roleId: senior }), 403, ESCALATION.role);
+        refused(await clerk.post('/api/blade-system/role/update', { id: senior, roleName: '改名' }), 403, ESCALATION.roleEdit);
+      }
+      // one holding a part of what it holds is its to manage
+      const junior = await roleOf('junior', { menuIds: [menuId('system'), menuId('user')] });
+      const juniorId = await insertUser(ctx.server, { tenantId, account: 'junior', password: 'Junior@123', roleIds: [junior] });
+      expectOk(await clerk.post('/api/blade-user/update', { id: juniorId, realName: '见习' }));
+      expectOk(await clerk.post('/api/blade-system/role/update', { id: junior, roleName: '见习员' }));
+      expectOk(await platform.request('POST', '/api/blade-system/api-scope/remove', { query: { ids: scope } }));
+    });
+
     it('mints no MQTT superuser or gateway identity; an administrator can', async () => {
       const identity = (name: string, extra: Record<string, unknown>) => ({ username: `${name}${tenantId}`, password: 'Identity#123', clientType: 1, ...extra });
       refused(await clerk.post('/api/wit-xinde/mqttuser/submit', identity('super', { clientType: 3, isSuperuser: 1 })), 403, ESCALATION.mqttPrivileged);
