@@ -149,9 +149,13 @@ onEveryStore('tenants', { signIn: ['admin', 'demo'] }, (ctx) => {
     // a smaller package takes effect at once, whatever the roles were granted before
     const bridgeAdmin = await signedIn(ctx.server.url, 'admin', DEFAULT_INIT_PASSWORD, bridge.tenantId);
     expect(flatten(expectOk(await bridgeAdmin.get<Tree[]>('/api/blade-system/menu/routes'))).map((m) => m.code)).toEqual(['desk', 'notice']);
+    // and on every call: its roles keep their grants, but a menu outside the package is no right of theirs
+    expectOk(await bridgeAdmin.get('/api/blade-desk/notice/list'));
+    refused(await bridgeAdmin.get('/api/blade-user/page'), 403);
     refused(await ctx.admin.post('/api/blade-system/tenant-package/remove', undefined, { ids: small.id }), 400, '产品包正被租户');
     expectOk(await ctx.admin.post('/api/blade-system/tenant/package-setting', undefined, { tenantId: bridge.tenantId }));
     expect(expectOk(await ctx.admin.get('/api/blade-system/tenant/package-detail', { tenantId: bridge.tenantId }))).toBeNull();
+    expectOk(await bridgeAdmin.get('/api/blade-user/page'));
     expectOk(await ctx.admin.post('/api/blade-system/tenant-package/remove', undefined, { ids: small.id }));
   });
 
