@@ -3,7 +3,7 @@ import { ESCALATION } from '../../../server/auth/escalation';
 import { type ApiClient, signedIn } from '../../support/client';
 import { expectOk, refused } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
-import { adminRoleId, DEMO, insertUser, menuId, PLATFORM } from './support';
+import { adminRoleId, DEMO, flatten, insertUser, menuId, PLATFORM, type Tree } from './support';
 
 /**
  * No escalation, whatever the grants (docs/authorisation.md): a user manager who is not an administrator cannot make
@@ -151,6 +151,23 @@ onEveryStore('no escalation', (ctx) => {
       const helperId = expectOk(await helper.get<{ id: string }>('/api/blade-user/info')).id;
       expectOk(await admin.request('POST', '/api/blade-user/remove', { query: { ids: helperId } }));
       refused(await helper.get('/api/blade-user/info'), 401);
+    });
+
+    it('loses what an administrator role gave its token at once, and keeps what its other role grants', async () => {
+      await insertUser(ctx.server, { tenantId, account: 'twohats', password: 'Twohats@1', roleIds: [administrator(), clerkRole] });
+      const twohats = await signedIn(ctx.server.url, 'twohats', 'Twohats@1', tenantId);
+      const shownRoles = async () => flatten(expectOk(await twohats.get<Tree[]>('/api/blade-system/role/tree'))).map((node) => node.id);
+      expect(await shownRoles()).toEqual(expect.arrayContaining([administrator(), clerkRole]));
+      const { id } = expectOk(await twohats.get<{ id: string }>('/api/blade-user/info'));
+      expectOk(await admin.request('POST', '/api/blade-user/grant', { query: { userIds: id, roleIds: clerkRole } }));
+      // the same token: the administrator role is hidden from it now, as from any clerk, and the clerk's menus still work
+      const after = await shownRoles();
+      expect(after).toContain(clerkRole);
+      expect(after).not.toContain(administrator());
+      expectOk(await twohats.get('/api/blade-user/page'));
+      // and the other way round: keeping the administrator role keeps its standing
+      expectOk(await admin.request('POST', '/api/blade-user/grant', { query: { userIds: id, roleIds: administrator() } }));
+      expect(await shownRoles()).toContain(administrator());
     });
 
     it('is refused everything by a role that grants nothing, the way the original attack went', async () => {
