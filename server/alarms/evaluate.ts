@@ -107,9 +107,8 @@ export function judge(rule: Rule, value: number, rate: number | undefined, held:
 export function transition(held: Held, verdict: Verdict): Transition {
   if (verdict.level === held) return { action: 'none' };
   if (verdict.level === 0) return { action: 'clear' };
-  const change = { level: verdict.level, kind: verdict.kind, limit: verdict.limit };
-  if (held === 0) return { action: 'raise', ...change };
-  return { action: verdict.level < held ? 'escalate' : 'deescalate', ...change };
+  if (held === 0) return { action: 'raise', ...verdict };
+  return { action: verdict.level < held ? 'escalate' : 'deescalate', ...verdict };
 }
 
 const roundAlarmNumber = (value: number) => Number(value.toPrecision(10));
