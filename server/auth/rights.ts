@@ -76,7 +76,9 @@ export class RightsService {
     events: EventBus,
   ) {
     events.whenChanged(GRANT_TABLES, () => this.holdings.clear());
-    events.whenChanged(['blade_user', 'blade_role'], () => this.users.clear());
+    // A user's roles are read from its own row alone: a role it holds cannot be removed, nor its alias changed to or
+    // from the administrator's (server/modules/blade-system/access/role.ts).
+    events.whenChanged(['blade_user'], () => this.users.clear());
   }
 
   /** The token's roles that the user still holds, or undefined when the account is gone or not enabled. */
