@@ -41,7 +41,7 @@ type Filter = (eb: ExpressionBuilder<LooseSchema, string>) => Expression<SqlBool
 /** Where a data filter runs: the executor to read the scopes with (a transaction), and the table to name columns by. */
 export interface DataFilterOn {
   db?: Db;
-  table?: string;
+  table: string;
 }
 
 /** `/blade-user/**`, `/blade-user/page` or a prefix; matched against paths without the /api prefix. */
@@ -110,7 +110,7 @@ export class ScopeService {
    * The row filter of the caller's data scopes for a resource (`service/name` or its table), or undefined when
    * the caller sees all its tenant's rows. Several granted scopes widen each other.
    */
-  async dataFilter(principal: Principal, codes: readonly string[], columns: readonly string[], on: DataFilterOn = {}): Promise<Filter | undefined> {
+  async dataFilter(principal: Principal, codes: readonly string[], columns: readonly string[], on: DataFilterOn): Promise<Filter | undefined> {
     if (isPlatformAdmin(principal)) return undefined;
     const snapshot = await this.load(on.db);
     const scopes = snapshot.data.filter((s) => codes.includes(s.resourceCode) && this.granted(snapshot, principal, s.id));
@@ -124,9 +124,9 @@ export class ScopeService {
     await this.load();
   }
 
-  private filterOf(scope: DataScopeRow, principal: Principal, columns: readonly string[], table?: string): Filter {
+  private filterOf(scope: DataScopeRow, principal: Principal, columns: readonly string[], table: string): Filter {
     const wanted = scope.scopeColumn ? scope.scopeColumn.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()) : undefined;
-    const column = (fallback: string) => `${table ? `${table}.` : ''}${wanted && columns.includes(wanted) ? wanted : fallback}`;
+    const column = (fallback: string) => `${table}.${wanted && columns.includes(wanted) ? wanted : fallback}`;
     switch (scope.scopeType) {
       case DATA_SCOPE.own:
         return (eb) => eb(column('createUser'), '=', principal.userId);

@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import { beforeAll, expect, it } from 'vitest';
+import { seedId } from '../../../server/db/seed/ids';
 import { nextId } from '../../../server/ids';
 import { type ApiClient, signedIn } from '../../support/client';
 import { expectOk, type PageData, type Row } from '../../support/envelope';
@@ -33,11 +34,12 @@ async function exportedKeys(api: ApiClient): Promise<string[]> {
 
 onEveryStore('data scopes by author and by dept tree', { signIn: ['admin'] }, (ctx) => {
   const ids = new Map<string, string>();
+  const deptOf = new Map<string, string>();
   let lead: ApiClient;
   let author: ApiClient;
 
-  const scope = async (scopeType: number, name: string) =>
-    expectOk(await ctx.admin.post<{ id: string }>('/api/blade-system/data-scope/submit', { menuId: '1', resourceCode: 'blade-system/param', scopeName: name, scopeType })).id;
+  const scope = async (scopeType: number, name: string, rule: { scopeColumn?: string; scopeValue?: string } = {}) =>
+    expectOk(await ctx.admin.post<{ id: string }>('/api/blade-system/data-scope/submit', { menuId: '1', resourceCode: 'blade-system/param', scopeName: name, scopeType, ...rule })).id;
 
   beforeAll(async () => {
     const db = ctx.server.app.platform.db;
@@ -48,6 +50,7 @@ onEveryStore('data scopes by author and by dept tree', { signIn: ['admin'] }, (c
     // The author works in the lead's dept too: its rows are in the dept, and scope 2 shows it only its own.
     await db.updateTable('blade_user').set({ deptId: dept }).where('id', '=', writer.userId).execute();
     const [child, grandchild, sibling, lookalike, below] = [nextId(), nextId(), nextId(), `${dept}9`, nextId()];
+    for (const [name, id] of Object.entries({ dept, child, sibling })) deptOf.set(name, id);
     const depts = [
       { id: child, parentId: dept, ancestors: `0,${dept}` },
       { id: grandchild, parentId: child, ancestors: `0,${dept},${child}` },
@@ -92,5 +95,65 @@ onEveryStore('data scopes by author and by dept tree', { signIn: ['admin'] }, (c
   it('shows scope 2 only the rows it wrote, by list, detail and export', async () => {
     const expected = ['scope.author'];
     expect(await seen(author)).toEqual({ listed: expected, opened: expected, exported: expected });
+  });
+
+  /** A staff user of the demo tenant in one of the depts above, granted these data scopes; signed in afresh. */
+  const staffWith = async (account: string, dept: string, scopeIds: string[], extraRoles: string[] = []) => {
+    const staff = await createStaff(ctx.server, DEMO, account);
+    const db = ctx.server.app.platform.db;
+    await db.updateTable('blade_user').set({ deptId: deptOf.get(dept), roleId: [...extraRoles, staff.roleId].join(',') }).where('id', '=', staff.userId).execute();
+    for (const id of scopeIds) await grantScope(ctx.server, staff.roleId, id, 1);
+    return { ...staff, client: await signedIn(ctx.server.url, account, 'Staff@123', DEMO) };
+  };
+
+  it('shows scope 3 its own dept alone, not the depts below it', async () => {
+    const { client } = await staffWith('scope_dept', 'dept', [await scope(3, '本部门可见')]);
+    const expected = ['scope.author', 'scope.lead'];
+    expect(await seen(client)).toEqual({ listed: expected, opened: expected, exported: expected });
+  });
+
+  it('shows scope 5 the depts its rule lists, and nothing when its list names none', async () => {
+    const listed = await staffWith('scope_custom', 'sibling', [await scope(5, '自定义可见', { scopeValue: `${deptOf.get('child')}, ${deptOf.get('sibling')}` })]);
+    const expected = ['scope.child', 'scope.sibling'];
+    expect(await seen(listed.client)).toEqual({ listed: expected, opened: expected, exported: expected });
+    // A rule of separators only (the form requires a value) names no dept: nothing, not everything.
+    const empty = await staffWith('scope_none', 'sibling', [await scope(5, '未配置部门', { scopeValue: ' , ' })]);
+    expect(await seen(empty.client)).toEqual({ listed: [], opened: [], exported: [] });
+  });
+
+  it('filters by the column a rule names, in snake case, and by the author or dept when the resource lacks it', async () => {
+    const updater = await staffWith('scope_updater', 'sibling', [await scope(2, '本人修改可见', { scopeColumn: 'update_user' })]);
+    await ctx.server.app.platform.db.updateTable('blade_param').set({ updateUser: updater.userId }).where('id', '=', String(ids.get('scope.child'))).execute();
+    expect((await seen(updater.client)).listed).toEqual(['scope.child']);
+    // A column params do not have: the rule falls back to the author, as scope 2 without a column does.
+    const fallback = await staffWith('scope_nocol', 'sibling', [await scope(2, '无此列', { scopeColumn: 'inspector_id' })]);
+    expect(await seen(fallback.client)).toEqual({ listed: [], opened: [], exported: [] });
+    expectOk(await fallback.client.post(`${PARAM}/submit`, { paramName: 'scope.nocol', paramKey: 'scope.nocol', paramValue: 'v' }));
+    expect((await seen(fallback.client)).listed).toEqual(['scope.nocol']);
+  });
+
+  it('widens with every scope granted: own rows and all rows show all rows', async () => {
+    const both = await staffWith('scope_both', 'sibling', [await scope(2, '本人可见二'), await scope(1, '全部可见')]);
+    const all = ['scope.author', 'scope.child', 'scope.grandchild', 'scope.lead', 'scope.lookalike', 'scope.nocol', 'scope.sibling'];
+    expect((await seen(both.client)).listed).toEqual(all);
+  });
+
+  it('restricts a user of two roles by the scope of the one granted it', async () => {
+    const plainRole = (await createStaff(ctx.server, DEMO, 'scope_plainrole')).roleId;
+    const twoRoles = await staffWith('scope_tworoles', 'child', [await scope(4, '本部门及下级可见二')], [plainRole]);
+    expect((await seen(twoRoles.client)).listed).toEqual(['scope.child', 'scope.grandchild']);
+  });
+
+  it('shows the platform administrator every row, whatever scope its role is granted', async () => {
+    const own = await scope(2, '平台本人可见');
+    const adminRole = seedId('role:000000:administrator');
+    await grantScope(ctx.server, adminRole, own, 1);
+    try {
+      const keys = expectOk(await ctx.admin.get<PageData>(`${PARAM}/list`, { paramKey: 'scope.foreign', size: 100 })).records.map((r) => r.paramKey);
+      expect(keys).toEqual(['scope.foreign']);
+    } finally {
+      await ctx.server.app.platform.db.deleteFrom('blade_role_scope').where('scopeId', '=', own).execute();
+      ctx.server.app.platform.events.emit('changed', 'blade_role_scope');
+    }
   });
 });

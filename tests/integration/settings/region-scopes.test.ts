@@ -151,4 +151,28 @@ onEveryStore('regions and scopes', { signIn: ['admin', 'demo'] }, (ctx) => {
     expect(keys.sort()).toEqual(['dept.child', 'dept.lead']);
     expectOk(await ctx.admin.post('/api/blade-system/data-scope/remove', undefined, { ids: scope.id }));
   });
+
+  it('reads API scope paths with or without /api and spaces, and lets a holder of any covering scope through', async () => {
+    const staff = await createStaff(ctx.server, '100001', 'apiscoped');
+    const plain = await createStaff(ctx.server, '100001', 'apiplain');
+    const apiScope = async (code: string, scopePath: string) =>
+      expectOk(await ctx.admin.post<{ id: string }>('/api/blade-system/api-scope/submit', { menuId: '1', resourceCode: code, scopeName: code, scopePath, scopeType: 1 })).id;
+    const status = async (client: ApiClient) => (await client.get('/api/blade-system/param/list')).status;
+    // Only a leading /api is the prefix: a path with /api/ further in names no route of params.
+    const inner = await apiScope('param_inner', '/blade-system/param/api/**');
+    expect(await status(plain.client)).toBe(200);
+    const prefixed = await apiScope('param_prefixed', ' /api/blade-system/param/** ');
+    expect(await status(plain.client)).toBe(403);
+    // A second scope covers the list too: holding either one is enough.
+    const second = await apiScope('param_list', '/blade-system/param/list');
+    await grantScope(ctx.server, staff.roleId, second, 2);
+    expect(await status(staff.client)).toBe(200);
+    // So is holding it through one of two roles.
+    const db = ctx.server.app.platform.db;
+    await db.updateTable('blade_user').set({ roleId: `${plain.roleId},${staff.roleId}` }).where('id', '=', staff.userId).execute();
+    ctx.server.app.platform.events.emit('changed', 'blade_user');
+    expect(await status(await signedIn(ctx.server.url, 'apiscoped', 'Staff@123', '100001'))).toBe(200);
+    expect(await status(plain.client)).toBe(403);
+    expectOk(await ctx.admin.post('/api/blade-system/api-scope/remove', undefined, { ids: [inner, prefixed, second].join(',') }));
+  });
 });
