@@ -9,7 +9,8 @@ import { DEMO, menuId, PLATFORM } from './support';
 /**
  * The rights service keeps what a set of roles holds until a grant, menu, role, tenant or package changes
  * (server/auth/rights.ts): each kind of change, made the way an administrator makes it, shows on the very next check,
- * the cache warmed before it. Changes to users (roles taken away, accounts disabled) are in escalation.test.ts.
+ * the cache warmed before it. A tenant moved to another package is in tenant.test.ts; changes to users (roles taken
+ * away, accounts disabled) in escalation.test.ts.
  */
 onEveryStore('cached rights', { signIn: ['admin', 'demo'] }, (ctx) => {
   const holdings = (tenantId: string, roleId: string): Promise<Holdings> => ctx.server.app.platform.rights.of(tenantId, [roleId]);
