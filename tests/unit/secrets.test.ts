@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,17 @@ describe('sealed secrets', () => {
     const renamed = secrets.sealed(param, { paramKey: 'alarm.smtp.password' }, { paramKey: 'x', paramValue: 'was-plain' });
     expect(secrets.open(String(renamed.paramValue))).toBe('was-plain');
   });
+
+  it('reveals a param only on its secret rows', () => {
+    const smtp = secrets.sealed(param, { paramKey: 'alarm.smtp.password', paramValue: 'mail-pass' });
+    expect(secrets.reveal(param, smtp)).toEqual({ paramKey: 'alarm.smtp.password', paramValue: 'mail-pass' });
+    expect(secrets.reveal(param, { paramKey: 'alarm.sound', paramValue: 'on' })).toEqual({ paramKey: 'alarm.sound', paramValue: 'on' });
+  });
+
+  it('takes only keys of 32 bytes, at least one', () => {
+    expect(() => new Secrets([])).toThrow('no secrets key');
+    expect(() => new Secrets([key, randomBytes(16)])).toThrow('a secrets key must be 32 bytes');
+  });
 });
 
 describe('SECRETS_KEY', () => {
@@ -79,6 +90,23 @@ describe('SECRETS_KEY', () => {
     expect(keys.map((k) => k.toString('hex'))).toEqual([a.toString('hex'), b.toString('hex')]);
     for (const wrong of ['short', randomBytes(16).toString('base64'), `${a.toString('base64')},nope`]) {
       expect(() => secretsKeysFrom({ SECRETS_KEY: wrong }, dataDir), wrong).toThrow(/SECRETS_KEY/);
+    }
+  });
+
+  it('refuses a key with a character outside base64, though the decoder would skip it and find 32 bytes', () => {
+    const text = randomBytes(32).toString('base64');
+    const stray = `${text.slice(0, 10)}!${text.slice(10)}`;
+    expect(Buffer.from(stray, 'base64')).toHaveLength(32);
+    expect(() => secretsKeysFrom({ SECRETS_KEY: stray }, dataDir)).toThrow(/SECRETS_KEY: key 1 is not base64 of 32 bytes/);
+  });
+
+  it('stops the start when DATA_DIR/secrets-key does not hold 32 bytes (a file cut short or edited)', () => {
+    const other = mkdtempSync(join(tmpdir(), 'vigil-secrets-key-'));
+    try {
+      writeFileSync(join(other, 'secrets-key'), randomBytes(16).toString('base64'));
+      expect(() => secretsKeysFrom({}, other)).toThrow('does not hold base64 of 32 bytes');
+    } finally {
+      rmSync(other, { recursive: true, force: true });
     }
   });
 });
