@@ -110,6 +110,37 @@ onEveryStore('a display link ends, and its open screen with it', { signIn: ['dem
     expect(screen.socket.connected).toBe(true);
   });
 
+  it('its tenant removed: refused and closed until the tenant is restored from the recycle bin', async () => {
+    const { link, screen } = await openScreen();
+    const told = screen.next(SCREEN_EVENTS.revoked);
+    const tenant = seedId(`tenant:${DEMO}`);
+    expectOk(await postParams(ctx.admin, '/api/blade-system/tenant/remove', { ids: tenant }));
+    try {
+      await ended(screen, told, link.secret, DISPLAY_MESSAGES.tenant);
+    } finally {
+      expectOk(await postParams(ctx.admin, '/api/blade-system/tenant/recovery', { ids: tenant }));
+    }
+    expectOk(await displayCall(ctx.server, link.secret, DATA));
+  });
+
+  it('its tenant disabled: refused and closed until the tenant is enabled again', async () => {
+    // No call of the console disables a tenant; the platform's operators may, in the database (status other than 1).
+    const { link, screen } = await openScreen();
+    const told = screen.next(SCREEN_EVENTS.revoked);
+    const { db, events } = ctx.server.app.platform;
+    const setStatus = async (status: number) => {
+      await db.updateTable('blade_tenant').set({ status }).where('tenantId', '=', DEMO).execute();
+      events.emit('changed', 'blade_tenant');
+    };
+    await setStatus(0);
+    try {
+      await ended(screen, told, link.secret, DISPLAY_MESSAGES.tenant);
+    } finally {
+      await setStatus(1);
+    }
+    expectOk(await displayCall(ctx.server, link.secret, DATA));
+  });
+
   it('its tenant expired: refused and closed until the tenant is renewed', async () => {
     const { link, screen } = await openScreen();
     const told = screen.next(SCREEN_EVENTS.revoked);

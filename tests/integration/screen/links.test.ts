@@ -4,7 +4,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REFERENCE_IDS } from '../../../resources/iot/examples';
 import type { ScreenData } from '../../../resources/wire/screen';
 import { DISPLAY_HEADER } from '../../../resources/wire/screen';
-import { parseDateTime } from '../../../server/time';
+import { seedId } from '../../../server/db/seed/ids';
+import { formatDateTime, parseDateTime } from '../../../server/time';
 import { expectOk, expectRefused, type PageData, postParams, refused, type Row } from '../../support/envelope';
 import { createStaff } from '../../support/staff';
 import { onEveryStore } from '../../support/suite';
@@ -108,6 +109,36 @@ onEveryStore('the display link manager', { signIn: ['demo', 'admin'] }, (ctx) =>
     expect(response.status).toBe(200);
     const [row] = expectOk(await ctx.demo.get<PageData>(`${X}/displaylink/list`, { id_equal: link.id })).records;
     expect(row).toMatchObject({ createUserName: '管理员', lastSeenIp: '127.0.0.1', lastSeenAgent: 'WallScreen/1.0 (control room east)', lastSeenTime: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/) });
+  });
+
+  it('records where a screen was seen at most once a minute per link, its agent cut to 500 characters', async () => {
+    const link = await createLink(ctx.demo, { projectIds: s.projectA });
+    const seenBy = async (agent: string) => expect((await fetch(new URL(DATA, ctx.server.url), { headers: { [DISPLAY_HEADER]: link.secret, 'user-agent': agent } })).status).toBe(200);
+    const long = `WallScreen/3.0 ${'x'.repeat(600)}`;
+    await seenBy(long);
+    await seenBy('WallScreen/4.0'); // within the minute: not written
+    const [row] = expectOk(await ctx.demo.get<PageData>(`${X}/displaylink/list`, { id_equal: link.id })).records;
+    expect(row.lastSeenAgent).toBe(long.slice(0, 500));
+  });
+
+  it("holds until the earlier of its own expiry and its tenant's", async () => {
+    const inTwoDays = formatDateTime(new Date(Date.now() + 2 * DAY_MS));
+    const link = await createLink(ctx.demo, { projectIds: s.projectA, expiresAt: inTwoDays });
+    const untilOf = async () => {
+      const check = await ctx.server.app.platform.displays.verify(link.secret);
+      if (!('link' in check)) throw new Error(check.refused);
+      return check.until;
+    };
+    expect(await untilOf()).toBe(parseDateTime(inTwoDays)?.getTime());
+    const tenant = seedId(`tenant:${DEMO}`);
+    const tomorrow = formatDateTime(new Date(Date.now() + DAY_MS));
+    try {
+      expectOk(await postParams(ctx.admin, '/api/blade-system/tenant/setting', { ids: tenant, expireTime: tomorrow }));
+      expect(await untilOf()).toBe(parseDateTime(tomorrow)?.getTime());
+    } finally {
+      expectOk(await postParams(ctx.admin, '/api/blade-system/tenant/setting', { ids: tenant, expireTime: '' }));
+    }
+    expect(await untilOf()).toBe(parseDateTime(inTwoDays)?.getTime());
   });
 
   it("names only projects and channels its maker sees: a user limited to projects, another tenant's project", async () => {
