@@ -102,20 +102,20 @@ onEveryStore('sign-in abuse rules', { signIn: ['admin'], config: BEHIND_PROXY },
   });
 
   it('asks for a captcha after 3 failed passwords, accepts a right one, and a success clears the failures', async () => {
-    await create('mended');
+    await create('forgetful');
     const from = '203.0.113.31';
-    expect(await signInTo({ account: 'mended', password: 'Wrong@1', from })).toEqual(BAD);
-    expect(await signInTo({ account: 'mended', password: 'Wrong@2', from: '203.0.113.32' })).toEqual(BAD);
-    expect(await signInTo({ account: 'mended', password: 'Wrong@3', from })).toEqual({ ...BAD, captcha_required: true });
+    expect(await signInTo({ account: 'forgetful', password: 'Wrong@1', from })).toEqual(BAD);
+    expect(await signInTo({ account: 'forgetful', password: 'Wrong@2', from: '203.0.113.32' })).toEqual(BAD);
+    expect(await signInTo({ account: 'forgetful', password: 'Wrong@3', from })).toEqual({ ...BAD, captcha_required: true });
     // Any address now needs the captcha, and without one the password is not even looked at.
-    expect(await signInTo({ account: 'mended', from: '203.0.113.33' })).toEqual(NEEDS_CAPTCHA);
-    expect(await signInTo({ account: 'mended', from, captcha: { key: (await solvedCaptcha(ctx.server)).key, code: 'ZZZZ' } })).toEqual({
+    expect(await signInTo({ account: 'forgetful', from: '203.0.113.33' })).toEqual(NEEDS_CAPTCHA);
+    expect(await signInTo({ account: 'forgetful', from, captcha: { key: (await solvedCaptcha(ctx.server)).key, code: 'ZZZZ' } })).toEqual({
       error_code: 400,
       error_description: '验证码不正确',
       captcha_required: true,
     });
-    expect((await signInTo({ account: 'mended', from, captcha: await solvedCaptcha(ctx.server, from) })).access_token).toBeTruthy();
-    expect((await signInTo({ account: 'mended', from })).access_token).toBeTruthy();
+    expect((await signInTo({ account: 'forgetful', from, captcha: await solvedCaptcha(ctx.server, from) })).access_token).toBeTruthy();
+    expect((await signInTo({ account: 'forgetful', from })).access_token).toBeTruthy();
   });
 
   it('locks only the guessing address out of the administrator, logs it, and the lock ends after 30 minutes', async () => {
