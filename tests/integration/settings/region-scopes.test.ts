@@ -120,6 +120,22 @@ onEveryStore('regions and scopes', { signIn: ['admin', 'demo'] }, (ctx) => {
     expect((await other.client.get('/api/blade-system/param/list')).status).toBe(200);
   });
 
+  it('holds a lookup route (a picker any signed-in user may open) to the API scopes that cover it, as a menu route', async () => {
+    const staff = await createStaff(ctx.server, '100001', 'picker');
+    const lookup = '/api/wit-xinde/device/lazy-list';
+    expect((await staff.client.get(lookup)).status).toBe(200);
+    const api = expectOk(
+      await ctx.admin.post<{ id: string }>('/api/blade-system/api-scope/submit', { menuId: '1', resourceCode: 'device_picker', scopeName: '设备选择', scopePath: '/wit-xinde/device/lazy-list', scopeType: 1 }),
+    );
+    try {
+      expect((await staff.client.get(lookup)).status).toBe(403);
+      await grantScope(ctx.server, staff.roleId, api.id, 2);
+      expect((await staff.client.get(lookup)).status).toBe(200);
+    } finally {
+      expectOk(await ctx.admin.post('/api/blade-system/api-scope/remove', undefined, { ids: api.id }));
+    }
+  });
+
   it('enforces "own dept and its children", by the dept tree and not by a look-alike id', async () => {
     const db = ctx.server.app.platform.db;
     const now = '2026-01-01 00:00:00';
