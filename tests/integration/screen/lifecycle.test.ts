@@ -110,44 +110,47 @@ onEveryStore('a display link ends, and its open screen with it', { signIn: ['dem
     expect(screen.socket.connected).toBe(true);
   });
 
-  it('its tenant removed: refused and closed until the tenant is restored from the recycle bin', async () => {
+  /**
+   * The tenant made unusable by `end`: the open screen is told and closed, the secret refused with the tenant's words;
+   * once `restore` has run, the same secret opens the screen again.
+   */
+  async function endedWithTenant(end: () => Promise<void>, restore: () => Promise<void>): Promise<void> {
     const { link, screen } = await openScreen();
     const told = screen.next(SCREEN_EVENTS.revoked);
-    const tenant = seedId(`tenant:${DEMO}`);
-    expectOk(await postParams(ctx.admin, '/api/blade-system/tenant/remove', { ids: tenant }));
+    await end();
     try {
       await ended(screen, told, link.secret, DISPLAY_MESSAGES.tenant);
     } finally {
-      expectOk(await postParams(ctx.admin, '/api/blade-system/tenant/recovery', { ids: tenant }));
+      await restore();
     }
     expectOk(await displayCall(ctx.server, link.secret, DATA));
-  });
+  }
+  const tenant = seedId(`tenant:${DEMO}`);
+  const tenantCall = async (path: string, params: Record<string, string>) =>
+    void expectOk(await postParams(ctx.admin, `/api/blade-system/tenant/${path}`, { ids: tenant, ...params }));
+
+  it('its tenant removed: refused and closed until the tenant is restored from the recycle bin', () =>
+    endedWithTenant(
+      () => tenantCall('remove', {}),
+      () => tenantCall('recovery', {}),
+    ));
 
   it('its tenant disabled: refused and closed until the tenant is enabled again', async () => {
     // No call of the console disables a tenant; the platform's operators may, in the database (status other than 1).
-    const { link, screen } = await openScreen();
-    const told = screen.next(SCREEN_EVENTS.revoked);
     const { db, events } = ctx.server.app.platform;
     const setStatus = async (status: number) => {
       await db.updateTable('blade_tenant').set({ status }).where('tenantId', '=', DEMO).execute();
       events.emit('changed', 'blade_tenant');
     };
-    await setStatus(0);
-    try {
-      await ended(screen, told, link.secret, DISPLAY_MESSAGES.tenant);
-    } finally {
-      await setStatus(1);
-    }
-    expectOk(await displayCall(ctx.server, link.secret, DATA));
+    await endedWithTenant(
+      () => setStatus(0),
+      () => setStatus(1),
+    );
   });
 
-  it('its tenant expired: refused and closed until the tenant is renewed', async () => {
-    const { link, screen } = await openScreen();
-    const told = screen.next(SCREEN_EVENTS.revoked);
-    const tenant = seedId(`tenant:${DEMO}`);
-    expectOk(await postParams(ctx.admin, '/api/blade-system/tenant/setting', { ids: tenant, expireTime: formatDateTime(new Date(Date.now() - 60_000)) }));
-    await ended(screen, told, link.secret, DISPLAY_MESSAGES.tenant);
-    expectOk(await postParams(ctx.admin, '/api/blade-system/tenant/setting', { ids: tenant, expireTime: '' }));
-    expectOk(await displayCall(ctx.server, link.secret, DATA));
-  });
+  it('its tenant expired: refused and closed until the tenant is renewed', () =>
+    endedWithTenant(
+      () => tenantCall('setting', { expireTime: formatDateTime(new Date(Date.now() - 60_000)) }),
+      () => tenantCall('setting', { expireTime: '' }),
+    ));
 });
