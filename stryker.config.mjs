@@ -9,8 +9,9 @@
 const module = process.env.VIGIL_MUTATION_MODULE ?? 'all';
 
 export default {
-  testRunner: 'vitest',
-  plugins: ['@stryker-mutator/vitest-runner'],
+  // Vitest, with a mutant's tests run after the tests before them in their file (tools/mutation/ordered-runner.mjs).
+  testRunner: 'vitest-ordered',
+  plugins: ['@stryker-mutator/vitest-runner', './tools/mutation/ordered-runner.mjs'],
   vitest: { configFile: 'vitest.mutation.config.ts', related: false },
   mutate: (process.env.VIGIL_MUTATE ?? '').split(',').filter(Boolean),
   coverageAnalysis: 'perTest',
