@@ -12,15 +12,15 @@ export interface SeriesRule {
   rule: Rule;
 }
 
-/** Tables whose changes can change which rule governs a channel: the cache is dropped when one changes. */
-const WATCHED = ['wit_device_threshold', 'wit_point_relation_device', 'wit_device_point', 'wit_device', 'wit_project', 'wit_monitor_point'];
+/** The tables a rule book is read from: the cache is dropped when one changes. */
+const WATCHED = ['wit_device_threshold', 'wit_point_relation_device', 'wit_device_point', 'wit_device', 'wit_project'];
 
 const seriesKey = (deviceId: string, pointKey: string) => `${deviceId}|${pointKey}`;
 
 /**
  * Per-tenant cache of the rule of every channel. A device channel's own rule beats its monitor point's, which beats
- * a factor item rule of its project. Loaded on first use, dropped whenever a watched table changes (and by
- * devicethreshold/rdfreshCache, which announces a change of the thresholds).
+ * a factor item rule of its project; between rules of one rank, the one made first. Loaded on first use, dropped
+ * whenever a watched table changes (and by devicethreshold/rdfreshCache, which announces a change of the thresholds).
  */
 export class RuleBook {
   private readonly tenants = new Map<string, Promise<Map<string, SeriesRule>>>();
@@ -49,6 +49,8 @@ export class RuleBook {
       .where('tenantId', '=', tenantId)
       .$call(inUse)
       .where((eb) => eb.or([eb('projectId', 'is', null), eb('projectId', 'in', live)]))
+      // Of two rules of one rank for a channel (one bound to two monitor points), the one made first.
+      .orderBy('id')
       .execute();
     const out = new Map<string, SeriesRule>();
     const priority = new Map<string, number>();
