@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest';
 import { signedIn } from '../../support/client';
-import type { FlowTask } from '../../../resources/wire/flow';
-import { expectOk, type PageData, type Row } from '../../support/envelope';
+import type { FlowDefinition, FlowTask } from '../../../resources/wire/flow';
+import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { emit, reading } from '../alarms/support';
 import { DEMO, demoId, submit, X } from '../monitoring/support';
-import { claim, complete, F, instanceOf, taskIn } from './support';
+import { claim, complete, F, instanceOf, sequence, taskIn } from './support';
 
 onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhangsan'] }, (ctx) => {
   const alarmOf = async (code: string, pointKey: string) =>
@@ -50,6 +50,47 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
     expect(String(handled.handleResult)).toContain('复核: 同意关闭');
     const logs = expectOk(await ctx.demo.get<PageData<Row & { action: number }>>(`${X}/alarmlog/list`, { alarmId: alarm.id, size: 50 })).records;
     expect(logs.filter((l) => l.action === 5)).toHaveLength(1);
+  });
+
+  it('starts the newest version of the process a level names, for an open, unhandled alarm without one only; none while it is suspended', async () => {
+    const alarmFor = async (code: string, pointKey: string, value: number, level2Upper: number) => {
+      await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId(`device:${code}`), pointKey, level2Upper });
+      await emit(ctx.server, [reading(code, pointKey, value)]);
+      await ctx.server.app.workflow.disposal.settled();
+      return alarmOf(code, pointKey);
+    };
+    // Two orange alarms raised before their level named a process: one is handled by hand, the other clears.
+    const handled = await alarmFor('QJ-TH-01', 'humidity', 95, 90);
+    const cleared = await alarmFor('QJ-TH-01', 'temperature', 55, 50);
+
+    // Orange alarms start `quick_check` from now on (the param as an administrator might type it), version 2 of it.
+    const xml = (steps: number) => sequence('quick_check', Array.from({ length: steps }, (_, i) => ({ id: `look${i}`, candidateGroups: 'role:administrator' })), '快速核查');
+    const model = expectOk(await ctx.demo.post<Row>(`${F}/model/submit`, { modelKey: 'quick_check', name: '快速核查', category: 'flow_alarm', xml: xml(1) }));
+    expectOk(await ctx.demo.post(`${F}/model/deploy`, { modelId: model.id }));
+    expectOk(await ctx.demo.post(`${F}/model/submit`, { id: model.id, xml: xml(2) }));
+    const [newest] = expectOk(await ctx.demo.post<FlowDefinition[]>(`${F}/model/deploy`, { modelId: model.id }));
+    expectOk(await ctx.demo.post('/api/blade-system/param/submit', { paramName: '橙色告警处置流程', paramKey: 'alarm.flow.2', paramValue: ' quick_check ' }));
+
+    // Both are announced again (handled; cleared): neither starts a disposal now.
+    expectOk(await postParams(ctx.demo, `${X}/alarm/batchHandle`, { ids: handled.id, handleResult: '已现场确认' }));
+    await emit(ctx.server, [reading('QJ-TH-01', 'temperature', 20)]);
+    await ctx.server.app.workflow.disposal.settled();
+    expect(await alarmOf('QJ-TH-01', 'humidity')).toMatchObject({ id: handled.id, handleState: 1, processInstanceId: null });
+    expect(await alarmOf('QJ-TH-01', 'temperature')).toMatchObject({ id: cleared.id, alarmState: 2, processInstanceId: null });
+
+    // A new orange alarm starts version 2, titled and described by the alarm.
+    const tilt = await alarmFor('QJ-TILT-01', 'tilt_x', 1.5, 1);
+    const instance = await instanceOf(ctx.demo, String(tilt.processInstanceId));
+    expect(instance).toMatchObject({ processDefinitionId: newest.id, processDefinitionVersion: 2, processTitle: tilt.title, businessTable: 'wit_alarm', businessId: tilt.id });
+    const variables = await ctx.server.app.platform.db.selectFrom('wf_instance').select('variables').where('id', '=', instance.processInstanceId).executeTakeFirstOrThrow();
+    expect(JSON.parse(String(variables.variables))).toMatchObject({ alarmId: tilt.id, alarmLevel: 2, deviceId: demoId('device:QJ-TILT-01'), pointKey: 'tilt_x', value: 1.5, unit: '°' });
+
+    // Suspended, the process starts nothing, and the error log says why.
+    expectOk(await ctx.demo.post(`${F}/manager/change-state`, { processId: newest.id, state: 'suspend' }));
+    expect(await alarmFor('QJ-GNSS-01', 'dz', 15, 10)).toMatchObject({ alarmLevel: 2, processInstanceId: null });
+    await ctx.server.app.platform.logs.flush();
+    const logged = await ctx.server.app.platform.db.selectFrom('blade_log_error').select('message').where('exceptionName', '=', 'alarm.disposal').execute();
+    expect(logged.map((l) => l.message)).toContainEqual(expect.stringContaining('process quick_check is not deployed or is suspended'));
   });
 
   // Last: it restarts the suite's server.
