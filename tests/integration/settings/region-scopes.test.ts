@@ -168,12 +168,14 @@ onEveryStore('regions and scopes', { signIn: ['admin', 'demo'] }, (ctx) => {
     expectOk(await ctx.admin.post('/api/blade-system/data-scope/remove', undefined, { ids: scope.id }));
   });
 
+  const apiScope = async (code: string, scopePath: string) =>
+    expectOk(await ctx.admin.post<{ id: string }>('/api/blade-system/api-scope/submit', { menuId: '1', resourceCode: code, scopeName: code, scopePath, scopeType: 1 })).id;
+  /** How the params' list answers a caller. */
+  const status = async (client: ApiClient) => (await client.get('/api/blade-system/param/list')).status;
+
   it('reads API scope paths with or without /api and spaces, and lets a holder of any covering scope through', async () => {
     const staff = await createStaff(ctx.server, '100001', 'apiscoped');
     const plain = await createStaff(ctx.server, '100001', 'apiplain');
-    const apiScope = async (code: string, scopePath: string) =>
-      expectOk(await ctx.admin.post<{ id: string }>('/api/blade-system/api-scope/submit', { menuId: '1', resourceCode: code, scopeName: code, scopePath, scopeType: 1 })).id;
-    const status = async (client: ApiClient) => (await client.get('/api/blade-system/param/list')).status;
     // Only a leading /api is the prefix: a path with /api/ further in names no route of params.
     const inner = await apiScope('param_inner', '/blade-system/param/api/**');
     expect(await status(plain.client)).toBe(200);
@@ -190,5 +192,16 @@ onEveryStore('regions and scopes', { signIn: ['admin', 'demo'] }, (ctx) => {
     expect(await status(await signedIn(ctx.server.url, 'apiscoped', 'Staff@123', '100001'))).toBe(200);
     expect(await status(plain.client)).toBe(403);
     expectOk(await ctx.admin.post('/api/blade-system/api-scope/remove', undefined, { ids: [inner, prefixed, second].join(',') }));
+  });
+
+  it('reads * in an API scope path as one segment, not more', async () => {
+    const plain = await createStaff(ctx.server, '100001', 'apiglob');
+    // `/blade-system/*` names the service's routes of one segment: not the params' list.
+    const top = await apiScope('system_top', '/blade-system/*');
+    expect(await status(plain.client)).toBe(200);
+    const lists = await apiScope('system_lists', '/blade-system/*/list');
+    expect(await status(plain.client)).toBe(403);
+    expectOk(await ctx.admin.post('/api/blade-system/api-scope/remove', undefined, { ids: [top, lists].join(',') }));
+    expect(await status(plain.client)).toBe(200);
   });
 });
