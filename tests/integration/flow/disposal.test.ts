@@ -10,6 +10,13 @@ import { claim, complete, F, instanceOf, sequence, taskIn } from './support';
 onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhangsan'] }, (ctx) => {
   const alarmOf = async (code: string, pointKey: string) =>
     expectOk(await ctx.demo.get<PageData<Row & Record<string, unknown>>>(`${X}/alarm/list`, { deviceId: demoId(`device:${code}`), pointKey_equal: pointKey, descs: 'firstTime' })).records[0];
+  /** A channel's rule with these limits, a reading of `value`, and the alarm it raised once the disposal looked at it. */
+  const raise = async (code: string, pointKey: string, value: number, limits: Record<string, number>) => {
+    await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId(`device:${code}`), pointKey, ...limits });
+    await emit(ctx.server, [reading(code, pointKey, value)]);
+    await ctx.server.app.workflow.disposal.settled();
+    return alarmOf(code, pointKey);
+  };
 
   it('starts the disposal of a red alarm, shows it on the alarm, and closing the process handles the alarm', async () => {
     await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId('device:QJ-HLS-01'), pointKey: 'settlement', level1Upper: 40, level2Upper: 30 });
@@ -53,17 +60,12 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
   });
 
   it('starts the newest version of the process a level names, for an open, unhandled alarm without one only; none while it is suspended', async () => {
-    const alarmFor = async (code: string, pointKey: string, value: number, level2Upper: number) => {
-      await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId(`device:${code}`), pointKey, level2Upper });
-      await emit(ctx.server, [reading(code, pointKey, value)]);
-      await ctx.server.app.workflow.disposal.settled();
-      return alarmOf(code, pointKey);
-    };
+    const orange = (code: string, pointKey: string, value: number, level2Upper: number) => raise(code, pointKey, value, { level2Upper });
     // Two orange alarms raised before their level named a process: one is handled by hand, the other clears.
-    const handled = await alarmFor('QJ-TH-01', 'humidity', 95, 90);
-    const cleared = await alarmFor('QJ-TH-01', 'temperature', 55, 50);
+    const handled = await orange('QJ-TH-01', 'humidity', 95, 90);
+    const cleared = await orange('QJ-TH-01', 'temperature', 55, 50);
 
-    // Orange alarms start `quick_check` from now on (the param as an administrator might type it), version 2 of it.
+    // Orange alarms start `quick_check` from now on (typed with spaces: the param is stored trimmed), version 2 of it.
     const xml = (steps: number) => sequence('quick_check', Array.from({ length: steps }, (_, i) => ({ id: `look${i}`, candidateGroups: 'role:administrator' })), '快速核查');
     const model = expectOk(await ctx.demo.post<Row>(`${F}/model/submit`, { modelKey: 'quick_check', name: '快速核查', category: 'flow_alarm', xml: xml(1) }));
     expectOk(await ctx.demo.post(`${F}/model/deploy`, { modelId: model.id }));
@@ -79,7 +81,7 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
     expect(await alarmOf('QJ-TH-01', 'temperature')).toMatchObject({ id: cleared.id, alarmState: 2, processInstanceId: null });
 
     // A new orange alarm starts version 2, titled and described by the alarm.
-    const tilt = await alarmFor('QJ-TILT-01', 'tilt_x', 1.5, 1);
+    const tilt = await orange('QJ-TILT-01', 'tilt_x', 1.5, 1);
     const instance = await instanceOf(ctx.demo, String(tilt.processInstanceId));
     expect(instance).toMatchObject({ processDefinitionId: newest.id, processDefinitionVersion: 2, processTitle: tilt.title, businessTable: 'wit_alarm', businessId: tilt.id });
     const variables = await ctx.server.app.platform.db.selectFrom('wf_instance').select('variables').where('id', '=', instance.processInstanceId).executeTakeFirstOrThrow();
@@ -87,7 +89,7 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
 
     // Suspended, the process starts nothing, and the error log says why.
     expectOk(await ctx.demo.post(`${F}/manager/change-state`, { processId: newest.id, state: 'suspend' }));
-    expect(await alarmFor('QJ-GNSS-01', 'dz', 15, 10)).toMatchObject({ alarmLevel: 2, processInstanceId: null });
+    expect(await orange('QJ-GNSS-01', 'dz', 15, 10)).toMatchObject({ alarmLevel: 2, processInstanceId: null });
     await ctx.server.app.platform.logs.flush();
     const logged = await ctx.server.app.platform.db.selectFrom('blade_log_error').select('message').where('exceptionName', '=', 'alarm.disposal').execute();
     expect(logged.map((l) => l.message)).toContainEqual(expect.stringContaining('process quick_check is not deployed or is suspended'));
@@ -97,12 +99,7 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
   it('repairs at start what a crash left: an ended disposal’s alarm unhandled, a disposal its alarm does not name, an alarm without one', async () => {
     const { app } = ctx.server;
     const db = app.platform.db;
-    const red = async (code: string, pointKey: string) => {
-      await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId(`device:${code}`), pointKey, level1Upper: 40, level2Upper: 30 });
-      await emit(ctx.server, [reading(code, pointKey, 45)]);
-      await app.workflow.disposal.settled();
-      return alarmOf(code, pointKey);
-    };
+    const red = (code: string, pointKey: string) => raise(code, pointKey, 45, { level1Upper: 40, level2Upper: 30 });
 
     // 1. A disposal that ended, its alarm handled with it; then put back as a crash after the step's commit left it.
     const ended = await red('QJ-HLS-02', 'settlement');
