@@ -235,4 +235,21 @@ onEveryStore('tenants', { signIn: ['admin', 'demo'] }, (ctx) => {
     refused(await ctx.admin.post('/api/blade-system/client/remove', undefined, { ids: seedId('client:saber') }), 400, '不能删除当前正在使用的客户端');
     expectOk(await ctx.admin.post('/api/blade-system/client/remove', undefined, { ids: app.id }));
   });
+
+  it("keeps platform rows from a tenant's role granted their menus, and shared rows unwritable by it", async () => {
+    // Last: the tenant it adds would change the counts above. A tenant without a package: the platform administrator
+    // may grant its roles any menu (grants.ts), the platform's own too; the repository still refuses them what only the
+    // platform administrator may read or write.
+    const tenant = expectOk(await ctx.admin.post<Tenant>('/api/blade-system/tenant/save', { tenantName: '误授权租户', tenantId: '300000' }));
+    const tenantAdmin = await signedIn(ctx.server.url, 'admin', DEFAULT_INIT_PASSWORD, tenant.tenantId);
+    const [role] = expectOk(await tenantAdmin.get<Array<{ id: string }>>('/api/blade-system/role/select'));
+    const held = expectOk(await ctx.admin.get<{ menu: string[] }>('/api/blade-system/menu/role-tree-keys', { roleIds: role.id })).menu;
+    const granted = ['client', 'client_add', 'region', 'region_add'].map(menuId);
+    expectOk(await ctx.admin.post('/api/blade-system/role/grant', { roleIds: [role.id], menuIds: [...held, ...granted] }));
+    refused(await tenantAdmin.get('/api/blade-system/client/list'), 403);
+    refused(await tenantAdmin.post('/api/blade-system/client/submit', { clientId: 'x', clientSecret: 'y', authorizedGrantTypes: 'password', accessTokenValidity: 1, refreshTokenValidity: 1 }), 403);
+    // The grant is in force (shared rows are read), so the refusal below is the repository's.
+    expectOk(await tenantAdmin.get('/api/blade-system/region/list'));
+    refused(await tenantAdmin.post('/api/blade-system/region/submit', { code: '3299', parentCode: '32', name: '误写' }), 403);
+  });
 });

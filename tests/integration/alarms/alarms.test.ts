@@ -322,6 +322,7 @@ onEveryStore('thresholds, alarms and notifications', { signIn: ['demo'] }, (ctx)
     expect(mine).toEqual([expect.objectContaining({ userId: staff.userId, sound: 0, channels: 'notice' })]);
     expect(expectOk(await ctx.demo.post(`${X}/alarmrecipient/soundPperation`, { id: mine[0].id, sound: 1 }))).toEqual({ sound: 1 });
     expect(expectOk(await staff.client.get<{ sound: number }>(`${X}/alarmrecipient/sound`)).sound).toBe(1);
+    expectRefused(await ctx.demo.post(`${X}/alarmrecipient/soundPperation`, { id: '42', sound: 0 }), '数据不存在或无权操作');
     expectRefused(await staff.client.post(`${X}/alarmrecipient/soundPperation`, { sound: 3 }), '声音开关应为 0 或 1');
     expectRefused(await staff.client.post(`${X}/alarmrecipient/soundPperation`, {}), '缺少必要的请求参数: sound');
   });

@@ -63,10 +63,26 @@ onEveryStore('bad input', { signIn: ['admin'], prepare: boom }, (ctx) => {
     expect((await ctx.admin.get<{ total: number }>(`${PARAMS}/list`, { paramKey: '_' })).body.data.total).toBe(0);
   });
 
+  it('answers a detail that names no row by a key with nothing, not with some row', async () => {
+    for (const query of [{}, { nosuchfield: 'x' }, { paramKey_like: 'account' }]) {
+      expect((await ctx.admin.get(`${PARAMS}/detail`, query)).body, JSON.stringify(query)).toMatchObject({ code: 200, data: null });
+    }
+    expect((await ctx.admin.get<{ paramKey: string }>(`${PARAMS}/detail`, { paramKey: 'account.initPassword' })).body.data.paramKey).toBe('account.initPassword');
+  });
+
   it('ignores sort keys outside the whitelist', async () => {
     const reply = await ctx.admin.get<{ total: number }>(`${PARAMS}/list`, { descs: 'id; drop table blade_param', ascs: 'paramKey,1/0' });
     expect(reply.body.code).toBe(200);
     expect(reply.body.data.total).toBe(await count());
+  });
+
+  it('breaks ties of a sort newest first', async () => {
+    const ids: string[] = [];
+    for (const paramKey of ['tie.first', 'tie.second']) {
+      ids.push((await ctx.admin.post<{ id: string }>(`${PARAMS}/submit`, { paramName: '同值', paramKey, paramValue: 'same' })).body.data.id);
+    }
+    const listed = await ctx.admin.get<{ records: Array<{ id: string }> }>(`${PARAMS}/list`, { paramKey: 'tie.', ascs: 'paramValue' });
+    expect(listed.body.data.records.map((r) => r.id)).toEqual([...ids].reverse());
   });
 
   it('hides unexpected errors behind a 500 envelope and records them in the error log', async () => {

@@ -42,15 +42,19 @@ onEveryStore('tenant isolation', { signIn: ['admin', 'demo'] }, (ctx) => {
     }
   });
 
-  it('never moves a row to another tenant or another author by update', async () => {
+  it('never puts a row in another tenant or under another author, by insert or by update', async () => {
+    const foreign = { tenantId: '000000', createUser: '1', createDept: '1', createTime: '2000-01-01 00:00:00', isDeleted: 1 };
     let walked = 0;
     for (const resource of resources.filter((r) => r.tenancy === 'tenant' && !r.readOnly)) {
       // The examples name the platform tenant's rows; those that save for tenant 100001 as they are get walked.
-      const created = await ctx.demo.post<{ id: string }>(`${base(resource)}/submit`, resource.example);
+      const created = await ctx.demo.post<{ id: string }>(`${base(resource)}/submit`, { ...resource.example, ...foreign });
       if (created.body.code !== 200) continue;
       const id = created.body.data.id;
       const before = (await ctx.admin.get<Record<string, unknown>>(`${base(resource)}/detail`, { id })).body.data;
-      const moved = await ctx.demo.post(`${base(resource)}/submit`, { ...resource.example, id, tenantId: '000000', createUser: '1', createDept: '1', createTime: '2000-01-01 00:00:00', isDeleted: 1 });
+      expect(before, resource.key).toMatchObject({ tenantId: '100001', isDeleted: 0 });
+      expect([before.createUser, before.createDept, before.createTime], resource.key).not.toContain(foreign.createUser);
+      expect(before.createTime, resource.key).not.toBe(foreign.createTime);
+      const moved = await ctx.demo.post(`${base(resource)}/submit`, { ...resource.example, id, ...foreign });
       expect(moved.status, `${resource.key} update: ${JSON.stringify(moved.body)}`).toBeLessThan(500);
       const after = (await ctx.admin.get<Record<string, unknown>>(`${base(resource)}/detail`, { id })).body.data;
       expect(after, resource.key).toMatchObject({ tenantId: '100001', createUser: before.createUser, createDept: before.createDept, createTime: before.createTime, isDeleted: 0 });

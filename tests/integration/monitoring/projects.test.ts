@@ -67,6 +67,8 @@ onEveryStore('projects, customers, categories and user projects', { signIn: ['ad
   it('limits a user assigned to projects to those projects and what belongs to them', async () => {
     const other = await submit(ctx.demo, 'project', { name: '北岸边坡', code: 'SLOPE-B', structureType: 3 });
     const slopeDevice = await submit(ctx.demo, 'device', { code: 'SLOPE-B-01', name: '边坡倾角计', projectId: other.id });
+    // A device of no project: an administrator's only.
+    const unplaced = await submit(ctx.demo, 'device', { code: 'UNPLACED-01', name: '未分配设备' });
     const staff = await staffUser(ctx.server, DEMO, 'bridge_watcher');
 
     // Without assignments a user sees every project of the tenant.
@@ -82,6 +84,7 @@ onEveryStore('projects, customers, categories and user projects', { signIn: ['ad
     expect(devices.total).toBe(9);
     expectEvery(devices.records, (d) => d.projectId === bridge);
     expect(expectOk(await staff.client.get(`${X}/device/detail`, { id: slopeDevice.id }))).toBeNull();
+    expect(expectOk(await staff.client.get(`${X}/device/detail`, { id: unplaced.id }))).toBeNull();
     const points = expectOk(await staff.client.get<PageData>(`${X}/devicepoint/list`, { size: 100 }));
     expect(points.total).toBe(16);
     expectEvery(expectOk(await staff.client.get<PageData>(`${X}/monitorpoint/list`, { size: 100 })).records, (p) => p.projectId === bridge);
@@ -91,12 +94,18 @@ onEveryStore('projects, customers, categories and user projects', { signIn: ['ad
     expectRefused(await staff.client.post(`${X}/device/submit`, { id: slopeDevice.id, name: '改名' }), '数据不存在或无权操作');
     expectRefused(await postParams(staff.client, `${X}/userproject/setUserProject`, { userId: staff.userId, projectIds: '' }), '无权分配项目', 403);
 
-    // The tenant administrator still sees everything.
+    // The tenant administrator still sees everything, even when assigned to a project itself.
+    const demoAdmin = seedId(`user:${DEMO}:admin`);
+    expectOk(await postParams(ctx.demo, `${X}/userproject/setUserProject`, { userId: demoAdmin, projectIds: bridge }));
     expect(expectOk(await ctx.demo.get<PageData>(`${X}/device/list`, { projectId: other.id })).total).toBe(1);
+    expectOk(await postParams(ctx.demo, `${X}/userproject/setUserProject`, { userId: demoAdmin, projectIds: '' }));
 
     // Emptying the assignment gives the user the whole tenant again.
     expectOk(await postParams(ctx.demo, `${X}/userproject/setUserProject`, { userId: staff.userId, projectIds: '' }));
     expect(expectOk(await staff.client.get<PageData>(`${X}/device/detail`, { id: slopeDevice.id }))).not.toBeNull();
+    // Rows of no project stay the administrators' (docs/data-model.md).
+    expect(expectOk(await staff.client.get<PageData>(`${X}/device/detail`, { id: unplaced.id }))).toBeNull();
+    expect(expectOk(await ctx.demo.get<PageData>(`${X}/device/detail`, { id: unplaced.id }))).not.toBeNull();
 
     // userproject rows name users and projects of the own tenant only.
     expectRefused(await ctx.demo.post(`${X}/userproject/submit`, { userId: '383477459231075293', projectId: bridge }), '用户不存在');

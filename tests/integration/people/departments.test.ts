@@ -118,7 +118,10 @@ onEveryStore('departments and posts', { signIn: ['admin'] }, (ctx) => {
   it('removes only leaves that no user belongs to', async () => {
     const parent = await save({ parentId: rootId, deptName: '待删父' });
     const child = await save({ parentId: parent.id, deptName: '待删子' });
+    const leaf = await save({ parentId: parent.id, deptName: '先删子' });
     expectRefusedExactly(await postParams(ctx.admin, `${DEPT}/remove`, { ids: parent.id }), '请先删除子节点');
+    // A child in the recycle bin holds its parent back no more.
+    expectOk(await postParams(ctx.admin, `${DEPT}/remove`, { ids: leaf.id }));
     const member = expectOk(await ctx.admin.post<Row>('/api/blade-user/submit', { account: 'dept_member', password: 'Pass@1234', deptId: child.id }));
     expectRefusedExactly(await postParams(ctx.admin, `${DEPT}/remove`, { ids: child.id }), '该机构下仍有用户,不能删除');
     expectOk(await postParams(ctx.admin, '/api/blade-user/remove', { ids: member.id }));
@@ -130,6 +133,12 @@ onEveryStore('departments and posts', { signIn: ['admin'] }, (ctx) => {
   it('keeps posts: unique codes, select per tenant, no removal while held', async () => {
     const post = expectOk(await ctx.admin.post<Row>(`${POST}/submit`, { category: 2, postCode: 'engineer', postName: '工程师', sort: 2 }));
     expectRefusedExactly(await ctx.admin.post(`${POST}/submit`, { postCode: 'engineer', postName: '另一个' }), '岗位编号已存在');
+    // Renaming another post's code to a taken one is refused too; a code in the recycle bin is free again.
+    const other = expectOk(await ctx.admin.post<Row>(`${POST}/submit`, { category: 2, postCode: 'reviewer', postName: '审核员' }));
+    expectRefusedExactly(await ctx.admin.post(`${POST}/update`, { id: other.id, postCode: 'engineer' }), '岗位编号已存在');
+    expectOk(await postParams(ctx.admin, `${POST}/remove`, { ids: other.id }));
+    const again = expectOk(await ctx.admin.post<Row>(`${POST}/submit`, { category: 2, postCode: 'reviewer', postName: '审核员' }));
+    expectOk(await postParams(ctx.admin, `${POST}/remove`, { ids: again.id }));
     expectRefused(await ctx.admin.post(`${POST}/submit`, { postCode: 'x' }), '请输入岗位名称');
     const page = expectOk(await ctx.admin.get<PageData>(`${POST}/list`, { postName: '工程' }));
     expect(page.records).toEqual([expect.objectContaining({ id: post.id, categoryName: '中层' })]);

@@ -5,7 +5,7 @@ import { REFERENCE_IDS } from '../../../resources/iot/examples';
 import { SCREEN_EVENTS, type ScreenData, type ScreenTrend } from '../../../resources/wire/screen';
 import { DISPLAY_MESSAGES } from '../../../server/auth/display';
 import { LatestValues } from '../../../server/ingest/latest';
-import { expectOk, type Row } from '../../support/envelope';
+import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
 import { DEMO, X } from '../monitoring/support';
@@ -195,6 +195,17 @@ onEveryStore('a display link reads its screen and nothing else', { signIn: ['dem
     const after = expectOk(await displayCall<ScreenData>(ctx.server, moved.secret, DATA));
     expect(after.projects.map((p) => p.id)).toEqual([moving.projectA]);
     expect((await displayCall(ctx.server, moved.secret, TREND, { deviceId: moving.devices.B1.id, pointKey: 'settlement' })).status).toBe(404);
+  });
+
+  it('leaves out what was removed: a monitor point in the recycle bin is off the screen', async () => {
+    const r = await buildStructure(ctx.demo, 'RM');
+    const removing = await createLink(ctx.demo, { projectIds: [r.projectA] });
+    const points = async () => expectOk(await displayCall<ScreenData>(ctx.server, removing.secret, DATA)).projects[0].points.map((p) => p.id);
+    expect(await points()).toEqual([r.points.M1, r.points.M2]);
+    const bindings = expectOk(await ctx.demo.get<PageData>(`${X}/pointrelationdevice/list`, { monitorPointId: r.points.M2 })).records;
+    expectOk(await postParams(ctx.demo, `${X}/pointrelationdevice/remove`, { ids: bindings.map((b) => b.id).join(',') }));
+    expectOk(await postParams(ctx.demo, `${X}/monitorpoint/remove`, { ids: r.points.M2 }));
+    expect(await points()).toEqual([r.points.M1]);
   });
 
   it('pushes readings over real MQTT, alarms and presence of its projects only, one event per project and batch', async () => {

@@ -11,6 +11,7 @@ import { authorization } from '../../../server/modules/blade-resource/s3';
 import type { ApiClient, Envelope } from '../../support/client';
 import { expectOk, expectRefused, type PageData, type Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
+import { createStaff, grantScope } from './support';
 
 interface Uploaded {
   link: string;
@@ -153,9 +154,19 @@ onEveryStore('OSS, SMS and attachments', { signIn: ['admin', 'demo'], config: { 
 
     expectOk(await ctx.admin.post('/api/blade-resource/oss/enable', undefined, { id: local.id }));
 
+    // A staff member who sees only the configs it made still switches off the one its administrator enabled.
+    const keeper = await createStaff(ctx.server, '100001', 'oss_keeper');
+    const ownRows = expectOk(await ctx.admin.post<{ id: string }>('/api/blade-system/data-scope/submit', { menuId: '1', resourceCode: 'blade-resource/oss', scopeName: '本人的存储配置', scopeType: 2 })).id;
+    await grantScope(ctx.server, keeper.roleId, ownRows, 1);
+    const keepers = expectOk(await keeper.client.post<{ id: string }>('/api/blade-resource/oss/submit', { category: 1, ossCode: 'keeper-local' }));
+    expect(expectOk(await keeper.client.get<PageData>('/api/blade-resource/oss/list')).records.map((r) => r.id)).toEqual([keepers.id]);
+    expectOk(await keeper.client.post('/api/blade-resource/oss/enable', undefined, { id: keepers.id }));
+    expect(await statusOf()).toMatchObject({ [tenantOwn.id]: 1, [keepers.id]: 2, [local.id]: 2 });
+    expectOk(await ctx.demo.post('/api/blade-resource/oss/enable', undefined, { id: tenantOwn.id }));
+
     // Another tenant can neither see nor switch these configs.
     const visible = expectOk(await ctx.demo.get<PageData>('/api/blade-resource/oss/list', { size: 50 })).records;
-    expect(visible.map((r) => r.id)).toEqual([tenantOwn.id]);
+    expect(visible.map((r) => r.id).sort()).toEqual([tenantOwn.id, keepers.id].sort());
     expect((await ctx.demo.post('/api/blade-resource/oss/enable', undefined, { id: s3.id })).body.msg).toBe('数据不存在或无权操作');
   });
 
