@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withPredecessors } from '../../tools/mutation/ordered-runner.mjs';
+import { completeRun, withPredecessors } from '../../tools/mutation/ordered-runner.mjs';
 
 describe("a mutant's tests with the tests before them", () => {
   const order = {
@@ -25,5 +25,36 @@ describe("a mutant's tests with the tests before them", () => {
   it('keeps a # inside a test name', () => {
     const named = { 'tests/d.test.ts': ['tests/d.test.ts#first', 'tests/d.test.ts#issue #20'] };
     expect(withPredecessors(named, ['tests/d.test.ts#issue #20'])).toEqual(named['tests/d.test.ts']);
+  });
+});
+
+describe("a mutant's run cut short", () => {
+  type Result = { status: string; nrOfTests?: number };
+  /** A run answering `results` in turn, counting its calls. */
+  const runs = (...results: Result[]) => {
+    const run = async () => results[run.calls++];
+    run.calls = 0;
+    return run;
+  };
+
+  it('keeps a survivor that ran every test it was to run, and any kill', async () => {
+    const full = runs({ status: 'survived', nrOfTests: 5 });
+    expect(await completeRun(full, 5)).toEqual({ status: 'survived', nrOfTests: 5 });
+    expect(full.calls).toBe(1);
+    const killed = runs({ status: 'killed', nrOfTests: 2 });
+    expect(await completeRun(killed, 5)).toEqual({ status: 'killed', nrOfTests: 2 });
+    expect(killed.calls).toBe(1);
+  });
+
+  it('runs a survivor that ran fewer tests again, and takes the second result', async () => {
+    const short = runs({ status: 'survived', nrOfTests: 4 }, { status: 'killed', nrOfTests: 5 });
+    expect(await completeRun(short, 5)).toEqual({ status: 'killed', nrOfTests: 5 });
+    expect(short.calls).toBe(2);
+  });
+
+  it('reports an error, not a survivor, when both runs are short', async () => {
+    const twice = runs({ status: 'survived', nrOfTests: 4 }, { status: 'survived', nrOfTests: 3 });
+    expect(await completeRun(twice, 5)).toEqual({ status: 'error', errorMessage: 'survived twice having run fewer than the 5 tests it was to run' });
+    expect(twice.calls).toBe(2);
   });
 });
