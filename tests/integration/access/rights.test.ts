@@ -8,7 +8,7 @@ import { type ApiClient, signedIn } from '../../support/client';
 import { expectOk } from '../../support/envelope';
 import type { TestServer } from '../../support/server';
 import { onEveryStore } from '../../support/suite';
-import { DEMO, flatten, insertUser, PLATFORM, type Tree } from './support';
+import { DEMO, flatten, insertUser, menuId, PLATFORM, type Tree } from './support';
 
 /**
  * The authorisation table walked route by route (docs/authorisation.md): every API route the server registered is
@@ -61,18 +61,18 @@ async function walk(server: TestServer, client: ApiClient, codes: ReadonlySet<st
   return { wrong, failed, counted };
 }
 
-/** A role that grants nothing, and a user holding it. */
-async function powerless(server: TestServer, tenantId: string): Promise<ApiClient> {
+/** A role granting the menus and buttons of `codes` (none: nothing), and a user `account` holding it. */
+async function holding(server: TestServer, tenantId: string, account: string, codes: readonly string[] = []): Promise<ApiClient> {
   const roleId = nextId();
   const now = formatDateTime();
-  await server.app.platform.db
-    .insertInto('blade_role')
-    .values({ id: roleId, tenantId, parentId: '0', roleName: '无权限', roleAlias: 'nothing', sort: 9, createTime: now, updateTime: now, status: 1, isDeleted: 0 })
-    .execute();
-  const account = `low${tenantId}`;
+  const db = server.app.platform.db;
+  await db.insertInto('blade_role').values({ id: roleId, tenantId, parentId: '0', roleName: account, roleAlias: account, sort: 9, createTime: now, updateTime: now, status: 1, isDeleted: 0 }).execute();
+  for (const code of codes) await db.insertInto('blade_role_menu').values({ id: nextId(), roleId, menuId: menuId(code) }).execute();
   await insertUser(server, { tenantId, account, password: 'Low@12345', roleIds: [roleId] });
   return signedIn(server.url, account, 'Low@12345', tenantId);
 }
+
+const powerless = (server: TestServer, tenantId: string) => holding(server, tenantId, `low${tenantId}`);
 
 onEveryStore('the route walk', (ctx) => {
   it('every API route declares a right, and the table is not trivially open', () => {
@@ -99,6 +99,26 @@ onEveryStore('the route walk', (ctx) => {
     expect(wrong).toEqual([]);
     expect(failed).toEqual([]);
     expect(counted.refused).toBeGreaterThan(counted.allowed * 10);
+  });
+
+  it("checks each write's own button: an editor of params changes one, but neither adds nor removes one", async () => {
+    const demo = await signedIn(ctx.server.url, 'admin', 'admin', DEMO);
+    const row = expectOk(await demo.post<{ id: string }>('/api/blade-system/param/submit', { paramName: '可编辑', paramKey: 'editor.only', paramValue: 'a' }));
+    const editor = await holding(ctx.server, DEMO, 'param_editor', ['param', 'param_edit']);
+    expectOk(await editor.post('/api/blade-system/param/submit', { id: row.id, paramValue: 'b' }));
+    expectOk(await editor.post('/api/blade-system/param/update', { id: row.id, paramValue: 'c' }));
+    const added = { paramName: '越权新增', paramKey: 'editor.added', paramValue: 'x' };
+    for (const mode of ['submit', 'save']) expect((await editor.post(`/api/blade-system/param/${mode}`, added)).status, mode).toBe(403);
+    expect((await editor.request('POST', '/api/blade-system/param/remove', { query: { ids: row.id } })).status).toBe(403);
+    expect(expectOk(await demo.get<{ paramValue: string; isDeleted: number }>('/api/blade-system/param/detail', { id: row.id }))).toMatchObject({ paramValue: 'c', isDeleted: 0 });
+  });
+
+  it("keeps a menu's unpaged lists to its holders; only the pickers are any staff member's", async () => {
+    const client = await signedIn(ctx.server.url, OPERATOR_ACCOUNT, OPERATOR_PASSWORD, DEMO);
+    // The operator holds neither the push targets' projects nor the data comparisons, nor the push targets or the
+    // device types it picks from.
+    for (const path of ['/api/wit-xinde/tenantproject/nopage', '/api/wit-xinde/datacomparison/nopage']) expect((await client.get(path)).status, path).toBe(403);
+    for (const path of ['/api/wit-xinde/mqttparam/select', '/api/wit-xinde/devicetype/selectList']) expectOk(await client.get(path));
   });
 
   it.each([

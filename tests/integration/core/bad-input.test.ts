@@ -39,7 +39,13 @@ onEveryStore('bad input', { signIn: ['admin'], prepare: boom }, (ctx) => {
     expect(types.body.msg).toMatch(/^参数校验失败: paramName: .*; paramKey: /);
     const huge = await ctx.admin.post(`${PARAMS}/submit`, { paramName: 'x', paramKey: 'big', paramValue: 'x'.repeat(3 * 1024 * 1024) });
     expect(huge.status).toBe(413);
+    // `save` only adds and `update` only edits; an empty id is no id.
+    const body = { paramName: '模式', paramKey: 'mode.check', paramValue: 'v' };
+    expect((await ctx.admin.post(`${PARAMS}/save`, { ...body, id: '42' })).body.msg).toBe('新增数据不能带编号');
+    expect((await ctx.admin.post(`${PARAMS}/update`, body)).body.msg).toBe('修改数据必须带编号');
     expect(await count()).toBe(before);
+    expect((await ctx.admin.post(`${PARAMS}/save`, { ...body, id: '' })).body.code).toBe(200);
+    expect(await count()).toBe(before + 1);
   });
 
   it('refuses missing and mistyped parameters', async () => {
@@ -49,6 +55,8 @@ onEveryStore('bad input', { signIn: ['admin'], prepare: boom }, (ctx) => {
     expect(page.body).toMatchObject({ code: 400, msg: '请求参数类型错误: current' });
     const status = await ctx.admin.get(`${PARAMS}/list`, { status_equal: 'one' });
     expect(status.body.msg).toBe('请求参数类型错误: status_equal');
+    const infinite = await ctx.admin.get(`${PARAMS}/list`, { status_ge: 'Infinity' });
+    expect(infinite.body.msg).toBe('请求参数类型错误: status_ge');
     const date = await ctx.admin.get(`${PARAMS}/list`, { createTime_dategt: 'yesterday' });
     expect(date.body.msg).toBe('请求参数类型错误: createTime_dategt');
   });

@@ -1,0 +1,101 @@
+import { beforeAll, expect, it } from 'vitest';
+import type { Envelope } from '../../support/client';
+import { expectOk, type PageData, type Row } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
+
+/**
+ * Every operator of CONTRACT.md "Query conditions" on a text, a number and a date column (params' key, status and
+ * create time), and the paging bounds: each list answers exactly the rows its parameters name.
+ */
+
+const PARAMS = '/api/blade-system/param';
+const NAME = '筛选测试';
+/** Key, status, remark of the rows every query below is narrowed to (by their name). */
+const ROWS: Array<[string, number, string | null]> = [
+  ['flt.alpha', 1, null],
+  ['flt.alphabet', 11, null],
+  ['flt.beta', 1, null],
+  ['x.flt.gamma', 3, '备注'],
+];
+
+onEveryStore('list filters', { signIn: ['demo'] }, (ctx) => {
+  let day: string;
+
+  beforeAll(async () => {
+    for (const [paramKey, status, remark] of ROWS) expectOk(await ctx.demo.post(`${PARAMS}/submit`, { paramName: NAME, paramKey, paramValue: 'v', status, remark }));
+    const [row] = expectOk(await ctx.demo.get<PageData>(`${PARAMS}/list`, { paramName_equal: NAME, size: 1 })).records;
+    day = String(row.createTime).slice(0, 10);
+  });
+
+  /** The keys of the rows a filter leaves, sorted. */
+  const keys = async (filter: Record<string, string | number>) => {
+    const page = expectOk(await ctx.demo.get<PageData>(`${PARAMS}/list`, { paramName_equal: NAME, ...filter, size: 50 }));
+    return page.records.map((r: Row) => String(r.paramKey)).sort();
+  };
+  const all = ROWS.map(([key]) => key).sort();
+
+  it('filters a text column: contains (any case), not, starts, ends, equals', async () => {
+    expect(await keys({ paramKey: 'ALPHA' })).toEqual(['flt.alpha', 'flt.alphabet']);
+    expect(await keys({ paramKey_like: 'pha' })).toEqual(['flt.alpha', 'flt.alphabet']);
+    expect(await keys({ paramKey_notlike: 'alpha' })).toEqual(['flt.beta', 'x.flt.gamma']);
+    expect(await keys({ paramKey_likeright: 'flt.' })).toEqual(['flt.alpha', 'flt.alphabet', 'flt.beta']);
+    expect(await keys({ paramKey_likeleft: 'a' })).toEqual(['flt.alpha', 'flt.beta', 'x.flt.gamma']);
+    expect(await keys({ paramKey_equal: 'flt.alpha' })).toEqual(['flt.alpha']);
+    expect(await keys({ paramKey_notequal: 'flt.alpha' })).toEqual(['flt.alphabet', 'flt.beta', 'x.flt.gamma']);
+    expect(await keys({ paramKey_ignore: 'flt.alpha' })).toEqual(all);
+  });
+
+  it('takes the first of a repeated parameter', async () => {
+    const query = `paramName_equal=${encodeURIComponent(NAME)}&paramKey_equal=flt.beta&paramKey_equal=flt.alpha&size=50`;
+    const page = expectOk(await ctx.demo.request<Envelope<PageData>>('GET', `${PARAMS}/list?${query}`));
+    expect(page.records.map((r: Row) => r.paramKey)).toEqual(['flt.beta']);
+  });
+
+  it('filters a number column by value, not by its digits, and drops an empty value', async () => {
+    expect(await keys({ status: 1 })).toEqual(['flt.alpha', 'flt.beta']);
+    expect(await keys({ status_notequal: 1 })).toEqual(['flt.alphabet', 'x.flt.gamma']);
+    expect(await keys({ status_ge: 3 })).toEqual(['flt.alphabet', 'x.flt.gamma']);
+    expect(await keys({ status_gt: 3 })).toEqual(['flt.alphabet']);
+    expect(await keys({ status_le: 3 })).toEqual(['flt.alpha', 'flt.beta', 'x.flt.gamma']);
+    expect(await keys({ status_lt: 3 })).toEqual(['flt.alpha', 'flt.beta']);
+    expect(await keys({ status_equal: '' })).toEqual(all);
+    expect(await keys({ remark_null: 1 })).toEqual(['flt.alpha', 'flt.alphabet', 'flt.beta']);
+    expect(await keys({ remark_notnull: 1 })).toEqual(['x.flt.gamma']);
+  });
+
+  it('filters a date column by whole days, and by the time when one is given', async () => {
+    const next = new Date(`${day}T12:00:00`);
+    next.setDate(next.getDate() + 1);
+    const before = new Date(`${day}T12:00:00`);
+    before.setDate(before.getDate() - 1);
+    const [tomorrow, yesterday] = [next, before].map((d) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`);
+    expect(await keys({ createTime_datele: day })).toEqual(all);
+    expect(await keys({ createTime_datele: `${day} 00:00:00` })).toEqual([]);
+    expect(await keys({ createTime_datele: yesterday })).toEqual([]);
+    expect(await keys({ createTime_dategt: day })).toEqual([]);
+    expect(await keys({ createTime_dategt: yesterday })).toEqual(all);
+    expect(await keys({ createTime_datege: day })).toEqual(all);
+    expect(await keys({ createTime_datege: tomorrow })).toEqual([]);
+    expect(await keys({ createTime_datelt: day })).toEqual([]);
+    expect(await keys({ createTime_datelt: tomorrow })).toEqual(all);
+    expect(await keys({ createTime_dateequal: day })).toEqual(all);
+    expect(await keys({ createTime_dateequal: yesterday })).toEqual([]);
+  });
+
+  it('pages from the first page, ten rows unless told, at most 1000', async () => {
+    const page = (query: Record<string, number>) => ctx.demo.get<PageData & { size: number; current: number }>(`${PARAMS}/list`, query);
+    expect(expectOk(await page({ current: 0, size: 0 }))).toMatchObject({ current: 1, size: 10 });
+    expect(expectOk(await page({ size: 5000 }))).toMatchObject({ size: 1000 });
+    expect(expectOk(await page({ current: 2, size: 2 })).records).toHaveLength(2);
+  });
+
+  it('neither filters nor sorts by a hidden field', async () => {
+    const USERS = '/api/blade-user/list';
+    const ids = async (query: Record<string, string>) => expectOk(await ctx.demo.get<PageData>(USERS, { ...query, size: 50 })).records.map((r: Row) => r.id);
+    const plain = await ids({});
+    expect(plain.length).toBeGreaterThan(1);
+    expect(await ids({ password_equal: 'x' })).toEqual(plain);
+    expect(await ids({ password_null: '1' })).toEqual(plain);
+    expect(await ids({ ascs: 'password' })).toEqual(plain);
+  });
+});
