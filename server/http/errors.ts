@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { LogWriter } from '../logs';
 import { ApiError, failure, MESSAGES } from './envelope';
-import { masked } from './auth-hook';
+import { masked, pathOf } from './auth-hook';
 
 /** Maps framework errors (body parsing, media type, size) onto the contract's codes and messages. */
 function mapFrameworkError(error: FastifyError): ApiError | undefined {
@@ -36,7 +36,8 @@ export function installErrorHandler(app: FastifyInstance, logs: LogWriter): void
       createBy: request.principal?.account,
       createUser: request.principal?.userId,
       method: request.method,
-      requestUri: request.url,
+      // The path alone, as the API log has it: a query may carry a secret, which `params` has masked.
+      requestUri: pathOf(request),
       userAgent: request.headers['user-agent'],
       remoteIp: request.ip,
       params: JSON.stringify(masked(request.query ?? {})),
