@@ -115,6 +115,7 @@ interface RedisCommands {
   getDel(key: string): Promise<unknown>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   quit(): Promise<unknown>;
+  unref(): void;
   readonly isReady: boolean;
 }
 
@@ -132,7 +133,9 @@ export class RedisStore implements KeyValueStore {
   static async connect(url: string, log: Parameters<typeof watchRedis>[2]): Promise<RedisStore> {
     // Loaded only with REDIS_URL: a single process does not pay for the client at start.
     const { createClient } = await import('redis');
-    const client = createClient({ url });
+    // Refused at once while Redis is away, not queued until it is back: the throttles and call limits let the call
+    // through (docs/security.md), captchas answer an error, and no request waits on a reconnect.
+    const client = createClient({ url, disableOfflineQueue: true });
     watchRedis(client, 'store', log);
     await client.connect();
     return new RedisStore(client as unknown as RedisCommands);
@@ -162,6 +165,7 @@ export class RedisStore implements KeyValueStore {
   }
 
   async close(): Promise<void> {
-    await this.client.quit();
+    // Redis may be away as the process stops: a QUIT it cannot send would hold the shutdown.
+    await closeRedis(this.client);
   }
 }
