@@ -1,5 +1,7 @@
 import type { App } from '../../../server/app';
 import { needs } from '../../../server/auth/rights';
+import { SECRET_MASK } from '../../../resources/define';
+import { seedId } from '../../../server/db/seed/ids';
 import { expect, it } from 'vitest';
 import { onEveryStore } from '../../support/suite';
 
@@ -37,8 +39,10 @@ onEveryStore('bad input', { signIn: ['admin'], prepare: boom }, (ctx) => {
     const types = await ctx.admin.post(`${PARAMS}/submit`, { paramName: 123, paramKey: ['a'], paramValue: 'v' });
     expect(types.status).toBe(400);
     expect(types.body.msg).toMatch(/^参数校验失败: paramName: .*; paramKey: /);
+    const empty = await ctx.admin.request('POST', `${PARAMS}/submit`, { raw: '', headers: { 'content-type': 'application/json' } });
+    expect([empty.status, empty.body]).toMatchObject([400, { code: 400, success: false, msg: '参数校验失败: 请求体不是合法的 JSON' }]);
     const huge = await ctx.admin.post(`${PARAMS}/submit`, { paramName: 'x', paramKey: 'big', paramValue: 'x'.repeat(3 * 1024 * 1024) });
-    expect(huge.status).toBe(413);
+    expect([huge.status, huge.body]).toMatchObject([413, { code: 413, success: false, msg: '上传文件过大' }]);
     // `save` only adds and `update` only edits; an empty id is no id.
     const body = { paramName: '模式', paramKey: 'mode.check', paramValue: 'v' };
     expect((await ctx.admin.post(`${PARAMS}/save`, { ...body, id: '42' })).body.msg).toBe('新增数据不能带编号');
@@ -46,6 +50,15 @@ onEveryStore('bad input', { signIn: ['admin'], prepare: boom }, (ctx) => {
     expect(await count()).toBe(before);
     expect((await ctx.admin.post(`${PARAMS}/save`, { ...body, id: '' })).body.code).toBe(200);
     expect(await count()).toBe(before + 1);
+  });
+
+  it('refuses an upload that is not multipart, and more files than one upload takes', async () => {
+    const json = await ctx.admin.post('/api/blade-resource/oss/endpoint/put-file', { file: 'x' });
+    expect([json.status, json.body]).toMatchObject([415, { code: 415, success: false, msg: '不支持当前媒体类型' }]);
+    const form = new FormData();
+    for (let i = 0; i < 11; i++) form.append('file', new Blob(['<definitions/>']), `p${i}.bpmn`);
+    const many = await ctx.admin.request('POST', '/api/blade-flow/manager/deploy-upload', { raw: form });
+    expect([many.status, many.body]).toMatchObject([413, { code: 413, success: false, msg: '上传文件过大' }]);
   });
 
   it('refuses missing and mistyped parameters', async () => {
@@ -94,12 +107,28 @@ onEveryStore('bad input', { signIn: ['admin'], prepare: boom }, (ctx) => {
   });
 
   it('hides unexpected errors behind a 500 envelope and records them in the error log', async () => {
-    const reply = await ctx.admin.get('/api/blade-test/boom');
+    const reply = await ctx.admin.request('GET', '/api/blade-test/boom', { query: { page: 2, password: 'hunter2' }, headers: { 'user-agent': 'bad-input-test' } });
     expect(reply.status).toBe(500);
     expect(reply.body).toEqual({ code: 500, success: false, data: null, msg: '服务器异常' });
     expect(JSON.stringify(reply.body)).not.toContain('secret');
     await ctx.server.app.platform.logs.flush();
-    const logged = await ctx.server.app.platform.db.selectFrom('blade_log_error').select(['message', 'requestUri']).where('message', 'like', '%secret internals%').execute();
+    const logged = await ctx.server.app.platform.db.selectFrom('blade_log_error').selectAll().where('message', 'like', '%secret internals%').execute();
     expect(logged).toHaveLength(1);
+    // Who, what and where, the query with its secrets masked, and the stack to find it by.
+    const [row] = logged;
+    expect(row).toMatchObject({
+      tenantId: '000000',
+      createBy: 'admin',
+      createUser: seedId('user:000000:admin'),
+      method: 'GET',
+      requestUri: '/blade-test/boom',
+      userAgent: 'bad-input-test',
+      exceptionName: 'Error',
+      message: 'secret internals at /work/main/server',
+    });
+    expect(String(row.remoteIp)).toMatch(/127\.0\.0\.1/);
+    expect(JSON.parse(String(row.params))).toEqual({ page: '2', password: SECRET_MASK });
+    expect(JSON.stringify(row)).not.toContain('hunter2');
+    expect(String(row.stackTrace)).toMatch(/^Error: secret internals[\s\S]*bad-input\.test\.ts/);
   });
 });
