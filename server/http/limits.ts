@@ -24,8 +24,8 @@ const HOUR = 60 * MINUTE;
 
 export interface CallLimit {
   /**
-   * Whose calls count together: `user`, the signed-in caller (a wall screen's display link, or the address for a
-   * call without either); `address`, the client's address (X-Forwarded-For only from TRUST_PROXY, an IPv6 /64 as one).
+   * Whose calls count together: `user`, the signed-in caller; `address`, the client's address (X-Forwarded-For only
+   * from TRUST_PROXY, an IPv6 /64 as one).
    */
   per: 'user' | 'address';
   /** Calls allowed per window; 0 turns the limit off (CALL_LIMITS). */
@@ -114,13 +114,13 @@ export function callLimitsFrom(value: string | undefined): CallLimits {
   return limits;
 }
 
-/** Who a call counts for: the signed-in user, a display link, or the client's address. */
+/**
+ * Who a call counts for: the signed-in user, or the client's address. No limited route is open to a display link, and
+ * a call of a `user` limit without a user (none is open to anyone else either) counts by its address.
+ */
 function callerOf(request: FastifyRequest, per: CallLimit['per']): string {
-  const address = `address:${normalizeIP(request.ip || 'unknown')}`;
-  if (per === 'address') return address;
-  if (request.principal) return `user:${request.principal.userId}`;
-  if (request.display) return `display:${request.display.id}`;
-  return address;
+  if (per === 'user' && request.principal) return `user:${request.principal.userId}`;
+  return `address:${normalizeIP(request.ip || 'unknown')}`;
 }
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,5 +28,13 @@ describe('security configuration', () => {
     expect(limits.upload).toEqual({ per: 'user', max: 5, windowMs: 10_000 });
     expect(limits.captcha).toEqual(CALL_LIMITS.captcha);
     for (const wrong of ['exports=1', 'export', 'export=-1', 'export=1/0', 'export=ten']) expect(() => load({ CALL_LIMITS: wrong }), wrong).toThrow(/CALL_LIMITS/);
+  });
+
+  it('CALL_LIMITS is the table of docs/security.md "Rate limits": who counts, how many calls, over what window', () => {
+    const doc = readFileSync(new URL('../../docs/security.md', import.meta.url), 'utf8');
+    const WINDOWS: Record<string, number> = { minute: 60_000, hour: 3_600_000 };
+    const documented = [...doc.matchAll(/^\| `(\w+)` \| (user|address) \| (\d+) \/ (minute|hour) \|/gm)].map(([, name, per, max, window]) => [name, { per, max: Number(max), windowMs: WINDOWS[window] }]);
+    expect(documented.length).toBeGreaterThan(10);
+    expect(Object.fromEntries(documented)).toEqual(CALL_LIMITS);
   });
 });
