@@ -18,7 +18,6 @@ export interface Page<T> {
 
 export const MESSAGES = {
   ok: '操作成功',
-  business: '业务异常',
   unauthorized: '请求未授权',
   missingToken: '缺失令牌,鉴权失败',
   forbidden: '请求被拒绝',
@@ -36,11 +35,6 @@ export function ok<T>(data: T, msg: string = MESSAGES.ok): Envelope<T> {
   return { code: 200, success: true, data, msg };
 }
 
-/** A boolean result, as BladeX returns for submit/remove: `R.status(ok)`. */
-export function status(done: boolean): Envelope<boolean> {
-  return done ? ok(true) : failure(400, MESSAGES.business, false);
-}
-
 export function failure<T = null>(code: number, msg: string, data: T = null as T): Envelope<T> {
   return { code, success: false, data, msg };
 }
@@ -56,7 +50,7 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (msg: string = MESSAGES.business) => new ApiError(400, msg);
+export const badRequest = (msg: string) => new ApiError(400, msg);
 export const unauthorized = (msg: string = MESSAGES.unauthorized) => new ApiError(401, msg);
 export const forbidden = (msg: string = MESSAGES.forbidden) => new ApiError(403, msg);
 export const notFound = (msg: string = MESSAGES.notFound) => new ApiError(404, msg);

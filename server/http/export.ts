@@ -134,9 +134,9 @@ export function exportFileName(name: string, now = new Date()): string {
   return `${safe}-${stamp(now)}.xlsx`;
 }
 
-/** RFC 6266: an ASCII fallback, and the real name in UTF-8. */
+/** RFC 6266: an ASCII fallback, and the real name in UTF-8 (exportFileName left no quote or backslash in it). */
 function disposition(fileName: string): string {
-  const ascii = [...fileName].map((ch) => (ch >= ' ' && ch <= '~' ? ch : '_')).join('').replace(/["\\]/g, '_');
+  const ascii = [...fileName].map((ch) => (ch >= ' ' && ch <= '~' ? ch : '_')).join('');
   const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

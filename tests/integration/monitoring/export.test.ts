@@ -14,6 +14,7 @@ interface Exported {
   status: number;
   headers: Headers;
   rows: unknown[][];
+  sheet?: ExcelJS.Worksheet;
   envelope?: Envelope;
 }
 
@@ -29,7 +30,7 @@ async function exported(api: ApiClient, path: string, query: Params): Promise<Ex
   await workbook.xlsx.load(data as unknown as ArrayBuffer);
   const rows: unknown[][] = [];
   workbook.worksheets[0].eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-  return { status: response.status, headers: response.headers, rows };
+  return { status: response.status, headers: response.headers, rows, sheet: workbook.worksheets[0] };
 }
 
 const refusal = (result: Exported) => ({ status: result.status, body: result.envelope as Envelope });
@@ -48,9 +49,21 @@ onEveryStore('list export', { signIn: ['demo', 'admin'], config: { exports: { ma
     const list = expectOk(await ctx.demo.get<PageData>(`${X}/device/list`, { ...query, size: 100 }));
     expect(list.total).toBeGreaterThan(2);
     expect(result.headers.get('x-export-rows')).toBe(String(list.total));
-    expect(result.headers.get('content-disposition')).toMatch(new RegExp(`filename\\*=UTF-8''${encodeURIComponent('设备列表')}-\\d{8}-\\d{6}\\.xlsx$`));
+    // An ASCII name for old clients, the real one in UTF-8 (RFC 6266).
+    expect(result.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="____-\\d{8}-\\d{6}\\.xlsx"; filename\\*=UTF-8''${encodeURIComponent('设备列表')}-\\d{8}-\\d{6}\\.xlsx$`));
+    expect(Object.fromEntries(['content-type', 'cache-control', 'access-control-expose-headers'].map((name) => [name, result.headers.get(name)]))).toEqual({
+      'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'cache-control': 'no-store',
+      'access-control-expose-headers': 'content-disposition, x-export-rows',
+    });
     const [header, ...rows] = result.rows;
     expect(header).toEqual(['设备编号', '设备名称', '所属项目', '在线状态', '最后上报']);
+    // The sheet is named after the screen, its titles bold and frozen above the rows, columns as wide as their titles.
+    const sheet = result.sheet as ExcelJS.Worksheet;
+    expect(sheet.name).toBe('设备列表');
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.getRow(1).font).toMatchObject({ bold: true });
+    expect(sheet.columns.map((column) => column.width)).toEqual([12, 12, 12, 12, 12]);
     const label = (online: unknown) => (online === 1 ? '在线' : online === 0 ? '离线' : undefined);
     // Empty cells come back as holes: compare value by value.
     const expected = list.records.map((r) => [r.code, r.name, r.projectName ?? undefined, label(r.online), r.lastSeen ?? undefined]);
@@ -112,8 +125,12 @@ onEveryStore('list export', { signIn: ['demo', 'admin'], config: { exports: { ma
     const start = Date.parse('2026-02-01T00:00:00Z');
     const values = Array.from({ length: 8 }, (_, i) => ({ deviceId, pointKey: 'rainfall', ts: start + i * 60_000, value: i / 2, raw: i }));
     await ctx.server.app.platform.db.insertInto('wit_device_log').values(values).execute();
-    const query = { deviceId, pointKey: 'rainfall', columns: 'deviceCode:设备编号,pointKey:点位,time:采集时间,value:数值', exportName: '监测数据' };
+    const query = { deviceId, pointKey: 'rainfall', columns: 'deviceCode:设备编号,pointKey:点位,time:采集时间,value:数值', exportName: "监测数据 (雨量's)" };
     const result = await exported(ctx.demo, `${X}/devicelog/export`, query);
+    // Characters RFC 5987 leaves bare are encoded as well, as some browsers need.
+    const encoded = '%E7%9B%91%E6%B5%8B%E6%95%B0%E6%8D%AE%20%28%E9%9B%A8%E9%87%8F%27s%29';
+    expect(result.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="____ \\(__'s\\)-\\d{8}-\\d{6}\\.xlsx"; filename\\*=UTF-8''${encoded}-\\d{8}-\\d{6}\\.xlsx$`));
+    expect(result.sheet?.columns.map((column) => column.width)).toEqual([12, 10, 12, 10]);
     const list = expectOk(await ctx.demo.get<PageData>(`${X}/devicelog/list`, { deviceId, pointKey: 'rainfall', size: 100 }));
     expect(result.rows).toEqual([['设备编号', '点位', '采集时间', '数值'], ...list.records.map((r) => [r.deviceCode, r.pointKey, r.time, r.value])]);
     expect(result.rows).toHaveLength(9);
