@@ -24,7 +24,7 @@ export default {
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: `reports/mutation/${module}/index.html` },
   jsonReporter: { fileName: `reports/mutation/${module}/report.json` },
-  ignorePatterns: ['dist', 'data', 'backups', 'reports', 'docs', '.proto', 'tests/e2e', 'tools/bench'],
+  ignorePatterns: ['dist', 'data', 'backups', 'reports', '.proto', 'tests/e2e', 'tools/bench'],
   tempDirName: '.stryker-tmp',
   // Stryker rewrites the named tsconfig's paths through TypeScript's JS API, which TypeScript 7 no longer has; the
   // rewrite only matters for references outside the project, and ours has none, so it is pointed at no file.

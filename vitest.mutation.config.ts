@@ -3,11 +3,15 @@ import base, { INTEGRATION } from './vite.config';
 
 /**
  * The tests a mutation run (tools/mutation/run.ts) runs against each mutant: the unit tests and the integration
- * suites named in VIGIL_MUTATION_SUITES (comma-separated, from tools/mutation/modules.ts). SQLite alone (a mutant one
+ * suites named in VIGIL_MUTATION_SUITES (comma-separated, from tools/mutation/modules.ts), or the files named in
+ * VIGIL_MUTATION_TESTS. SQLite alone (a mutant one
  * store kills is killed) and no browser or multi-process suites: Stryker runs every test in one thread and collects
  * coverage per test, which child processes and Chromium do not report.
  */
-const suites = (process.env.VIGIL_MUTATION_SUITES ?? '').split(',').filter(Boolean);
+const list = (value: string | undefined) => (value ?? '').split(',').filter(Boolean);
+const suites = list(process.env.VIGIL_MUTATION_SUITES);
+// Named files instead of the suites (`--tests=…` of tools/mutation/run.ts).
+const tests = list(process.env.VIGIL_MUTATION_TESTS);
 
 export default defineConfig({
   plugins: base.plugins,
@@ -31,7 +35,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: suites.map((suite) => `tests/integration/${suite}/**/*.test.ts`),
+          include: tests.length > 0 ? tests : suites.map((suite) => `tests/integration/${suite}/**/*.test.ts`),
           ...INTEGRATION,
         },
       },

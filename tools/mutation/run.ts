@@ -24,8 +24,9 @@ interface Score {
   ignored: number;
 }
 
-function mutate(module: MutationModule, files: string[], strykerArgs: string[]): void {
-  const env = { ...process.env, VIGIL_MUTATION_MODULE: module.name, VIGIL_MUTATE: files.join(','), VIGIL_MUTATION_SUITES: module.suites.join(',') };
+function mutate(module: MutationModule, files: string[], strykerArgs: string[], tests: string | undefined): void {
+  const suites = { VIGIL_MUTATION_SUITES: module.suites.join(','), ...(tests ? { VIGIL_MUTATION_TESTS: tests } : {}) };
+  const env = { ...process.env, VIGIL_MUTATION_MODULE: module.name, VIGIL_MUTATE: files.join(','), ...suites };
   const run = spawnSync('node_modules/.bin/stryker', ['run', ...strykerArgs], { env, stdio: 'inherit' });
   if (run.status !== 0) throw new Error(`Stryker failed on ${module.name} (exit ${run.status ?? run.signal})`);
 }
@@ -67,11 +68,15 @@ function selection(wanted: string[]): Map<MutationModule, string[]> {
   return chosen;
 }
 
-// Options (`--force`: test the mutants again, though nothing changed; Stryker reuses results by test name, and an
-// edited test keeps its name) go to Stryker.
+// `--tests=a.test.ts,b.test.ts`: the integration test files to run instead of the module's suites, for a file every
+// call reaches (a survivor there would run all of them): the score is then a lower bound, as a mutant the files miss
+// may be killed by a test outside them. Other options (`--force`: test the mutants again, though nothing changed;
+// Stryker reuses results by test name, and an edited test keeps its name) go to Stryker.
 const args = process.argv.slice(2);
+const TESTS = '--tests=';
+const tests = args.find((a) => a.startsWith(TESTS))?.slice(TESTS.length);
 const chosen = selection(args.filter((a) => !a.startsWith('--')));
-for (const [module, files] of chosen) mutate(module, files, args.filter((a) => a.startsWith('--')));
+for (const [module, files] of chosen) mutate(module, files, args.filter((a) => a.startsWith('--') && !a.startsWith(TESTS)), tests);
 const modules = [...chosen.keys()];
 
 console.log(`\n${'module / file'.padEnd(34)} ${'score'.padStart(8)} ${'killed'.padStart(8)} ${'survived'.padStart(8)} ${'no cover'.padStart(8)} ${'static'.padStart(8)}`);
