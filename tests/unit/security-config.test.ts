@@ -27,7 +27,12 @@ describe('security configuration', () => {
     expect(limits.history.max).toBe(0);
     expect(limits.upload).toEqual({ per: 'user', max: 5, windowMs: 10_000 });
     expect(limits.captcha).toEqual(CALL_LIMITS.captcha);
-    for (const wrong of ['exports=1', 'export', 'export=-1', 'export=1/0', 'export=ten']) expect(() => load({ CALL_LIMITS: wrong }), wrong).toThrow(/CALL_LIMITS/);
+    // Spaces around the signs, and a window of one second.
+    expect(load({ CALL_LIMITS: ' upload = 5 / 10 ,captcha=3/1' }).limits).toMatchObject({ upload: { max: 5, windowMs: 10_000 }, captcha: { max: 3, windowMs: 1000 } });
+    for (const wrong of ['exports=1', 'export', 'export=-1', 'export=1/0', 'export=ten', '9export=1', 'export=1x', 'export=1/2s']) {
+      expect(() => load({ CALL_LIMITS: wrong }), wrong).toThrow(/CALL_LIMITS/);
+    }
+    expect(() => load({ CALL_LIMITS: 'exports=1' })).toThrow(`CALL_LIMITS: no limit named "exports" (${Object.keys(CALL_LIMITS).join(', ')})`);
   });
 
   it('CALL_LIMITS is the table of docs/security.md "Rate limits": who counts, how many calls, over what window', () => {

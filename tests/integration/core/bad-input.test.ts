@@ -14,7 +14,7 @@ const boom = ({ app }: App) => {
   });
 };
 
-onEveryStore('bad input', { signIn: ['admin'], prepare: boom }, (ctx) => {
+onEveryStore('bad input', { signIn: ['admin'], prepare: boom, config: { uploadLimit: 64 * 1024 } }, (ctx) => {
   const count = async () => (await ctx.admin.get<{ total: number }>(`${PARAMS}/list`)).body.data.total;
 
   it('answers unknown routes and wrong methods with the envelope', async () => {
@@ -59,6 +59,15 @@ onEveryStore('bad input', { signIn: ['admin'], prepare: boom }, (ctx) => {
     for (let i = 0; i < 11; i++) form.append('file', new Blob(['<definitions/>']), `p${i}.bpmn`);
     const many = await ctx.admin.request('POST', '/api/blade-flow/manager/deploy-upload', { raw: form });
     expect([many.status, many.body]).toMatchObject([413, { code: 413, success: false, msg: '上传文件过大' }]);
+    // A file over UPLOAD_LIMIT (64 KB here), and more parts than a form may have (1000).
+    const big = new FormData();
+    big.append('file', new Blob(['x'.repeat(100 * 1024)]), 'big.bpmn');
+    const large = await ctx.admin.request('POST', '/api/blade-flow/manager/deploy-upload', { raw: big });
+    expect([large.status, large.body]).toMatchObject([413, { code: 413, success: false, msg: '上传文件过大' }]);
+    const fields = new FormData();
+    for (let i = 0; i < 1001; i++) fields.append(`f${i}`, 'x');
+    const parts = await ctx.admin.request('POST', '/api/blade-flow/manager/deploy-upload', { raw: fields });
+    expect([parts.status, parts.body]).toMatchObject([413, { code: 413, success: false, msg: '上传文件过大' }]);
   });
 
   it('refuses missing and mistyped parameters', async () => {

@@ -88,7 +88,11 @@ onEveryStore('list filters', { signIn: ['demo'] }, (ctx) => {
     const page = (query: Record<string, number>) => ctx.demo.get<PageData & { size: number; current: number }>(`${PARAMS}/list`, query);
     expect(expectOk(await page({ current: 0, size: 0 }))).toMatchObject({ current: 1, size: 10 });
     expect(expectOk(await page({ size: 5000 }))).toMatchObject({ size: 1000 });
-    expect(expectOk(await page({ current: 2, size: 2 })).records).toHaveLength(2);
+    const second = expectOk(await page({ current: 2, size: 2 }));
+    expect(second.records).toHaveLength(2);
+    // The page says how many pages of its size the list has, and that the total was counted.
+    expect(second.total).toBeGreaterThan(4);
+    expect(second).toMatchObject({ current: 2, size: 2, pages: Math.ceil(second.total / 2), searchCount: true });
   });
 
   it('neither filters nor sorts by a hidden field', async () => {

@@ -63,4 +63,15 @@ onEveryStore('server messages in the request language', { signIn: ['demo'] }, (c
     const { zh, en } = await inBoth(guest, (client) => client.login('admin', 'wrong'));
     expect([zh.error_description, en.error_description]).toEqual(['用户名或密码错误', 'Wrong user name or password']);
   });
+
+  it('leaves answers without a message as they are: a sign-in, a list, a probe', async () => {
+    const guest = new ApiClient(ctx.server.url, '100001');
+    const { zh, en } = await inBoth(guest, (client) => client.login('admin', 'admin'));
+    expect(Object.keys(en).sort()).toEqual(Object.keys(zh).sort());
+    expect(en).toMatchObject({ account: 'admin', tenant_id: '100001', token_type: 'bearer' });
+    expect(en).not.toHaveProperty('msg');
+    expect(en).not.toHaveProperty('error_description');
+    const health = await inBoth(guest, (client) => client.request('GET', '/health'));
+    expect(health.en).toEqual(health.zh);
+  });
 });
