@@ -3,6 +3,7 @@ import { needs } from '../../../server/auth/rights';
 import { SECRET_MASK } from '../../../resources/define';
 import { seedId } from '../../../server/db/seed/ids';
 import { expect, it } from 'vitest';
+import { ApiClient } from '../../support/client';
 import { onEveryStore } from '../../support/suite';
 
 const PARAMS = '/api/blade-system/param';
@@ -12,9 +13,12 @@ const boom = ({ app }: App) => {
   app.get('/blade-test/boom', needs.self, async () => {
     throw new Error('secret internals at /work/main/server');
   });
+  app.get('/blade-test/boom-public', needs.public, async () => {
+    throw new Error('public internals');
+  });
 };
 
-onEveryStore('bad input', { signIn: ['admin'], prepare: boom, config: { uploadLimit: 64 * 1024 } }, (ctx) => {
+onEveryStore('bad input', { signIn: ['admin', 'demo'], prepare: boom, config: { uploadLimit: 64 * 1024 } }, (ctx) => {
   const count = async () => (await ctx.admin.get<{ total: number }>(`${PARAMS}/list`)).body.data.total;
 
   it('answers unknown routes and wrong methods with the envelope', async () => {
@@ -139,5 +143,20 @@ onEveryStore('bad input', { signIn: ['admin'], prepare: boom, config: { uploadLi
     expect(JSON.parse(String(row.params))).toEqual({ page: '2', password: SECRET_MASK });
     expect(JSON.stringify(row)).not.toContain('hunter2');
     expect(String(row.stackTrace)).toMatch(/^Error: secret internals[\s\S]*bad-input\.test\.ts/);
+    // A tenant's user is logged in its tenant; a call without a token in the platform's.
+    expect((await ctx.demo.get('/api/blade-test/boom')).status).toBe(500);
+    expect((await new ApiClient(ctx.server.url).get('/api/blade-test/boom-public')).status).toBe(500);
+    await ctx.server.app.platform.logs.flush();
+    const others = await ctx.server.app.platform.db
+      .selectFrom('blade_log_error')
+      .select(['tenantId', 'createBy', 'createUser', 'message'])
+      .where('message', 'in', ['secret internals at /work/main/server', 'public internals'])
+      .orderBy('createTime')
+      .orderBy('id')
+      .execute();
+    expect(others.slice(1)).toEqual([
+      { tenantId: '100001', createBy: 'admin', createUser: seedId('user:100001:admin'), message: 'secret internals at /work/main/server' },
+      { tenantId: '000000', createBy: null, createUser: null, message: 'public internals' },
+    ]);
   });
 });
