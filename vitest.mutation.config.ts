@@ -4,9 +4,9 @@ import base, { INTEGRATION } from './vite.config';
 /**
  * The tests a mutation run (tools/mutation/run.ts) runs against each mutant: the unit tests and the integration
  * suites named in VIGIL_MUTATION_SUITES (comma-separated, from tools/mutation/modules.ts), or the files named in
- * VIGIL_MUTATION_TESTS. SQLite alone (a mutant one
- * store kills is killed) and no browser or multi-process suites: Stryker runs every test in one thread and collects
- * coverage per test, which child processes and Chromium do not report.
+ * VIGIL_MUTATION_TESTS. SQLite alone (a mutant one store kills is killed) and no browser or multi-process suites:
+ * Stryker runs every test in one thread and collects coverage per test, which child processes and Chromium do not
+ * report.
  */
 const list = (value: string | undefined) => (value ?? '').split(',').filter(Boolean);
 const suites = list(process.env.VIGIL_MUTATION_SUITES);
