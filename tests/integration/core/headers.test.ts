@@ -66,7 +66,7 @@ onEveryStore('CORS by default', (ctx) => {
     expect(answer.headers.get('x-powered-by')).toBeNull();
   });
 
-  it("lets the page's own host in for socket.io, and a Host that does not parse nothing more", async () => {
+  it("lets the page's own host in for socket.io; a Host that does not parse adds nothing", async () => {
     for (const host of ['vigil.example.com', 'vigil.example.com:8443', '10.0.0.7:80', '[::1]:3000', '[fd00::7]']) {
       expect(await policyFor(ctx.server.url, host), host).toBe(POLICY.replaceAll('HOST', host));
     }

@@ -64,7 +64,7 @@ onEveryStore('server messages in the request language', { signIn: ['demo'] }, (c
     expect([zh.error_description, en.error_description]).toEqual(['用户名或密码错误', 'Wrong user name or password']);
   });
 
-  it('leaves answers without a message as they are: a sign-in, a list, a probe', async () => {
+  it('leaves answers without a message as they are: a sign-in, a probe', async () => {
     const guest = new ApiClient(ctx.server.url, '100001');
     const { zh, en } = await inBoth(guest, (client) => client.login('admin', 'admin'));
     expect(Object.keys(en).sort()).toEqual(Object.keys(zh).sort());
