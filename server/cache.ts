@@ -108,6 +108,28 @@ export class MemoryStore implements KeyValueStore {
   }
 }
 
+/**
+ * A short-lived store that cannot be reached now (Redis away). Throttles let their call through on it (a throttle
+ * must not lock everyone out while Redis restarts); a captcha cannot be issued or checked, which the error handler
+ * answers as 503 `服务暂不可用`.
+ */
+export class StoreUnavailable extends Error {
+  constructor(cause: unknown) {
+    super('short-lived store unavailable', { cause });
+    this.name = 'StoreUnavailable';
+  }
+}
+
+/** Runs a throttle's store work; with the store away the throttle stands aside (`open`), other errors still fail. */
+export async function orWhenUnavailable<T>(work: Promise<T>, open: T): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof StoreUnavailable) return open;
+    throw error;
+  }
+}
+
 /** The commands the store uses; keeps the class free of the client's deep generic types. */
 interface RedisCommands {
   set(key: string, value: string, options: { EX: number }): Promise<unknown>;
@@ -134,7 +156,7 @@ export class RedisStore implements KeyValueStore {
     // Loaded only with REDIS_URL: a single process does not pay for the client at start.
     const { createClient } = await import('redis');
     // Refused at once while Redis is away, not queued until it is back: the throttles and call limits let the call
-    // through (docs/security.md), captchas answer an error, and no request waits on a reconnect.
+    // through (docs/security.md), captchas answer 503, and no request waits on a reconnect.
     const client = createClient({ url, disableOfflineQueue: true });
     watchRedis(client, 'store', log);
     await client.connect();
@@ -145,22 +167,32 @@ export class RedisStore implements KeyValueStore {
     return this.client.isReady;
   }
 
+  /** A command's failure while the connection is down is the store being away, not a fault of the call. */
+  private async command<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (!this.client.isReady) throw new StoreUnavailable(error);
+      throw error;
+    }
+  }
+
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
-    await this.client.set(`vigil:${key}`, value, { EX: ttlSeconds });
+    await this.command(() => this.client.set(`vigil:${key}`, value, { EX: ttlSeconds }));
   }
 
   async peek(key: string): Promise<string | undefined> {
-    const value = await this.client.get(`vigil:${key}`);
+    const value = await this.command(() => this.client.get(`vigil:${key}`));
     return typeof value === 'string' ? value : undefined;
   }
 
   async take(key: string): Promise<string | undefined> {
-    const value = await this.client.getDel(`vigil:${key}`);
+    const value = await this.command(() => this.client.getDel(`vigil:${key}`));
     return typeof value === 'string' ? value : undefined;
   }
 
   async hit(key: string, windowMs: number): Promise<Hits> {
-    const [count, ttl] = (await this.client.eval(HIT_SCRIPT, { keys: [`vigil:${key}`], arguments: [String(windowMs)] })) as [number, number];
+    const [count, ttl] = (await this.command(() => this.client.eval(HIT_SCRIPT, { keys: [`vigil:${key}`], arguments: [String(windowMs)] }))) as [number, number];
     return { count: Number(count), ttlMs: Number(ttl) };
   }
 

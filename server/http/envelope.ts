@@ -25,6 +25,7 @@ export const MESSAGES = {
   methodNotAllowed: '不支持当前请求方法',
   unsupportedMedia: '不支持当前媒体类型',
   serverError: '服务器异常',
+  unavailable: '服务暂不可用,请稍后再试',
   missingParam: '缺少必要的请求参数',
   paramType: '请求参数类型错误',
   validation: '参数校验失败',

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { StoreUnavailable } from '../cache';
 import type { LogWriter } from '../logs';
 import { ApiError, failure, MESSAGES } from './envelope';
 import { masked, pathOf } from './auth-hook';
@@ -19,6 +20,8 @@ function mapFrameworkError(error: FastifyError): ApiError | undefined {
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return new ApiError(415, MESSAGES.unsupportedMedia);
   }
+  // Redis away: a captcha cannot be issued or checked until it is back (docs/operations.md), not a fault to log.
+  if (error instanceof StoreUnavailable) return new ApiError(503, MESSAGES.unavailable);
   if (error instanceof SyntaxError) return new ApiError(400, `${MESSAGES.validation}: 请求体不是合法的 JSON`);
   if (error.validation) return new ApiError(400, `${MESSAGES.validation}: ${error.message}`);
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return new ApiError(error.statusCode, error.message);

@@ -1,6 +1,7 @@
 import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { verifyPassword } from '../auth/passwords';
 import type { DeviceCredentialRules } from '../auth/sign-in-rules';
+import { orWhenUnavailable } from '../cache';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { Batched } from '../db/batched';
@@ -147,7 +148,8 @@ export class DeviceCredentials {
     const entry = await this.entry(username);
     if (!entry) return this.refuse({ refused: 'unknown', tenantId: PLATFORM_TENANT });
     const { row } = entry;
-    if (await store.peek(lock)) return this.refuse({ refused: 'locked', tenantId: row.tenantId });
+    // The lockout is a throttle: with the store away (Redis) it stands aside, as sign-in's do (docs/mqtt.md).
+    if (await orWhenUnavailable(store.peek(lock), undefined)) return this.refuse({ refused: 'locked', tenantId: row.tenantId });
     const verdict = this.verifiers.check(entry.verifier, username, password);
     if (verdict === 'match') {
       if (!this.verifiers.current(entry.verifier as string)) this.remember(entry, password);
@@ -157,8 +159,8 @@ export class DeviceCredentials {
       this.remember(entry, password);
       return this.accept(row, 'scrypt');
     }
-    const failures = await store.hit(`mqtt-fail:${address}:${username}`, this.rules.lockMs);
-    if (failures.count >= this.rules.lockAfter) await store.set(lock, '1', Math.ceil(this.rules.lockMs / 1000));
+    const failures = await orWhenUnavailable(store.hit(`mqtt-fail:${address}:${username}`, this.rules.lockMs), { count: 0, ttlMs: 0 });
+    if (failures.count >= this.rules.lockAfter) await orWhenUnavailable(store.set(lock, '1', Math.ceil(this.rules.lockMs / 1000)), undefined);
     return this.refuse({ refused: 'password', tenantId: row.tenantId });
   }
 

@@ -1,3 +1,4 @@
+import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALL_LIMITS, type CallLimit, type CallLimits, type LimitName } from '../../../server/http/limits';
 import { ApiClient, type Envelope, type Params, signedIn } from '../../support/client';
@@ -238,12 +239,29 @@ describe.runIf(withRedis)('call limits shared through Redis', () => {
     expectLimited(await exportParams(first), '导出过于频繁');
   });
 
-  it('lets calls and sign-ins through while Redis cannot be reached, and stops without it', async () => {
+  it('lets calls, sign-ins and devices through while Redis cannot be reached, answers captchas 503, and stops without it', async () => {
+    const demo = await signedIn(servers[0].url, 'admin', 'admin', '100001');
+    expectOk(await demo.post(`${X}/mqttuser/submit`, { username: 'redis-away', password: 'Device#Secret01', clientType: 1, clientId: 'redis-away' }));
     await redis.stop();
     // The administrator is over the export limit in Redis (the test before): with Redis away its calls go through.
     // (The store now refuses at once; queued for Redis' return, each call waited seconds — not asserted: no timings.)
     const admin = await signedIn(servers[0].url);
     expect((await exportParams(admin)).status).toBe(200);
+    // A captcha can be neither issued nor checked: 503 in the contract's words, not 500 服务器异常.
+    const anonymous = new ApiClient(servers[0].url);
+    const captcha = await call(anonymous, 'GET', '/api/blade-auth/oauth/captcha');
+    expect(captcha.status).toBe(503);
+    expect(captcha.body).toMatchObject({ code: 503, success: false, msg: '服务暂不可用,请稍后再试' });
+    anonymous.language = 'en';
+    expect((await call(anonymous, 'GET', '/api/blade-auth/oauth/captcha')).body.msg).toBe('The service is unavailable for a moment: try again shortly');
+    const query = { tenantId: '000000', username: 'admin', password: 'admin', grant_type: 'captcha' };
+    const grant = await new ApiClient(servers[0].url).request('POST', '/api/blade-auth/oauth/token', { query, headers: { 'captcha-key': 'any', 'captcha-code': 'ab12' } });
+    expect(grant.status).toBe(503);
+    // Devices: the lockout (a throttle) stands aside, the credential is still checked.
+    const broker = `mqtt://127.0.0.1:${servers[0].app.broker?.port}`;
+    const device = await mqtt.connectAsync(broker, { username: 'redis-away', password: 'Device#Secret01', clientId: 'redis-away', reconnectPeriod: 0 });
+    await device.endAsync();
+    await expect(mqtt.connectAsync(broker, { username: 'redis-away', password: 'Wrong#Secret01', clientId: 'redis-away', reconnectPeriod: 0 })).rejects.toThrow(/bad user ?name or password/i);
     // A QUIT that cannot be sent held the shutdown for ever.
     const [first, second] = servers;
     await second.stop();
