@@ -3,9 +3,8 @@ import { type ApiClient, signedIn } from '../../support/client';
 import { storeKinds } from '../../support/databases';
 import { expectOk, expectRefused, type PageData, postParams, type Row } from '../../support/envelope';
 import { GUARDED, startServer, type TestServer } from '../../support/server';
-import { until } from '../../support/wait';
 import { DEMO, demoId, submit, X } from '../monitoring/support';
-import { BRIDGE, emit, reading, startReceiver, startSmtp } from './support';
+import { BRIDGE, deliveriesSettled, emit, reading, startReceiver, startSmtp } from './support';
 
 /**
  * The outbound guard on alarm channels (docs/push.md "Outbound addresses"): a server started as a deployment is,
@@ -51,12 +50,7 @@ describe.each(await storeKinds())('outbound guard on alarm channels on %s', (sto
   const alarmSent = async (server: TestServer) => {
     await emit(server, [reading('QJ-TH-01', 'temperature', 55)]);
     const [alarm] = expectOk(await api(server).get<PageData>(`${X}/alarm/list`, { deviceId: demoId('device:QJ-TH-01'), pointKey_equal: 'temperature' })).records;
-    const db = server.app.platform.db;
-    await until(async () => {
-      const rows = await db.selectFrom('wit_alarm_delivery').select('state').where('alarmId', '=', alarm.id).execute();
-      return rows.length === 3 && rows.every((r) => [1, 2].includes(Number(r.state)));
-    }, 10_000, 'the three deliveries to settle');
-    await server.app.alarms.idle();
+    await deliveriesSettled(server, alarm.id, 3);
     return expectOk(await api(server).get<PageData>(`${X}/alarmsendlog/list`, { alarmId: alarm.id, size: 50 })).records;
   };
   const nothingArrived = () => {

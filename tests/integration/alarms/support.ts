@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import type { StoredReading } from '../../../server/ingest/types';
 import type { TestServer } from '../../support/server';
+import { until } from '../../support/wait';
 import { DEMO, demoId } from '../monitoring/support';
 
 /** Fixtures of the alarm suites: readings as the pipeline hands them on, a local SMTP server, a webhook receiver. */
@@ -18,6 +19,16 @@ export function reading(code: string, pointKey: string, value: number, ts = Date
 export async function emit(server: TestServer, ...batches: StoredReading[][]): Promise<void> {
   for (const batch of batches) server.app.platform.events.emit('readings', batch);
   await server.app.alarms.engine.idle();
+}
+
+/** Waits until an alarm's `count` deliveries are each sent or given up, and the sender is idle. */
+export async function deliveriesSettled(server: TestServer, alarmId: string, count: number): Promise<void> {
+  const db = server.app.platform.db;
+  await until(async () => {
+    const rows = await db.selectFrom('wit_alarm_delivery').select('state').where('alarmId', '=', alarmId).execute();
+    return rows.length === count && rows.every((r) => [1, 2].includes(Number(r.state)));
+  }, 10_000, `the ${count} deliveries to settle`);
+  await server.app.alarms.idle();
 }
 
 export interface Mail {
@@ -51,15 +62,15 @@ export async function startSmtp(): Promise<{ port: number; mails: Mail[]; connec
   return { port, mails, connections: () => connections, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** A local HTTP receiver that keeps every JSON body posted to it. */
-export async function startReceiver(): Promise<{ url: string; bodies: unknown[]; close(): Promise<void> }> {
+/** A local HTTP receiver that keeps every JSON body posted to it, and answers each with `answer`. */
+export async function startReceiver(answer = { status: 200, body: '{"ok":true}' }): Promise<{ url: string; bodies: unknown[]; close(): Promise<void> }> {
   const bodies: unknown[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      response.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SMTP_PARAMS } from '../../../server/alarms/channels';
+import { Secrets } from '../../../server/auth/secrets';
+import { expectOk, type PageData, type Row } from '../../support/envelope';
+import { onEveryStore } from '../../support/suite';
+import { DEMO, demoId, staffUser, submit, X } from '../monitoring/support';
+import { BRIDGE, deliveriesSettled, emit, reading, startReceiver, startSmtp } from './support';
+
+/**
+ * What each channel does with one person (docs/alarms.md "Channels"): a person without the channel's address, or a
+ * tenant without its configuration, is given up at once with the reason; a webhook's refusal is retried and given
+ * up; what a notice, a mail and a webhook's answer say.
+ */
+
+/** A mail's text part, decoded (nodemailer writes Chinese text as quoted-printable or base64). */
+function mailText(raw: string): string {
+  const [head, ...rest] = raw.split(/\r?\n\r?\n/);
+  // The message's last line break belongs to SMTP's end of data, not to the text.
+  const body = rest.join('\n\n').replace(/\r?\n$/, '');
+  const encoding = /content-transfer-encoding:\s*([\w-]+)/i.exec(head)?.[1]?.toLowerCase();
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding !== 'quoted-printable') return body;
+  const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8').replace(/\r\n/g, '\n');
+}
+
+onEveryStore('alarm channels', { signIn: ['demo'] }, (ctx) => {
+  const closers: Array<() => Promise<void>> = [];
+  let t = Date.now() - 600_000;
+  const tick = () => (t += 1000);
+  beforeAll(() => {
+    ctx.server.app.alarms.notifier.retry = { attempts: 3, backoffMs: 50 };
+  });
+  afterAll(async () => {
+    for (const close of closers) await close();
+  });
+
+  /** Raises an alarm on a demo device channel past `limit` at `level`, for a strategy telling `told` on `channels`. */
+  const raise = async (code: string, pointKey: string, level: number, told: Row, channels: string) => {
+    expectOk(await ctx.demo.post(`${X}/alarmnoticestrategy/submit`, { name: `${code} ${pointKey}`, ...told, channels, levels: String(level), projectIds: BRIDGE }));
+    expectOk(await ctx.demo.post(`${X}/devicethreshold/submit`, { targetType: 1, deviceId: demoId(`device:${code}`), pointKey, [`level${level}Upper`]: 10 }));
+    await emit(ctx.server, [reading(code, pointKey, 20, tick())]);
+    const [alarm] = expectOk(await ctx.demo.get<PageData>(`${X}/alarm/list`, { deviceId: demoId(`device:${code}`), pointKey_equal: pointKey })).records;
+    expect(alarm).toMatchObject({ alarmLevel: level, alarmState: 1 });
+    return alarm;
+  };
+  const sendLogs = async (alarmId: string) => expectOk(await ctx.demo.get<PageData>(`${X}/alarmsendlog/list`, { alarmId, size: 100, ascs: 'attempt' })).records;
+  const deliveries = (alarmId: string) =>
+    ctx.server.app.platform.db.selectFrom('wit_alarm_delivery').select(['recipientId', 'channel', 'state', 'attempts', 'lastError']).where('alarmId', '=', alarmId).execute();
+
+  it('gives a channel up at once, with the reason, when the person has no address for it or the tenant no configuration', async () => {
+    // The demo tenant has no SMTP server (alarm.smtp.host) and no enabled SMS configuration.
+    const bare = await submit(ctx.demo, 'alarmrecipient', { name: '无地址' });
+    const addressed = await submit(ctx.demo, 'alarmrecipient', { name: '有地址', email: 'site@example.com', phone: '13800138001', channels: 'email,sms' });
+    const alarm = await raise('QJ-TH-01', 'temperature', 3, { recipientIds: `${bare.id},${addressed.id}` }, 'notice,email,sms,webhook');
+    await deliveriesSettled(ctx.server, alarm.id, 6);
+
+    const logs = await sendLogs(alarm.id);
+    const of = (recipient: Row) =>
+      logs
+        .filter((l) => l.recipientId === recipient.id)
+        .map((l) => [l.channel, l.attempt, l.success, l.target, l.detail])
+        .sort();
+    expect(of(bare)).toEqual([
+      ['email', 1, 0, null, '接收人未设置邮箱'],
+      ['notice', 1, 0, null, '接收人未关联平台用户'],
+      ['sms', 1, 0, null, '接收人未设置手机号码'],
+      ['webhook', 1, 0, null, '接收人未设置 Webhook 地址'],
+    ]);
+    expect(of(addressed)).toEqual([
+      ['email', 1, 0, 'site@example.com', '未配置邮件服务器(参数 alarm.smtp.host)'],
+      ['sms', 1, 0, '13800138001', '未启用短信配置'],
+    ]);
+    // Given up, not waiting for a retry that could not help.
+    for (const delivery of await deliveries(alarm.id)) expect(delivery).toMatchObject({ state: 2, attempts: 1, lastError: expect.any(String) });
+  });
+
+  it('retries a webhook that answers an error, in its status and words, and keeps the start of a good answer', async () => {
+    const words = `网关故障 ${'x'.repeat(300)}`;
+    const failing = await startReceiver({ status: 502, body: words });
+    const long = `{"ok":true,"echo":"${'y'.repeat(600)}"}`;
+    const answering = await startReceiver({ status: 200, body: long });
+    closers.push(failing.close, answering.close);
+    const down = await submit(ctx.demo, 'alarmrecipient', { name: '坏网关', webhookUrl: failing.url, channels: 'webhook' });
+    const up = await submit(ctx.demo, 'alarmrecipient', { name: '好网关', webhookUrl: answering.url, channels: 'webhook' });
+    const alarm = await raise('QJ-TH-01', 'humidity', 2, { recipientIds: `${down.id},${up.id}` }, 'webhook');
+    await deliveriesSettled(ctx.server, alarm.id, 2);
+
+    const logs = await sendLogs(alarm.id);
+    const refused = `Webhook 返回 502: ${words.slice(0, 200)}`;
+    expect(logs.filter((l) => l.recipientId === down.id).map((l) => [l.attempt, l.success, l.target, l.detail])).toEqual([
+      [1, 0, failing.url, refused],
+      [2, 0, failing.url, refused],
+      [3, 0, failing.url, refused],
+    ]);
+    expect(failing.bodies).toHaveLength(3);
+    expect(logs.filter((l) => l.recipientId === up.id).map((l) => [l.attempt, l.success, l.detail])).toEqual([[1, 1, `200 ${long.slice(0, 500)}`]]);
+    expect(answering.bodies).toEqual([{ event: 'alarm', alarm: expect.objectContaining({ alarmId: alarm.id, alarmLevel: 2, round: 0, revision: 1 }) }]);
+    const byRecipient = new Map((await deliveries(alarm.id)).map((d) => [d.recipientId, d]));
+    expect(byRecipient.get(down.id)).toMatchObject({ state: 2, attempts: 3, lastError: refused });
+    expect(byRecipient.get(up.id)).toMatchObject({ state: 1, attempts: 1, lastError: null });
+  });
+
+  it('puts the alarm’s words in the notice as text with a link to it, and mails them with the time and the link', async () => {
+    const smtp = await startSmtp();
+    closers.push(smtp.close);
+    for (const [key, value] of [
+      ['alarm.smtp.host', '127.0.0.1'],
+      ['alarm.smtp.port', String(smtp.port)],
+    ]) {
+      expectOk(await ctx.demo.post('/api/blade-system/param/submit', { paramName: key, paramKey: key, paramValue: value }));
+    }
+    // A device named with markup: it reaches the alarm's words, and must reach the notice as text.
+    const name = `裂缝计 <b>"A&B"</b> '1'`;
+    await ctx.server.app.platform.db.updateTable('wit_device').set({ name }).where('id', '=', demoId('device:QJ-CRACK-01')).execute();
+    const staff = await staffUser(ctx.server, DEMO, 'channel_duty');
+    const person = await submit(ctx.demo, 'alarmrecipient', { name: '值班', userId: staff.userId, email: 'duty@example.com', channels: 'notice,email' });
+    const alarm = await raise('QJ-CRACK-01', 'crack', 1, { recipientIds: person.id }, 'notice,email');
+    expect(alarm.content).toContain(name);
+    await deliveriesSettled(ctx.server, alarm.id, 2);
+
+    const logs = await sendLogs(alarm.id);
+    const notice = logs.find((l) => l.channel === 'notice');
+    expect(notice).toMatchObject({ success: 1, target: `user:${staff.userId}`, detail: expect.stringMatching(/^通知 \d+$/) });
+    const noticeId = String(notice?.detail).slice('通知 '.length);
+    const stored = await ctx.server.app.platform.db.selectFrom('blade_notice').select(['title', 'content', 'category']).where('id', '=', noticeId).executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ title: alarm.title, category: 8 });
+    const content = String(stored.content);
+    expect(content).not.toContain('<b>');
+    const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+    const text = content
+      .replace(/<[^>]+>/g, '')
+      .replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
+      .replace(/&(\w+);/g, (whole, entity: string) => entities[entity] ?? whole);
+    expect(text).toBe(`${alarm.content}查看告警`);
+    expect(content).toContain(`<a href="#/xinde/alarm?id=${alarm.id}"`);
+
+    // Without alarm.smtp.from or a user, the sender is vigil@ the SMTP host.
+    expect(smtp.mails.map((m) => m.to)).toEqual(['duty@example.com']);
+    const [mail] = smtp.mails;
+    expect(mail.raw).toMatch(/^From: vigil@127\.0\.0\.1\r?$/m);
+    expect(mailText(mail.raw)).toBe(`${alarm.content}\n\n时间: ${alarm.levelTime}\n链接: /xinde/alarm?id=${alarm.id}`);
+    expect(logs.find((l) => l.channel === 'email')).toMatchObject({ success: 1, target: 'duty@example.com', attempt: 1 });
+  });
+
+  it('gives an e-mail up at once when the stored SMTP password opens under no configured key', async () => {
+    // The mail server of the test before, and a password sealed under a key this server does not have.
+    const sealed = new Secrets([randomBytes(32)]).seal('smtp-secret');
+    expectOk(await ctx.demo.post('/api/blade-system/param/submit', { paramName: 'SMTP 密码', paramKey: SMTP_PARAMS.password, paramValue: 'placeholder' }));
+    await ctx.server.app.platform.db.updateTable('blade_param').set({ paramValue: sealed }).where('tenantId', '=', DEMO).where('paramKey', '=', SMTP_PARAMS.password).execute();
+    const person = await submit(ctx.demo, 'alarmrecipient', { name: '监理', email: 'supervisor@example.com', channels: 'email' });
+    const alarm = await raise('QJ-HLS-02', 'settlement', 4, { recipientIds: person.id }, 'email');
+    await deliveriesSettled(ctx.server, alarm.id, 1);
+    expect((await sendLogs(alarm.id)).map((l) => [l.attempt, l.success, l.target, l.detail])).toEqual([
+      [1, 0, 'supervisor@example.com', '已保存的密钥无法解密(SECRETS_KEY 可能已更换),请重新填写'],
+    ]);
+  });
+});
