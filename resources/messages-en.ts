@@ -17,6 +17,7 @@ export const EN: Readonly<Record<string, string>> = {
   不支持当前媒体类型: 'Media type not supported',
   服务器异常: 'Server error',
   '服务暂不可用,请稍后再试': 'The service is unavailable for a moment: try again shortly',
+  请求地址格式错误: 'Malformed request address',
   缺少必要的请求参数: 'Missing parameter',
   请求参数类型错误: 'Wrong parameter type',
   参数校验失败: 'Invalid parameters',

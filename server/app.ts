@@ -30,7 +30,7 @@ import { seed } from './db/seed';
 import { EventBus } from './events';
 import { API_PATH, type DeclaredRoute, installApiLog, installAuth, requireDeclaredRights } from './http/auth-hook';
 import { failure, MESSAGES } from './http/envelope';
-import { installErrorHandler } from './http/errors';
+import { frameworkErrors, installErrorHandler } from './http/errors';
 import { installTranslation } from './http/language';
 import { installSecurityHeaders } from './http/headers';
 import { installCallLimits } from './http/limits';
@@ -113,6 +113,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // X-Forwarded-For is believed only from the configured proxies (TRUST_PROXY); anyone else could forge it.
     trustProxy: config.trustProxy.length ? config.trustProxy : false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    frameworkErrors,
   });
   const database = options.database ?? openDatabase({
     ...config,

@@ -26,6 +26,7 @@ export const MESSAGES = {
   unsupportedMedia: '不支持当前媒体类型',
   serverError: '服务器异常',
   unavailable: '服务暂不可用,请稍后再试',
+  badUrl: '请求地址格式错误',
   missingParam: '缺少必要的请求参数',
   paramType: '请求参数类型错误',
   validation: '参数校验失败',

@@ -1,10 +1,15 @@
+import { languageOf, translate } from '../../resources/messages';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StoreUnavailable } from '../cache';
 import type { LogWriter } from '../logs';
 import { ApiError, failure, MESSAGES } from './envelope';
 import { masked, pathOf } from './auth-hook';
 
-/** Maps framework errors (body parsing, media type, size) onto the contract's codes and messages. */
+/**
+ * Maps framework errors (body parsing, media type, size) onto the contract's codes and messages. Fastify 5 names a
+ * body that is not JSON by its code; a SyntaxError from anywhere else (stored JSON that does not parse) is a fault of
+ * ours, logged and answered 500. No route declares a schema, so there are no validation errors to map.
+ */
 function mapFrameworkError(error: FastifyError): ApiError | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -22,10 +27,18 @@ function mapFrameworkError(error: FastifyError): ApiError | undefined {
   }
   // Redis away: a captcha cannot be issued or checked until it is back (docs/operations.md), not a fault to log.
   if (error instanceof StoreUnavailable) return new ApiError(503, MESSAGES.unavailable);
-  if (error instanceof SyntaxError) return new ApiError(400, `${MESSAGES.validation}: 请求体不是合法的 JSON`);
-  if (error.validation) return new ApiError(400, `${MESSAGES.validation}: ${error.message}`);
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return new ApiError(error.statusCode, error.message);
   return undefined;
+}
+
+/**
+ * Fastify's refusals before a request is routed — a path that is not valid percent-encoding, a path parameter over
+ * the router's length limit — answered in the envelope like every other (Fastify's own body is not). No hook runs for
+ * them, so the message is translated here (language.ts does it for every other answer).
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const code = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+  reply.code(code).send(failure(code, translate(MESSAGES.badUrl, languageOf(request.headers['accept-language']))));
 }
 
 /** The error handler: every failure leaves as the envelope; unexpected ones are logged, never shown in detail. */

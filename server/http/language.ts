@@ -11,7 +11,8 @@ function textField(body: Record<string, unknown>): 'msg' | 'error_description' |
 /**
  * The one place the server's messages follow the request's language (Accept-Language, docs/console-screens.md
  * "Languages"). Every JSON answer passes preSerialization — routes, the error handler, the 404 handler, the throttles —
- * so messages are written in Chinese everywhere and translated only here, on the way out.
+ * so messages are written in Chinese everywhere and translated here, on the way out. The exception: Fastify's
+ * refusals of a path before routing run no hook and translate themselves (errors.ts `frameworkErrors`).
  */
 export function installTranslation(app: FastifyInstance): void {
   app.addHook('preSerialization', async (request, _reply, payload: unknown) => {

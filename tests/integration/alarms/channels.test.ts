@@ -37,7 +37,7 @@ onEveryStore('alarm channels', { signIn: ['demo'] }, (ctx) => {
   });
 
   /** Raises an alarm on a demo device channel past `limit` at `level`, for a strategy telling `told` on `channels`. */
-  const raise = async (code: string, pointKey: string, level: number, told: Row, channels: string) => {
+  const raise = async (code: string, pointKey: string, level: number, told: Record<string, string>, channels: string) => {
     expectOk(await ctx.demo.post(`${X}/alarmnoticestrategy/submit`, { name: `${code} ${pointKey}`, ...told, channels, levels: String(level), projectIds: BRIDGE }));
     expectOk(await ctx.demo.post(`${X}/devicethreshold/submit`, { targetType: 1, deviceId: demoId(`device:${code}`), pointKey, [`level${level}Upper`]: 10 }));
     await emit(ctx.server, [reading(code, pointKey, 20, tick())]);

@@ -30,6 +30,17 @@ onEveryStore('bad input', { signIn: ['admin', 'demo'], prepare: boom, config: { 
     expect(method.body.msg).toBe('不支持当前请求方法');
   });
 
+  it('answers a path that is not valid percent-encoding, or a path parameter over the router’s limit, in the envelope', async () => {
+    const url = (path: string) => new URL(path, ctx.admin.baseUrl);
+    const malformed = await fetch(url('/api/blade-system/%E0%A4%A/list'), { headers: ctx.admin.headers() });
+    expect([malformed.status, await malformed.json()]).toEqual([400, { code: 400, success: false, data: null, msg: '请求地址格式错误' }]);
+    const english = await fetch(url('/api/blade-system/%E0%A4%A/list'), { headers: ctx.admin.headers({ 'accept-language': 'en' }) });
+    expect((await english.json()).msg).toBe('Malformed request address');
+    // A stored file's name is a path parameter: over 100 characters the router refuses it before any route runs.
+    const long = await fetch(url(`/api/blade-resource/oss/endpoint/file/000000/20260101/${'f'.repeat(150)}.png`));
+    expect([long.status, await long.json()]).toEqual([414, { code: 414, success: false, data: null, msg: '请求地址格式错误' }]);
+  });
+
   it('refuses malformed bodies with a clear message and writes nothing', async () => {
     const before = await count();
     const malformed = await ctx.admin.request('POST', `${PARAMS}/submit`, { raw: '{"paramName": ', headers: { 'content-type': 'application/json' } });
