@@ -30,7 +30,7 @@ import { seed } from './db/seed';
 import { EventBus } from './events';
 import { API_PATH, type DeclaredRoute, installApiLog, installAuth, requireDeclaredRights } from './http/auth-hook';
 import { failure, MESSAGES } from './http/envelope';
-import { frameworkErrors, installErrorHandler } from './http/errors';
+import { closeConnectionsWhileClosing, frameworkErrors, installErrorHandler } from './http/errors';
 import { installTranslation } from './http/language';
 import { installSecurityHeaders } from './http/headers';
 import { installCallLimits } from './http/limits';
@@ -165,6 +165,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await app.register(rateLimit, { global: false, store: sharedStore(store) });
   await app.register(multipart, { limits: { fileSize: config.uploadLimit, files: 10 } });
   installErrorHandler(app, logs);
+  closeConnectionsWhileClosing(app);
   installTranslation(app);
   installRequestId(app);
   installRequestMetrics(app, metrics);

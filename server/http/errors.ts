@@ -41,6 +41,22 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   reply.code(code).send(failure(code, translate(MESSAGES.badUrl, languageOf(request.headers['accept-language']))));
 }
 
+/**
+ * While the server closes, a connection busy with a call is closed once answered (`connection: close`): it would
+ * otherwise stay open to the end of its keep-alive (72 s), holding the close past main.ts's bound. Idle connections
+ * Fastify closes itself when the close begins.
+ */
+export function closeConnectionsWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+}
+
 /** The error handler: every failure leaves as the envelope; unexpected ones are logged, never shown in detail. */
 export function installErrorHandler(app: FastifyInstance, logs: LogWriter): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {

@@ -6,11 +6,13 @@ import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { io } from 'socket.io-client';
 import { afterAll, describe, expect, it } from 'vitest';
+import { needs } from '../../../server/auth/rights';
 import { DEMO_DEVICE_PASSWORD } from '../../../server/db/seed/monitoring';
 import { signedIn } from '../../support/client';
 import { createPgDatabase, storeKinds } from '../../support/databases';
 import { freePort, startProcess, terminate } from '../../support/process';
 import { startServer, type TestServer } from '../../support/server';
+import { until } from '../../support/wait';
 
 /**
  * SIGTERM ends the real server process while browsers and devices are connected: both are disconnected (to reconnect
@@ -129,5 +131,38 @@ describe('the broker closing with data in flight', () => {
     await Promise.all([broker.close(200), closed]);
     expect(acked).toBe(false);
     release();
+  });
+});
+
+describe('HTTP requests while the server closes', () => {
+  it('finishes the call under way and closes its keep-alive connection with the answer, so the close ends', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let arrive!: () => void;
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    const server = await startServer('sqlite', {}, ({ app }) => {
+      app.get('/blade-test/slow', needs.public, async () => {
+        arrive();
+        await gate;
+        return { done: true };
+      });
+    });
+    // One keep-alive connection, busy with a slow call when the close begins (idle ones Fastify closes at once).
+    const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+    await once(socket, 'connect');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    const ended = once(socket, 'close');
+    socket.write('GET /api/blade-test/slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await arrived;
+    const stopped = server.stop();
+    // Fastify's close has begun (its preClose hooks run before the listener is closed).
+    await until(() => !server.app.app.server.listening, 10_000, 'the listener closed');
+    release();
+    // The connection ends with the answer, not at the end of its keep-alive (72 s), and the close with it.
+    await Promise.all([stopped, ended]);
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received).toMatch(/^connection: close\r$/im);
+    expect(received).toContain('"done":true');
   });
 });
