@@ -16,7 +16,8 @@ const refusal = (run: () => unknown): string => {
 
 describe('export columns (server/http/export.ts)', () => {
   it('reads field:title pairs; a bare field is its own title; empty entries are dropped', () => {
-    expect(parseColumns('code:设备编号,name:设备名称,,online')).toEqual([
+    // Entries of spaces alone are empty too.
+    expect(parseColumns('code:设备编号,name:设备名称,, ,online')).toEqual([
       { field: 'code', title: '设备编号' },
       { field: 'name', title: '设备名称' },
       { field: 'online', title: 'online' },
@@ -29,6 +30,8 @@ describe('export columns (server/http/export.ts)', () => {
       { field: 'name', title: 'Name, full' },
       { field: 'path', title: 'a\\b' },
     ]);
+    // A backslash at the very end escapes nothing: it stays.
+    expect(parseColumns('name:Name\\')).toEqual([{ field: 'name', title: 'Name\\' }]);
   });
 
   it('reads back what the console sends, whatever the titles hold', () => {
@@ -126,6 +129,16 @@ describe('export columns (server/http/export.ts)', () => {
     asked.length = 0;
     expect(await all({ maxRows: 7, pageSize: 3 })).toEqual({ total: 7, pages: [['1', '2', '3'], ['4', '5', '6'], ['7']] });
     expect(asked).toEqual([1, 2, 3]);
+    // Full pages up to the limit: no read after the page that reaches it.
+    asked.length = 0;
+    const six = async (current: number, size: number) => {
+      asked.push(current);
+      return { records: rows.slice(0, 6).slice((current - 1) * size, current * size), total: 6 };
+    };
+    const got: string[] = [];
+    for await (const page of (await pagedRows(six, { maxRows: 6, pageSize: 3 })).pages) got.push(...page.map((row) => String(row.id)));
+    expect(got).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(asked).toEqual([1, 2]);
     asked.length = 0;
     await expect(pagedRows(read, { maxRows: 6, pageSize: 3 })).rejects.toThrow('共 7 条数据,超过导出上限 6 条,请缩小查询范围');
     expect(asked).toEqual([1]);

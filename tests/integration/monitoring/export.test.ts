@@ -140,6 +140,19 @@ onEveryStore('list export', { signIn: ['demo', 'admin'], config: { exports: { ma
   it('refuses a list beyond the export limit, before sending anything', async () => {
     for (let i = 0; i < 41; i += 1) await submit(ctx.demo, 'device', { code: `CAP-${String(i).padStart(2, '0')}`, name: `上限 ${i}` });
     expect((await devices(ctx.demo, { code: 'CAP-3' })).rows).toHaveLength(11);
-    refused(refusal(await devices(ctx.demo, { code: 'CAP-' })), 400, '超过导出上限 40 条');
+    // The number is the filtered list's, not the table's.
+    refused(refusal(await devices(ctx.demo, { code: 'CAP-' })), 400, '共 41 条数据,超过导出上限 40 条');
+  });
+
+  it('names the file and sizes the columns from what the caller gives, and needs columns', async () => {
+    const named = await devices(ctx.demo, { code: 'QJ-HLS', exportName: 'a~b 设备', columns: 'code:Identifier,name:ÿÿÿÿÿÿÿÿÿÿ' });
+    // Printable ASCII (the tilde its last character) kept in the fallback name, anything else an underscore.
+    expect(named.headers.get('content-disposition')).toMatch(/^attachment; filename="a~b __-\d{8}-\d{6}\.xlsx"; /);
+    // A title's width in characters, two for each beyond Latin-1 (ÿ, U+00FF, is the last of one), and 4 more.
+    expect(named.sheet?.columns.map((column) => column.width)).toEqual([14, 14]);
+    // A name of spaces is no name: the file is named after the list.
+    const unnamed = await devices(ctx.demo, { code: 'QJ-HLS', exportName: '   ' });
+    expect(unnamed.headers.get('content-disposition')).toMatch(/^attachment; filename="device-\d{8}-\d{6}\.xlsx"; /);
+    refused(refusal(await exported(ctx.demo, `${X}/device/export`, { code: 'QJ-HLS' })), 400, '请选择要导出的列');
   });
 });

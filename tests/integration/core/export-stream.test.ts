@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { expect, it } from 'vitest';
+import type { App } from '../../../server/app';
+import { needs } from '../../../server/auth/rights';
+import type { Row } from '../../../server/db/database';
+import { type ExportRows, pagedRows, sendExport } from '../../../server/http/export';
+import { onEveryStore } from '../../support/suite';
+
+/**
+ * An export's stream (server/http/export.ts `sendExport`) when something goes wrong halfway: a client that goes away
+ * stops the reading of the list, and a page that cannot be read ends the file instead of leaving it open.
+ */
+
+const PAGE = 100;
+const TOTAL = 50_000;
+const SPEC = { columns: [{ field: 'n', title: 'n' }, { field: 'text', title: 'text' }], labels: new Map(), name: 'stream' };
+
+/** Rows that do not compress to nothing: a file of some megabytes, far more than a socket's buffers. */
+const page = (current: number): Row[] => Array.from({ length: PAGE }, (_, i) => ({ n: (current - 1) * PAGE + i, text: randomBytes(1000).toString('hex') }));
+
+const state = { reads: 0, finished: undefined as (() => void) | undefined };
+
+/** The rows, telling the test when the export stops asking for them (its loop ended, or it gave up the iterator). */
+function watched(rows: ExportRows): ExportRows {
+  async function* pages() {
+    try {
+      yield* rows.pages;
+    } finally {
+      state.finished?.();
+    }
+  }
+  return { total: rows.total, pages: pages() };
+}
+
+const routes = ({ app }: App) => {
+  app.get('/blade-test/export/long', needs.public, async (request, reply) => {
+    const rows = await pagedRows(async (current) => {
+      state.reads += 1;
+      return { records: page(current), total: TOTAL };
+    }, { maxRows: TOTAL, pageSize: PAGE });
+    return sendExport(request, reply, SPEC, watched(rows));
+  });
+  app.get('/blade-test/export/failing', needs.public, async (request, reply) => {
+    const rows = await pagedRows(async (current) => {
+      if (current === 3) throw new Error('the database went away');
+      return { records: page(current), total: TOTAL };
+    }, { maxRows: TOTAL, pageSize: PAGE });
+    return sendExport(request, reply, SPEC, rows);
+  });
+};
+
+onEveryStore('export streams', { prepare: routes }, (ctx) => {
+  it('stops reading the list when the client goes away', async () => {
+    state.reads = 0;
+    const finished = new Promise<void>((resolve) => (state.finished = resolve));
+    const aborted = new AbortController();
+    const response = await fetch(`${ctx.server.url}/api/blade-test/export/long`, { signal: aborted.signal });
+    expect(response.status).toBe(200);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    aborted.abort();
+    // The export gives the rows up once it sees the connection gone, long before their end.
+    await finished;
+    expect(state.reads).toBeGreaterThan(0);
+    expect(state.reads).toBeLessThan(TOTAL / PAGE);
+  });
+
+  it('ends the file, cut short, when a page cannot be read', async () => {
+    const response = await fetch(`${ctx.server.url}/api/blade-test/export/failing`);
+    expect(response.status).toBe(200);
+    // The headers went out with the first page; the failure can only cut the body, never leave it hanging.
+    await expect(response.arrayBuffer()).rejects.toThrow();
+  });
+});
