@@ -155,4 +155,13 @@ onEveryStore('list export', { signIn: ['demo', 'admin'], config: { exports: { ma
     expect(unnamed.headers.get('content-disposition')).toMatch(/^attachment; filename="device-\d{8}-\d{6}\.xlsx"; /);
     refused(refusal(await exported(ctx.demo, `${X}/device/export`, { code: 'QJ-HLS' })), 400, '请选择要导出的列');
   });
+
+  it('exports an empty list as its titles alone, and a list that fills its pages exactly', async () => {
+    const none = await devices(ctx.demo, { code: 'NO-SUCH-DEVICE' });
+    expect([none.status, none.headers.get('x-export-rows'), none.rows]).toEqual([200, '0', [['设备编号', '设备名称', '所属项目', '在线状态', '最后上报']]]);
+    // Pages of 3: six rows take two full pages and no read of an empty third.
+    for (let i = 0; i < 6; i += 1) await submit(ctx.demo, 'device', { code: `PAGE-${i}`, name: `整页 ${i}` });
+    const six = await devices(ctx.demo, { code: 'PAGE-', ascs: 'code' });
+    expect(six.rows.slice(1).map((row) => row[0])).toEqual(['PAGE-0', 'PAGE-1', 'PAGE-2', 'PAGE-3', 'PAGE-4', 'PAGE-5']);
+  });
 });
