@@ -1,5 +1,5 @@
-import { languageOf, translate } from '../../resources/messages';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { languageOf, translate } from '../../resources/messages';
 import { StoreUnavailable } from '../cache';
 import type { LogWriter } from '../logs';
 import { ApiError, failure, MESSAGES } from './envelope';
