@@ -228,6 +228,8 @@ onEveryStore('thresholds, alarms and notifications', { signIn: ['demo'] }, (ctx)
       expect(smtp.mails[0].to).toBe('owner@example.com');
       expect(decodeHeader(smtp.mails[0].raw, 'Subject')).toBe(alarm.title);
       expect(decodeHeader(smtp.mails[0].raw, 'Subject')).toContain('橙色告警');
+      expect(smtp.mails[0].raw).toMatch(/^From: vigil@example\.com\r?$/m);
+      expect(receiver.types).toEqual(['application/json']);
       expect(receiver.bodies).toEqual([{ event: 'alarm', alarm: expect.objectContaining({ alarmId: alarm.id, alarmLevel: 2, ts, deviceCode: 'QJ-TH-01', pointKey: 'temperature', value: 55, limitValue: 50 }) }]);
       expect(smsGateway.bodies).toEqual([
         expect.objectContaining({ templateId: 'ALARM_01', signName: 'Vigil', phones: ['13800138000'], params: expect.objectContaining({ title: alarm.title, level: '橙色', device: 'QJ-TH-01', value: 55 }) }),
@@ -239,6 +241,8 @@ onEveryStore('thresholds, alarms and notifications', { signIn: ['demo'] }, (ctx)
         ['sms', 1, '13800138000', 1],
         ['webhook', 1, receiver.url, 1],
       ]);
+      // What the SMTP server answered the message with.
+      expect(logs.find((s) => s.channel === 'email')?.detail).toMatch(/^250 /);
     } finally {
       await smtp.close();
       await receiver.close();

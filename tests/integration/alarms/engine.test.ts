@@ -35,6 +35,16 @@ onEveryStore('alarm engine', { signIn: ['demo'] }, (ctx) => {
     ]);
   });
 
+  it('raises, clears and raises again within one batch: two alarms, the first cleared', async () => {
+    await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId('device:QJ-GNSS-01'), pointKey: 'dy', level4Upper: 10 });
+    await emit(ctx.server, [reading('QJ-GNSS-01', 'dy', 20, start), reading('QJ-GNSS-01', 'dy', 0, start + 1_000), reading('QJ-GNSS-01', 'dy', 30, start + 2_000)]);
+    const alarms = expectOk(await ctx.demo.get<PageData>(`${X}/alarm/list`, { deviceId: demoId('device:QJ-GNSS-01'), pointKey_equal: 'dy', ascs: 'firstTime,id' })).records;
+    expect(alarms.map((a) => [a.alarmState, a.firstValue, a.value])).toEqual([
+      [2, 20, 0],
+      [1, 30, 30],
+    ]);
+  });
+
   it('keeps a handled alarm handled and tells nobody when it gets better; a worse level asks for handling and tells again', async () => {
     const { userId } = expectOk(await ctx.demo.get<{ userId: string }>('/api/blade-auth/oauth/user-info'));
     expectOk(await ctx.demo.post(`${X}/alarmnoticestrategy/submit`, { name: '引擎', userIds: userId, channels: 'notice', projectIds: BRIDGE }));

@@ -63,19 +63,21 @@ export async function startSmtp(): Promise<{ port: number; mails: Mail[]; connec
 }
 
 /** A local HTTP receiver that keeps every JSON body posted to it, and answers each with `answer`. */
-export async function startReceiver(answer = { status: 200, body: '{"ok":true}' }): Promise<{ url: string; bodies: unknown[]; close(): Promise<void> }> {
+export async function startReceiver(answer = { status: 200, body: '{"ok":true}' }): Promise<{ url: string; bodies: unknown[]; types: string[]; close(): Promise<void> }> {
   const bodies: unknown[] = [];
+  const types: string[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      types.push(String(request.headers['content-type']));
       bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
       response.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}/hooks/alarm`, bodies, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url: `http://127.0.0.1:${port}/hooks/alarm`, bodies, types, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** A port where a TCP server accepts connections and never says a word (an SMTP server that hangs). */
