@@ -126,6 +126,10 @@ onEveryStore('alarm channels', { signIn: ['demo'] }, (ctx) => {
     const noticeId = String(notice?.detail).slice('通知 '.length);
     const stored = await ctx.server.app.platform.db.selectFrom('blade_notice').select(['title', 'content', 'category']).where('id', '=', noticeId).executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ title: alarm.title, category: 8 });
+    // Addressed to the person: in their notices, and in no one else's (a notice naming nobody is everybody's).
+    const titles = async (client: typeof staff.client) => expectOk(await client.get<PageData>('/api/blade-desk/notice/list', { size: 50 })).records.map((n) => n.id);
+    expect(await titles(staff.client)).toContain(noticeId);
+    expect(await titles((await staffUser(ctx.server, DEMO, 'channel_other')).client)).not.toContain(noticeId);
     const content = String(stored.content);
     expect(content).not.toContain('<b>');
     const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
