@@ -79,4 +79,17 @@ onEveryStore('alarm engine', { signIn: ['demo'] }, (ctx) => {
       [5, 2],
     ]);
   });
+
+  it('is idle only when every batch queued is judged, those queued while it was waited for included', async () => {
+    await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId('device:QJ-HLS-02'), pointKey: 'settlement', level4Upper: 10 });
+    const engine = ctx.server.app.alarms.engine;
+    // Forty batches raising and clearing in turn: twenty alarms, each a transaction of its own, one after another.
+    const batch = (i: number) => [reading('QJ-HLS-02', 'settlement', i % 2 === 0 ? 20 : 0, start + i * 1_000)];
+    for (let i = 0; i < 20; i++) engine.enqueue(batch(i));
+    const idle = engine.idle();
+    for (let i = 20; i < 40; i++) engine.enqueue(batch(i));
+    await idle;
+    const alarms = await ctx.server.app.platform.db.selectFrom('wit_alarm').select('alarmState').where('deviceId', '=', demoId('device:QJ-HLS-02')).where('pointKey', '=', 'settlement').execute();
+    expect(alarms.map((a) => Number(a.alarmState))).toEqual(Array(20).fill(2));
+  });
 });
