@@ -25,6 +25,7 @@ import * as cluster from './migrations/0022_cluster';
 import * as deviceVerifiers from './migrations/0023_device_verifiers';
 import * as taskRevision from './migrations/0024_task_revision';
 import * as presenceSweep from './migrations/0025_presence_sweep';
+import * as latestWrittenAt from './migrations/0026_latest_written_at';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0023_device_verifiers': deviceVerifiers,
   '0024_task_revision': taskRevision,
   '0025_presence_sweep': presenceSweep,
+  '0026_latest_written_at': latestWrittenAt,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -21,8 +21,11 @@ interface UndeclaredColumns {
   wit_alarm: { levelAt: number | null; processInstanceId: string | null };
   /** 0015: the occurrence the strategy last fired, epoch ms. */
   wit_collect_strategy: { lastFired: number | null };
-  /** 0018: JSON {pointKey: [ts, value, previous]}, the ingestion's write-back (server/ingest/latest.ts). */
-  wit_device: { lastChannels: string | null };
+  /**
+   * 0018: JSON {pointKey: [ts, value, previous]}, the ingestion's write-back (server/ingest/latest.ts); 0026: when the
+   * values written back were heard, epoch ms.
+   */
+  wit_device: { lastChannels: string | null; lastValuesAt: number | null };
 }
 
 /** The base columns of a table made with createTable (server/db/table.ts), tenant-owned, for the hand-declared ones below. */

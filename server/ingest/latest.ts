@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { formatDateTime } from '../time';
 
-/** Devices per UPDATE of the write-back: 4 parameters each, far below both stores' limits. */
+/** Devices per UPDATE of the write-back: 5 parameters each, far below both stores' limits. */
 const PERSIST_BATCH = 500;
 
 export interface LatestValue {
@@ -47,6 +47,8 @@ export class LatestValues {
   private readonly dirty = new Map<string, number>();
   private timer?: NodeJS.Timeout;
   private loaded?: Promise<void>;
+  /** The write-back under way: the next waits for it, so `persist()` ends with everything changed before it written. */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Db,
@@ -90,7 +92,13 @@ export class LatestValues {
    * Writes the changed devices' latest values and last-seen times, 500 devices to an UPDATE … FROM (VALUES …): a fleet
    * publishing every 20 s is a thousand devices a second, one statement each was a round trip each on PostgreSQL.
    */
-  async persist(): Promise<void> {
+  persist(): Promise<void> {
+    const written = this.writing.then(() => this.writeBack());
+    this.writing = written.catch(() => undefined);
+    return written;
+  }
+
+  private async writeBack(): Promise<void> {
     await this.loaded;
     if (this.dirty.size === 0) return;
     const changed = [...this.dirty];
@@ -99,15 +107,17 @@ export class LatestValues {
       const channels = [...(this.byDevice.get(deviceId) ?? [])];
       const values = Object.fromEntries(channels.map(([key, v]) => [key, v.value]));
       const stored: StoredChannels = Object.fromEntries(channels.map(([key, v]) => [key, [v.ts, v.value, v.previous]]));
-      return sql`(${deviceId}, ${JSON.stringify(values)}, ${JSON.stringify(stored)}, ${formatDateTime(new Date(seenAt))})`;
+      return sql`(${deviceId}, ${JSON.stringify(values)}, ${JSON.stringify(stored)}, ${formatDateTime(new Date(seenAt))}, ${seenAt})`;
     });
     await this.db.transaction().execute(async (trx) => {
       for (let i = 0; i < rows.length; i += PERSIST_BATCH) {
         // VALUES names its columns column1… on both stores. Another process of the deployment may have heard a device
-        // later and written that back already: last_seen only moves forward.
-        await sql`update wit_device set last_values = v.column2, last_channels = v.column3, last_seen = v.column4
+        // later and written that back already: values only replace older ones, and last_seen (which presence moves
+        // too) only moves forward.
+        await sql`update wit_device set last_values = v.column2, last_channels = v.column3, last_values_at = cast(v.column5 as bigint),
+            last_seen = case when wit_device.last_seen is null or wit_device.last_seen < v.column4 then v.column4 else wit_device.last_seen end
           from (values ${sql.join(rows.slice(i, i + PERSIST_BATCH))}) as v
-          where wit_device.id = v.column1 and (wit_device.last_seen is null or wit_device.last_seen <= v.column4)`.execute(trx);
+          where wit_device.id = v.column1 and (wit_device.last_values_at is null or wit_device.last_values_at <= cast(v.column5 as bigint))`.execute(trx);
       }
     });
   }

@@ -17,6 +17,12 @@ onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
     await Promise.all(clients.map((c) => c.endAsync(true)));
   });
 
+  const logged = async (text: string) => {
+    await ctx.server.app.platform.logs.flush();
+    const rows = await ctx.server.app.platform.db.selectFrom('blade_log_usual').select('logData').where('logId', '=', 'mqtt').execute();
+    return rows.map((r) => String(r.logData)).filter((line) => line.includes(text));
+  };
+
   const connect = (username: string, password: string, clientId: string): Promise<MqttClient> =>
     new Promise((resolve, reject) => {
       const client = mqtt.connect(`mqtt://127.0.0.1:${ctx.server.app.broker?.port}`, { username, password, clientId, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 });
@@ -45,6 +51,7 @@ onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
     await expect(connect('dev-inc-01', 'wrong-password', 'INC-01')).rejects.toThrow(/Bad User Name or Password|bad username/i);
     await expect(connect('nobody', 'whatever1', 'INC-01')).rejects.toThrow(/Bad User Name or Password|bad username/i);
     await expect(connect('dev-inc-01', 'Device#Secret01', 'INC-99')).rejects.toThrow(/Not authorized/i);
+    expect(await logged('MQTT 连接被拒绝: 客户端编号不符 (username=dev-inc-01, clientId=INC-99)')).toHaveLength(1);
   });
 
   it('lets a device publish its data at QoS 1 and subscribe to its commands only', async () => {
@@ -54,6 +61,7 @@ onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
     // A refused subscription is granted failure code 128, which mqtt.js reports as an error.
     await expect(device.subscribeAsync('vigil/100001/device/INC-02/command')).rejects.toThrow(/Subscribe error/);
     await expect(device.subscribeAsync('vigil/000000/#')).rejects.toThrow(/Subscribe error/);
+    expect(await logged('MQTT 订阅被拒绝: dev-inc-01 -> vigil/100001/device/INC-02/command')).toHaveLength(1);
   });
 
   it('refuses a publish outside the rules and logs the refusal', async () => {
@@ -64,6 +72,14 @@ onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
     await ctx.server.app.platform.logs.flush();
     const logged = await ctx.server.app.platform.db.selectFrom('blade_log_usual').select('logData').where('logId', '=', 'mqtt').execute();
     expect(logged.map((r) => String(r.logData))).toEqual(expect.arrayContaining([expect.stringContaining('INC-02/data'), expect.stringContaining('用户名或密码错误')]));
+  });
+
+  it('takes a new topic rule into account at the next publish', async () => {
+    // The refusal just above read the tenant's rules; a rule added now opens that topic to this identity alone.
+    expect((await ctx.demo.post('/api/wit-xinde/mqttacl/submit', { username: 'dev-inc-01', topic: 'vigil/%t/device/INC-02/data', action: 2, allow: 1 })).body.code).toBe(200);
+    const device = await connect('dev-inc-01', 'Device#Secret01', 'INC-01');
+    await device.publishAsync('vigil/100001/device/INC-02/data', JSON.stringify({ values: { x: 3 } }), { qos: 1 });
+    expect(device.connected).toBe(true);
   });
 
   it('delivers within a tenant and never across tenants', async () => {

@@ -86,4 +86,20 @@ onEveryStore('device credentials', { signIn: ['demo'], config: { deviceSignIn: {
     await expect(connect('cred-removed', 'Device#Secret04')).rejects.toThrow(/bad user ?name or password/i);
     expect(await logged('身份已删除')).not.toHaveLength(0);
   });
+
+  it('ends a live connection whose identity is bound to another client id, and leaves an unbound identity connected', async () => {
+    const rebound = await identity('cred-rebound', 'Device#Secret05');
+    expectOk(await ctx.demo.post(`${X}/mqttuser/submit`, { username: 'cred-free', password: 'Device#Secret06', clientType: 1 }));
+    const bound = await connect('cred-rebound', 'Device#Secret05');
+    // No client id bound: any client id will do.
+    const free = await mqtt.connectAsync(`mqtt://127.0.0.1:${ctx.server.app.broker?.port}`, { username: 'cred-free', password: 'Device#Secret06', clientId: 'free-7', protocolVersion: 4, reconnectPeriod: 0 });
+    clients.push(free);
+    const cut = new Promise<void>((resolve) => bound.once('close', () => resolve()));
+    expectOk(await ctx.demo.post(`${X}/mqttuser/submit`, { id: rebound, clientId: 'cred-elsewhere' }));
+    await cut;
+    await free.publishAsync(`vigil/${DEMO}/device/free-7/data`, JSON.stringify({ values: { x: 1 } }), { qos: 1 });
+    expect(free.connected).toBe(true);
+    expect(await logged('更换了客户端编号 (username=cred-rebound, clientId=cred-rebound)')).toHaveLength(1);
+    expect(await logged('username=cred-free')).toEqual([]);
+  });
 });

@@ -1,9 +1,13 @@
 import { connect as tcpConnect } from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { PresenceChange, StoredReading } from '../../../server/ingest/types';
+import { LatestValues } from '../../../server/ingest/latest';
+import type { DeviceMessage, PresenceChange, StoredReading } from '../../../server/ingest/types';
+import { formatDateTime } from '../../../server/time';
+import { expectOk } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
+import { figure, scrape } from '../ops/support';
 
 /** Demo identities of tenant 100001 (docs/data-model.md). */
 const DEVICE_PASSWORD = 'Vigil#Device2026';
@@ -23,9 +27,11 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
   const clients: MqttClient[] = [];
   const readings: StoredReading[] = [];
   const presence: PresenceChange[] = [];
+  const messages: DeviceMessage[] = [];
 
   beforeAll(async () => {
     ctx.server.app.platform.events.on('readings', (batch) => readings.push(...batch));
+    ctx.server.app.platform.events.on('message', (message) => messages.push(message));
     ctx.server.app.platform.events.on('presence', (change) => presence.push(change));
   });
   afterAll(async () => {
@@ -43,6 +49,12 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
   const db = () => ctx.server.app.platform.db;
   const deviceId = async (code: string) => String((await db().selectFrom('wit_device').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id);
   const series = (id: string) => db().selectFrom('wit_device_log').selectAll().where('deviceId', '=', id).orderBy('ts').execute();
+  const rawOf = (topic: string) => db().selectFrom('wit_collect_data').selectAll().where('topic', '=', topic).orderBy('receivedAt').orderBy('id').execute();
+  const online = async (code: string) => Number((await db().selectFrom('wit_device').select('online').where('code', '=', code).executeTakeFirstOrThrow()).online);
+  const refusedSoFar = async (reason: string) => {
+    const reply = await scrape(ctx.server.url, ctx.server.app.platform.config.metricsToken);
+    return figure(reply.text, 'vigil_ingest_refused_total', { reason });
+  };
 
   it('stores a device reading before acknowledging it, and keeps the raw message', async () => {
     const device = await connect('QJ-CRACK-01', DEVICE_PASSWORD);
@@ -96,16 +108,56 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
 
   it('takes a gateway message for its own devices only', async () => {
     const gateway = await connect('QJ-GW-01', GATEWAY_PASSWORD);
+    const refusedBefore = await refusedSoFar('unknown_device');
+    expect(await online('QJ-TILT-01')).not.toBe(1);
     const ts = Date.now() - 500;
-    const body = { ts, devices: { 'QJ-TILT-01': { tilt_x: 0.011, tilt_y: -0.004 }, 'QJ-HLS-01': { settlement: 1.5 }, 'QJ-CRACK-01': { crack: 9 }, 'NOPE-1': { x: 1 } } };
+    const body = { ts, devices: { 'QJ-TILT-01': { tilt_x: 0.011, tilt_y: -0.004 }, 'QJ-HLS-01': { settlement: 1.5 }, 'QJ-CRACK-01': { crack: 9 }, 'NOPE-1': { x: 1, y: 2 } } };
     await gateway.publishAsync('vigil/100001/gateway/QJ-GW-01/data', JSON.stringify(body), { qos: 1 });
     expect((await series(await deviceId('QJ-TILT-01'))).map((r) => r.pointKey)).toEqual(['tilt_x', 'tilt_y']);
     expect((await series(await deviceId('QJ-HLS-01'))).map((r) => Number(r.raw))).toEqual([1.5]);
     expect((await series(await deviceId('QJ-CRACK-01'))).some((r) => Number(r.raw) === 9)).toBe(false);
-    const [raw] = await db().selectFrom('wit_collect_data').select(['error', 'readings', 'gatewayId']).where('topic', '=', 'vigil/100001/gateway/QJ-GW-01/data').execute();
-    expect(Number(raw.readings)).toBe(3);
-    expect(String(raw.error)).toContain('QJ-CRACK-01');
-    expect(String(raw.error)).toContain('NOPE-1');
+    const [raw] = await rawOf('vigil/100001/gateway/QJ-GW-01/data');
+    const error = '设备 QJ-CRACK-01 不存在或不属于该网关; 设备 NOPE-1 不存在或不属于该网关';
+    expect({ ...raw, readings: Number(raw.readings) }).toMatchObject({ readings: 3, error, deviceId: null, deviceCode: null, gatewayId: expect.any(String) });
+    // Refused data is counted by value: the foreign device's one and the unknown one's two.
+    expect((await refusedSoFar('unknown_device')) - refusedBefore).toBe(3);
+    // The live view is told what was stored, per device, in raw and engineering values.
+    const message = messages.find((m) => m.topic === 'vigil/100001/gateway/QJ-GW-01/data');
+    expect(message).toMatchObject({ id: raw.id, tenantId: '100001', deviceId: null, gatewayId: raw.gatewayId, code: 'QJ-GW-01', error });
+    expect(message?.readings.map((r) => [r.code, r.ts, Object.keys(r.values)])).toEqual([
+      ['QJ-TILT-01', ts, ['tilt_x', 'tilt_y']],
+      ['QJ-HLS-01', ts, ['settlement']],
+    ]);
+    expect(message?.readings[1].values.settlement).toEqual({ raw: 1.5, value: 1.5 });
+    // A device behind a gateway has no connection of its own: its data is what shows it online.
+    await until(async () => ((await online('QJ-TILT-01')) === 1 ? true : undefined));
+  });
+
+  it('keeps data for a device that is not there, or not taking data, as a raw message with the reason and no reading', async () => {
+    // A superuser identity may publish anywhere in its tenant, a data topic of any device included.
+    expectOk(await ctx.demo.post('/api/wit-xinde/mqttuser/submit', { username: 'ops-super', password: 'Operator#Super1', clientType: 3, isSuperuser: 1 }));
+    const operator = await connect('ops-super', 'Operator#Super1');
+    await operator.publishAsync('vigil/100001/device/NOPE-9/data', JSON.stringify({ values: { x: 1 } }), { qos: 1 });
+    const thermo = await deviceId('QJ-TH-01');
+    expectOk(await ctx.demo.post('/api/wit-xinde/device/update', { id: thermo, status: 0 }));
+    await operator.publishAsync('vigil/100001/device/QJ-TH-01/data', JSON.stringify({ values: { temperature: 21 } }), { qos: 1 });
+    const [unknown] = await rawOf('vigil/100001/device/NOPE-9/data');
+    expect({ ...unknown, readings: Number(unknown.readings) }).toMatchObject({ deviceId: null, deviceCode: 'NOPE-9', readings: 0, error: '设备不存在: NOPE-9' });
+    const [disabled] = await rawOf('vigil/100001/device/QJ-TH-01/data');
+    expect({ ...disabled, readings: Number(disabled.readings) }).toMatchObject({ deviceCode: 'QJ-TH-01', readings: 0, error: '设备已停用或其项目在回收站中: QJ-TH-01' });
+    expect(await series(thermo)).toEqual([]);
+    expectOk(await ctx.demo.post('/api/wit-xinde/device/update', { id: thermo, status: 1 }));
+  });
+
+  it('keeps a raw message of up to 64 KiB whole, and cuts a longer one', async () => {
+    const device = clients.find((c) => c.options.clientId === 'QJ-CRACK-02') as MqttClient;
+    const topic = 'vigil/100001/device/QJ-CRACK-02/data';
+    const before = (await rawOf(topic)).length;
+    await device.publishAsync(topic, 'a'.repeat(65_536), { qos: 1 });
+    await device.publishAsync(topic, 'b'.repeat(65_537), { qos: 1 });
+    const [whole, cut] = (await rawOf(topic)).slice(before);
+    expect(whole.payload).toBe('a'.repeat(65_536));
+    expect(cut.payload).toBe(`${'b'.repeat(65_536)}…(已截断)`);
   });
 
   it('updates the latest values the device list shows', async () => {
@@ -114,6 +166,34 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
     const lastValues = typeof detail.body.data.lastValues === 'string' ? JSON.parse(detail.body.data.lastValues) : detail.body.data.lastValues;
     expect(lastValues).toEqual({ settlement: 1.5 });
     expect(detail.body.data.lastSeen).toMatch(/^\d{4}-\d{2}-\d{2} /);
+  });
+
+  it('writes latest values back over a last-seen time presence moved on, and never over values heard later', async () => {
+    const id = await deviceId('QJ-HLS-02');
+    const heard = Date.now() - 60_000;
+    const stored = async () => {
+      const row = await db().selectFrom('wit_device').select(['lastValues', 'lastSeen']).where('id', '=', id).executeTakeFirstOrThrow();
+      return { values: typeof row.lastValues === 'string' ? JSON.parse(row.lastValues) : row.lastValues, lastSeen: row.lastSeen };
+    };
+    // Presence wrote the device online after the message that showed it: last_seen is the time of that write.
+    await db().updateTable('wit_device').set({ lastSeen: formatDateTime(new Date(heard + 5_000)) }).where('id', '=', id).execute();
+    const fail = (error: unknown) => expect.fail(String(error));
+    const here = new LatestValues(db(), fail);
+    here.update(id, 'settlement', heard, 2.5, heard);
+    await here.persist();
+    expect(await stored()).toEqual({ values: { settlement: 2.5 }, lastSeen: formatDateTime(new Date(heard + 5_000)) });
+    // Another process heard the device later and wrote that back first: this one's older values leave it as it is.
+    const other = new LatestValues(db(), fail);
+    other.update(id, 'settlement', heard + 20_000, 3.5, heard + 20_000);
+    await other.persist();
+    here.update(id, 'settlement', heard + 10_000, 2.6, heard + 10_000);
+    await here.persist();
+    expect(await stored()).toEqual({ values: { settlement: 3.5 }, lastSeen: formatDateTime(new Date(heard + 20_000)) });
+    // A write-back asked for while another is under way (the timer's) ends once that one has.
+    other.update(id, 'settlement', heard + 30_000, 4.5, heard + 30_000);
+    void other.persist();
+    await other.persist();
+    expect((await stored()).values).toEqual({ settlement: 4.5 });
   });
 
   it('knows within seconds when a device vanishes or falls silent', async () => {
@@ -148,5 +228,18 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
       [1, 'connect'],
       [0, 'disconnect'],
     ]);
+  });
+
+  it('keeps a device online when it connects again under its client id while the old connection is still held', async () => {
+    const first = clients.find((c) => c.options.clientId === 'QJ-CRACK-01') as MqttClient;
+    expect(first.connected).toBe(true);
+    const since = presence.length;
+    const taken = new Promise<void>((resolve) => first.once('close', () => resolve()));
+    const second = await connect('QJ-CRACK-01', DEVICE_PASSWORD);
+    await taken;
+    // The only change of presence is the one the device asks for by leaving.
+    await second.endAsync();
+    await until(() => (presence.slice(since).some((p) => p.code === 'QJ-CRACK-01') ? true : undefined));
+    expect(presence.slice(since).filter((p) => p.code === 'QJ-CRACK-01').map((p) => [p.online, p.reason])).toEqual([[false, 'disconnect']]);
   });
 });
