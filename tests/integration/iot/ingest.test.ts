@@ -88,6 +88,20 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
     expect(Number(strain.raw)).toBe(120);
   });
 
+  it('keeps a value its formula makes no finite number of out of the series, with the reason', async () => {
+    const model = expectOk(await ctx.demo.post<{ id: string }>('/api/wit-xinde/devicemodel/submit', { name: '测试倒数计', code: 'T-RECIP', formula: '1 / (x - x0)' }));
+    const device = expectOk(await ctx.demo.post<{ id: string }>('/api/wit-xinde/device/submit', { code: 'T-RECIP-01', name: '测试倒数计1', modelId: model.id, initialValues: { r: 5 } }));
+    expectOk(await ctx.demo.post('/api/wit-xinde/mqttuser/submit', { username: 'T-RECIP-01', password: 'Recip#Secret01', clientType: 1, clientId: 'T-RECIP-01' }));
+    const before = await refusedSoFar('not_finite');
+    const client = await connect('T-RECIP-01', 'Recip#Secret01');
+    // 1 / (5 − 5) is no number to store; 1 / (4 − 0) is.
+    await client.publishAsync('vigil/100001/device/T-RECIP-01/data', JSON.stringify({ values: { r: 5, s: 4 } }), { qos: 1 });
+    const [raw] = await rawOf('vigil/100001/device/T-RECIP-01/data');
+    expect({ readings: Number(raw.readings), error: raw.error }).toEqual({ readings: 1, error: 'T-RECIP-01.r 计算结果不是有限数 (原值 5)' });
+    expect((await series(device.id)).map((r) => [r.pointKey, Number(r.value)])).toEqual([['s', 0.25]]);
+    expect((await refusedSoFar('not_finite')) - before).toBe(1);
+  });
+
   it('keeps a malformed message raw with its error, acknowledges it and goes on', async () => {
     const device = await connect('QJ-CRACK-02', DEVICE_PASSWORD);
     await device.publishAsync('vigil/100001/device/QJ-CRACK-02/data', 'not json at all', { qos: 1 });
