@@ -1,0 +1,63 @@
+import mqtt, { type MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_DEVICE_PASSWORD } from '../../../server/db/seed/monitoring';
+import { startServer, type TestServer } from '../../support/server';
+import { until } from '../../support/wait';
+import { demoId } from '../monitoring/support';
+
+/**
+ * The embedded broker's close (server/ingest/broker.ts, docs/mqtt.md): data in flight when it begins is committed and
+ * acknowledged before the connections go, and data sent after it began is refused unacknowledged, for the device to
+ * send again to the process it reconnects to — nothing stored twice, nothing lost. SQLite: the test holds the write
+ * lock, so the commit of a reading is seen waiting (its turn queued) while the close begins.
+ */
+describe('data in flight while the embedded broker closes', () => {
+  let server: TestServer;
+  const clients: MqttClient[] = [];
+  beforeAll(async () => {
+    server = await startServer('sqlite');
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.endAsync(true)));
+    await server?.stop();
+  });
+
+  const connect = async (code: string) => {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${server.app.broker?.port}`, { username: code, password: DEMO_DEVICE_PASSWORD, clientId: code, protocolVersion: 4, reconnectPeriod: 0 });
+    clients.push(client);
+    return client;
+  };
+  const stored = (code: string, ts: number) =>
+    server.app.platform.db.selectFrom('wit_device_log').select('value').where('deviceId', '=', demoId(`device:${code}`)).where('ts', '=', ts).execute();
+  /** Resolves with the acknowledgement, or fails as soon as the connection is gone without it. */
+  const acknowledged = (client: MqttClient, publishing: Promise<unknown>) =>
+    Promise.race([publishing, new Promise((_, reject) => client.once('close', () => reject(new Error('connection closed before the acknowledgement'))))]);
+
+  it('acknowledges a reading in flight before closing its connection, and refuses one sent once the close began', async () => {
+    const { native } = server.app.platform;
+    if (native.dialect !== 'sqlite') throw new Error('a SQLite server');
+    const broker = server.app.broker;
+    if (!broker) throw new Error('no embedded broker');
+    const [early, late] = [await connect('QJ-TH-01'), await connect('QJ-RAIN-01')];
+    const ts = Date.now() - 1000;
+    await native.writeLock.acquire();
+    let inFlight: Promise<unknown>;
+    let closed: Promise<void>;
+    try {
+      inFlight = acknowledged(early, early.publishAsync('vigil/100001/device/QJ-TH-01/data', JSON.stringify({ ts, values: { humidity: 61 } }), { qos: 1 }));
+      // Its commit waits for the lock: in flight.
+      await until(() => native.writeLock.waiting === 1, 10_000, 'the reading to wait for its commit');
+      // A bound past the test's time: the close must end when the commit does, not at its bound.
+      closed = broker.close(120_000);
+      const refused = new Promise<void>((resolve) => late.once('close', () => resolve()));
+      late.publish('vigil/100001/device/QJ-RAIN-01/data', JSON.stringify({ ts, values: { rainfall: 3 } }), { qos: 1 });
+      await refused;
+    } finally {
+      native.writeLock.release();
+    }
+    await inFlight;
+    await closed;
+    expect(await stored('QJ-TH-01', ts)).toEqual([{ value: 61 }]);
+    expect(await stored('QJ-RAIN-01', ts)).toEqual([]);
+  });
+});
