@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LatestValues } from '../../../server/ingest/latest';
 import type { DeviceMessage, PresenceChange, StoredReading } from '../../../server/ingest/types';
 import { formatDateTime } from '../../../server/time';
+import { signedIn } from '../../support/client';
 import { expectOk } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
@@ -147,19 +148,34 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
     await until(async () => ((await online('QJ-TILT-01')) === 1 ? true : undefined));
   });
 
-  it('keeps data for a device that is not there, or not taking data, as a raw message with the reason and no reading', async () => {
-    // A superuser identity may publish anywhere in its tenant, a data topic of any device included.
+  it("keeps data for a device that is not there, not its tenant's or not taking data as a raw message with the reason, and no reading", async () => {
+    // A superuser identity may publish anywhere in its tenant, a data topic of any device or gateway included.
     expectOk(await ctx.demo.post('/api/wit-xinde/mqttuser/submit', { username: 'ops-super', password: 'Operator#Super1', clientType: 3, isSuperuser: 1 }));
     const operator = await connect('ops-super', 'Operator#Super1');
-    await operator.publishAsync('vigil/100001/device/NOPE-9/data', JSON.stringify({ values: { x: 1 } }), { qos: 1 });
+    const platform = await signedIn(ctx.server.url);
+    const foreign = expectOk(await platform.post<{ id: string }>('/api/wit-xinde/device/submit', { code: 'PLATFORM-01', name: '平台设备' }));
     const thermo = await deviceId('QJ-TH-01');
     expectOk(await ctx.demo.post('/api/wit-xinde/device/update', { id: thermo, status: 0 }));
-    await operator.publishAsync('vigil/100001/device/QJ-TH-01/data', JSON.stringify({ values: { temperature: 21 } }), { qos: 1 });
-    const [unknown] = await rawOf('vigil/100001/device/NOPE-9/data');
-    expect({ ...unknown, readings: Number(unknown.readings) }).toMatchObject({ deviceId: null, deviceCode: 'NOPE-9', readings: 0, error: '设备不存在: NOPE-9' });
-    const [disabled] = await rawOf('vigil/100001/device/QJ-TH-01/data');
-    expect({ ...disabled, readings: Number(disabled.readings) }).toMatchObject({ deviceCode: 'QJ-TH-01', readings: 0, error: '设备已停用或其项目在回收站中: QJ-TH-01' });
+    const refused = { unknown_device: await refusedSoFar('unknown_device'), unknown_gateway: await refusedSoFar('unknown_gateway'), disabled: await refusedSoFar('disabled') };
+    const sent: Array<[string, string]> = [
+      ['device/NOPE-9', '设备不存在: NOPE-9'],
+      // Another tenant's device, named on this tenant's topic: never written into the other tenant.
+      ['device/PLATFORM-01', '设备不存在: PLATFORM-01'],
+      ['gateway/NOPE-GW', '网关不存在'],
+      ['device/QJ-TH-01', '设备已停用或其项目在回收站中: QJ-TH-01'],
+    ];
+    for (const [topic] of sent) await operator.publishAsync(`vigil/100001/${topic}/data`, JSON.stringify({ values: { temperature: 21 }, devices: {} }), { qos: 1 });
+    for (const [topic, error] of sent) {
+      const [raw] = await rawOf(`vigil/100001/${topic}/data`);
+      expect({ topic, readings: Number(raw.readings), error: raw.error }).toEqual({ topic, readings: 0, error });
+    }
     expect(await series(thermo)).toEqual([]);
+    expect(await series(foreign.id)).toEqual([]);
+    expect({
+      unknown_device: (await refusedSoFar('unknown_device')) - refused.unknown_device,
+      unknown_gateway: (await refusedSoFar('unknown_gateway')) - refused.unknown_gateway,
+      disabled: (await refusedSoFar('disabled')) - refused.disabled,
+    }).toEqual({ unknown_device: 2, unknown_gateway: 1, disabled: 1 });
     expectOk(await ctx.demo.post('/api/wit-xinde/device/update', { id: thermo, status: 1 }));
   });
 
