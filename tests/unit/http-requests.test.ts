@@ -25,6 +25,8 @@ describe('request parameters (server/http/context.ts)', () => {
     expect(paramsOf(request({ query, body: { b: '3', c: '4' }, contentType: 'application/x-www-form-urlencoded' }))).toEqual({ a: '1', b: '3', c: '4' });
     expect(paramsOf(request({ query, body: { b: '3' }, contentType: 'application/json; charset=utf-8' }))).toEqual(query);
     expect(paramsOf(request({ query, body: ['x'], contentType: 'multipart/form-data' }))).toEqual(query);
+    // A body read as text (a content type with no parser of fields) holds no fields: its characters are none.
+    expect(paramsOf(request({ query, body: 'c=4', contentType: 'text/plain' }))).toEqual(query);
     expect(paramsOf(request({ body: { c: '4' } }))).toEqual({ c: '4' });
   });
 
