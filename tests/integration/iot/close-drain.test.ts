@@ -1,6 +1,6 @@
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_DEVICE_PASSWORD } from '../../../server/db/seed/monitoring';
+import { brokerClients } from '../../support/mqtt';
 import { startServer, type TestServer } from '../../support/server';
 import { until } from '../../support/wait';
 import { demoId } from '../monitoring/support';
@@ -13,20 +13,11 @@ import { demoId } from '../monitoring/support';
  */
 describe('data in flight while the embedded broker closes', () => {
   let server: TestServer;
-  const clients: MqttClient[] = [];
   beforeAll(async () => {
     server = await startServer('sqlite');
   });
-  afterAll(async () => {
-    await Promise.all(clients.map((client) => client.endAsync(true)));
-    await server?.stop();
-  });
-
-  const connect = async (code: string) => {
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${server.app.broker?.port}`, { username: code, password: DEMO_DEVICE_PASSWORD, clientId: code, protocolVersion: 4, reconnectPeriod: 0 });
-    clients.push(client);
-    return client;
-  };
+  afterAll(() => server?.stop());
+  const { connect } = brokerClients(() => server.app.broker?.port);
   const stored = (code: string, ts: number) =>
     server.app.platform.db.selectFrom('wit_device_log').select('value').where('deviceId', '=', demoId(`device:${code}`)).where('ts', '=', ts).execute();
   /** Resolves with the acknowledgement, or fails as soon as the connection is gone without it. */

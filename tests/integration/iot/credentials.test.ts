@@ -1,7 +1,7 @@
-import mqtt, { type MqttClient } from 'mqtt';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { DEVICE_CREDENTIAL_RULES } from '../../../server/auth/sign-in-rules';
 import { expectOk, postParams } from '../../support/envelope';
+import { brokerClients } from '../../support/mqtt';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
 import { DEMO, X } from '../monitoring/support';
@@ -12,11 +12,8 @@ import { figure, scrape } from '../ops/support';
  * past the rule, locked out; a new password at the next CONNECT; a removed identity's connection ended at once.
  */
 onEveryStore('device credentials', { signIn: ['demo'], config: { deviceSignIn: { ...DEVICE_CREDENTIAL_RULES, refusalDelayMs: 100 } } }, (ctx) => {
-  const clients: MqttClient[] = [];
   const identities = new Map<string, string>();
-  afterAll(async () => {
-    await Promise.all(clients.map((client) => client.endAsync(true)));
-  });
+  const { connect } = brokerClients(() => ctx.server.app.broker?.port);
 
   const identity = async (username: string, password: string) => {
     const saved = expectOk(await ctx.demo.post<{ id: string }>(`${X}/mqttuser/submit`, { username, password, clientType: 1, clientId: username }));
@@ -30,11 +27,6 @@ onEveryStore('device credentials', { signIn: ['demo'], config: { deviceSignIn: {
     await identity('cred-removed', 'Device#Secret04');
   });
 
-  const connect = async (username: string, password: string) => {
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${ctx.server.app.broker?.port}`, { username, password, clientId: username, protocolVersion: 4, reconnectPeriod: 0 });
-    clients.push(client);
-    return client;
-  };
   const connects = async (outcome: string) => figure((await scrape(ctx.server.url, ctx.server.app.platform.config.metricsToken)).text, 'vigil_mqtt_connects_total', { outcome });
   const db = () => ctx.server.app.platform.db;
   const verifierOf = (username: string) => db().selectFrom('wit_mqtt_verifier').selectAll().where('userId', '=', identities.get(username) as string).executeTakeFirst();
@@ -92,8 +84,7 @@ onEveryStore('device credentials', { signIn: ['demo'], config: { deviceSignIn: {
     expectOk(await ctx.demo.post(`${X}/mqttuser/submit`, { username: 'cred-free', password: 'Device#Secret06', clientType: 1 }));
     const bound = await connect('cred-rebound', 'Device#Secret05');
     // No client id bound: any client id will do.
-    const free = await mqtt.connectAsync(`mqtt://127.0.0.1:${ctx.server.app.broker?.port}`, { username: 'cred-free', password: 'Device#Secret06', clientId: 'free-7', protocolVersion: 4, reconnectPeriod: 0 });
-    clients.push(free);
+    const free = await connect('cred-free', 'Device#Secret06', { clientId: 'free-7' });
     const cut = new Promise<void>((resolve) => bound.once('close', () => resolve()));
     expectOk(await ctx.demo.post(`${X}/mqttuser/submit`, { id: rebound, clientId: 'cred-elsewhere' }));
     await cut;

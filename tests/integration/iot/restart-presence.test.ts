@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_DEVICE_PASSWORD } from '../../../server/db/seed/monitoring';
 import type { PresenceChange } from '../../../server/ingest/types';
 import { storeKinds } from '../../support/databases';
+import { brokerClients } from '../../support/mqtt';
 import { startServer, type TestServer } from '../../support/server';
 import { until } from '../../support/wait';
 import { demoId } from '../monitoring/support';
@@ -26,20 +25,11 @@ function inTimeWait(port: number, peers: number[]): number {
  */
 describe.each(await storeKinds())('presence across a restart of the embedded broker on %s', (store) => {
   let server: TestServer;
-  const clients: MqttClient[] = [];
   beforeAll(async () => {
     server = await startServer(store, { offlineAfterMs: 2000 });
   });
-  afterAll(async () => {
-    await Promise.all(clients.map((client) => client.endAsync(true)));
-    await server?.stop();
-  });
-
-  const connect = async (code: string) => {
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${server.app.broker?.port}`, { username: code, password: DEMO_DEVICE_PASSWORD, clientId: code, protocolVersion: 4, reconnectPeriod: 0 });
-    clients.push(client);
-    return client;
-  };
+  afterAll(() => server?.stop());
+  const { connect } = brokerClients(() => server.app.broker?.port);
   const onlineOf = async (code: string) =>
     Number((await server.app.platform.db.selectFrom('wit_device').select('online').where('id', '=', demoId(`device:${code}`)).executeTakeFirstOrThrow()).online);
   const changes = () => {
@@ -65,7 +55,7 @@ describe.each(await storeKinds())('presence across a restart of the embedded bro
 
   it('resets the connections it hands over: none stays in TIME_WAIT on the port its devices come back to', async () => {
     const port = server.app.broker?.port as number;
-    const connected = await Promise.all(['QJ-TH-01', 'QJ-TILT-01'].map(connect));
+    const connected = await Promise.all(['QJ-TH-01', 'QJ-TILT-01'].map((code) => connect(code)));
     const gone = connected.map((client) => new Promise<void>((resolve) => client.once('close', () => resolve())));
     const peers = connected.map((client) => (client.stream as Socket).localPort as number);
     server = await server.restart();
