@@ -6,6 +6,8 @@ export interface MutationModule {
   name: string;
   mutate: string[];
   suites: string[];
+  /** Integration test files of other suites that exercise the module too (readiness, third-party pulls). */
+  files?: string[];
 }
 
 const PLATFORM_SUITES = ['access', 'core', 'people', 'settings'];
@@ -15,5 +17,11 @@ export const MUTATION_MODULES: MutationModule[] = [
   { name: 'tenancy', mutate: ['server/db/repository.ts', 'server/db/project-scope.ts'], suites: [...PLATFORM_SUITES, 'monitoring'] },
   { name: 'http', mutate: ['server/http/**/*.ts'], suites: [...PLATFORM_SUITES, 'monitoring'] },
   { name: 'alarms', mutate: ['server/alarms/**/*.ts'], suites: ['alarms', 'push', 'flow'] },
-  { name: 'ingest', mutate: ['server/ingest/broker.ts', 'server/ingest/topics.ts', 'server/ingest/pipeline.ts'], suites: ['iot', 'alarms'] },
+  {
+    name: 'ingest',
+    mutate: ['server/ingest/broker.ts', 'server/ingest/topics.ts', 'server/ingest/pipeline.ts'],
+    suites: ['iot', 'alarms'],
+    // The broker's readiness (/ready) and the readings pulled from third-party platforms (the pipeline's acceptStored).
+    files: ['tests/integration/ops/health.test.ts', 'tests/integration/third/pull.test.ts'],
+  },
 ];

@@ -25,7 +25,7 @@ interface Score {
 }
 
 function mutate(module: MutationModule, files: string[], strykerArgs: string[], tests: string | undefined): void {
-  const suites = { VIGIL_MUTATION_SUITES: module.suites.join(','), ...(tests ? { VIGIL_MUTATION_TESTS: tests } : {}) };
+  const suites = { VIGIL_MUTATION_SUITES: module.suites.join(','), VIGIL_MUTATION_FILES: (module.files ?? []).join(','), ...(tests ? { VIGIL_MUTATION_TESTS: tests } : {}) };
   const env = { ...process.env, VIGIL_MUTATION_MODULE: module.name, VIGIL_MUTATE: files.join(','), ...suites };
   const run = spawnSync('node_modules/.bin/stryker', ['run', ...strykerArgs], { env, stdio: 'inherit' });
   if (run.status !== 0) throw new Error(`Stryker failed on ${module.name} (exit ${run.status ?? run.signal})`);
