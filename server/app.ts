@@ -200,6 +200,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     writerDepth: () => ingest.writer.depth,
     sockets: () => realtime.io.engine.clientsCount,
     notifierBacklog: () => alarms.notifier.backlog(),
+    sessionsAway: () => broker?.sessions.away ?? 0,
   });
   registerObserveRoutes(app, {
     metrics,

@@ -32,6 +32,8 @@ export interface Broker {
    * a restarted process listens would otherwise compete with the rest of its start (bench:connections).
    */
   listen(): Promise<void>;
+  /** Persistent sessions of devices that are away, and their expiry. */
+  readonly sessions: SessionExpiry;
   /** Who a connected client is. */
   identityOf(client: Client): Identity | undefined;
   /** Whether it accepts connections now: false once closing (readiness, server/observe). */
@@ -142,29 +144,47 @@ interface SessionStore {
  * its subscriptions, and every QoS 1 message meant for it, until the process ends. One gone longer than
  * MQTT_SESSION_EXPIRY is dropped, as MQTT 5's session expiry and EMQX's default of two hours do.
  */
-function expireSessions(aedes: Aedes, expiryMs: number, onError: (error: unknown) => void): () => void {
-  const goneSince = new Map<string, number>();
-  // aedes' instance types leave its persistence out.
-  const store = (aedes as unknown as { persistence: SessionStore }).persistence;
-  aedes.on('clientDisconnect', (client) => {
-    if (!client.clean) goneSince.set(client.id, Date.now());
-  });
-  aedes.on('client', (client) => goneSince.delete(client.id));
-  const drop = async (id: string) => {
-    await store.cleanSubscriptions({ id });
-    for await (const packet of store.outgoingStream({ id })) await store.outgoingClearMessageId({ id }, packet);
-  };
-  const sweep = async () => {
-    const now = Date.now();
-    for (const [id, since] of goneSince) {
-      if (now - since < expiryMs) continue;
-      goneSince.delete(id);
-      await drop(id);
+export class SessionExpiry {
+  /** The clock sessions are timed by; tests move it instead of waiting. */
+  now: () => number = Date.now;
+  private readonly goneSince = new Map<string, number>();
+  private readonly store: SessionStore;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    aedes: Aedes,
+    private readonly expiryMs: number,
+    onError: (error: unknown) => void,
+  ) {
+    // aedes' instance types leave its persistence out.
+    this.store = (aedes as unknown as { persistence: SessionStore }).persistence;
+    aedes.on('clientDisconnect', (client) => {
+      if (!client.clean) this.goneSince.set(client.id, this.now());
+    });
+    aedes.on('client', (client) => this.goneSince.delete(client.id));
+    this.timer = setInterval(() => void this.sweep().catch(onError), Math.min(SESSION_SWEEP_MS, expiryMs));
+    this.timer.unref();
+  }
+
+  /** Sessions kept for devices that are away (the metric vigil_mqtt_sessions_away). */
+  get away(): number {
+    return this.goneSince.size;
+  }
+
+  /** Drops the sessions of devices away for MQTT_SESSION_EXPIRY or longer (every minute, or sooner when it is shorter). */
+  async sweep(): Promise<void> {
+    const now = this.now();
+    for (const [id, since] of this.goneSince) {
+      if (now - since < this.expiryMs) continue;
+      this.goneSince.delete(id);
+      await this.store.cleanSubscriptions({ id });
+      for await (const packet of this.store.outgoingStream({ id })) await this.store.outgoingClearMessageId({ id }, packet);
     }
-  };
-  const timer = setInterval(() => void sweep().catch(onError), Math.min(SESSION_SWEEP_MS, expiryMs));
-  timer.unref();
-  return () => clearInterval(timer);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
 }
 
 const ipOf = (client: Client) => (client.conn as { remoteAddress?: string }).remoteAddress;
@@ -249,7 +269,7 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
     },
   });
 
-  const stopExpiry = expireSessions(aedes, platform.config.mqttSessionExpiryMs, (error) => platform.logs.error('ingest', error, 'session expiry'));
+  const sessions = new SessionExpiry(aedes, platform.config.mqttSessionExpiryMs, (error) => platform.logs.error('ingest', error, 'session expiry'));
   const timedOut = new WeakSet<Client>();
   const handedOver: Identity[] = [];
   aedes.on('clientReady', (client) => {
@@ -335,11 +355,12 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
       return bound;
     },
     listen,
+    sessions,
     identityOf: (client) => identities.get(client),
     listening: () => server.listening && !closing,
     close: (drainMs = BROKER_DRAIN_MS) => {
       clearTimeout(revoking);
-      stopExpiry();
+      sessions.stop();
       return (closed ??= close(drainMs));
     },
   };

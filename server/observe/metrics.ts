@@ -36,6 +36,8 @@ export interface Sources {
   sockets(): number;
   /** Alarm notifications planned and not yet settled: one count query. */
   notifierBacklog(): Promise<number>;
+  /** Persistent MQTT sessions the embedded broker keeps for devices that are away (server/ingest/broker.ts). */
+  sessionsAway(): number;
 }
 
 /** Seconds: commits of the series writer take milliseconds (docs/benchmarks.md); a slow disk shows in the top buckets. */
@@ -120,6 +122,12 @@ export class Metrics implements Recorder {
       registers,
       // As Prometheus scrapes: a count on the outbox's (state, due_at) index.
       collect: async () => backlog.set((await this.sources?.notifierBacklog()) ?? 0),
+    });
+    const away: Gauge = new Gauge({
+      name: 'vigil_mqtt_sessions_away',
+      help: 'Persistent MQTT sessions the embedded broker keeps for devices that are away, until MQTT_SESSION_EXPIRY',
+      registers,
+      collect: () => away.set(this.sources?.sessionsAway() ?? 0),
     });
     if (options.defaults !== false) collectDefaultMetrics({ register: this.registry });
 

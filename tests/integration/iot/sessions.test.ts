@@ -1,11 +1,12 @@
-import mqtt, { type MqttClient } from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_DEVICE_PASSWORD } from '../../../server/db/seed/monitoring';
+import type { MqttClient } from 'mqtt';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { brokerClients } from '../../support/mqtt';
 import { startServer, type TestServer } from '../../support/server';
 import { until } from '../../support/wait';
+import { figure, scrape } from '../ops/support';
 
-const CODE = 'QJ-CRACK-01';
-const COMMANDS = `vigil/100001/device/${CODE}/command`;
+const EXPIRY_MS = 1000;
+const commands = (code: string) => `vigil/100001/device/${code}/command`;
 
 /** The part of the broker's persistence that holds a session (server/ingest/broker.ts). */
 interface Sessions {
@@ -16,50 +17,112 @@ interface Sessions {
 /**
  * Persistent sessions of the embedded broker expire (docs/mqtt.md "Connections"): a device gone longer than
  * MQTT_SESSION_EXPIRY loses its subscriptions and the messages queued for it. Sessions live in the broker's memory, not
- * in the store, so one store is enough.
+ * in the store, so one store is enough. The first test waits for the broker's own sweep; the others move its clock.
  */
 describe('persistent sessions of the embedded broker', () => {
   let server: TestServer;
-  const clients: MqttClient[] = [];
   beforeAll(async () => {
-    server = await startServer('sqlite', { mqttSessionExpiryMs: 1000 });
+    server = await startServer('sqlite', { mqttSessionExpiryMs: EXPIRY_MS });
   });
   afterAll(async () => {
-    await Promise.all(clients.map((client) => client.endAsync(true)));
     await server?.stop();
   });
+  const { connect } = brokerClients(() => server.app.broker?.port);
 
   const broker = () => {
     const found = server.app.broker;
     if (!found) throw new Error('no embedded broker');
     return found;
   };
-  const sessions = () => (broker().aedes as unknown as { persistence: Sessions }).persistence;
-  const queued = async () => {
+  afterEach(() => {
+    broker().sessions.now = Date.now;
+  });
+  const store = () => (broker().aedes as unknown as { persistence: Sessions }).persistence;
+  const queued = async (code: string) => {
     let count = 0;
-    for await (const _ of sessions().outgoingStream({ id: CODE })) count += 1;
+    for await (const _ of store().outgoingStream({ id: code })) count += 1;
     return count;
   };
-  const connect = async () => {
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${broker().port}`, { username: CODE, password: DEMO_DEVICE_PASSWORD, clientId: CODE, clean: false, protocolVersion: 4, reconnectPeriod: 0 });
-    clients.push(client);
-    return client;
+  const subscriptions = async (code: string) => (await store().subscriptionsByClient({ id: code })).length;
+  /** The session of `code` as the broker holds it: subscriptions and queued messages. */
+  const session = async (code: string) => [await subscriptions(code), await queued(code)];
+  const away = async () => figure((await scrape(server.url, server.app.platform.config.metricsToken)).text, 'vigil_mqtt_sessions_away');
+  const persistent = (code: string) => connect(code, undefined, { clean: false });
+  const sessionPresent = (client: MqttClient) => (client as unknown as { connackPacket?: { sessionPresent: boolean } }).connackPacket?.sessionPresent;
+  /** A command sent while the device is away waits in its session. */
+  const command = (code: string) =>
+    new Promise<void>((resolve, reject) =>
+      broker().aedes.publish({ cmd: 'publish', topic: commands(code), payload: Buffer.from('{"cmd":"reset"}'), qos: 1, retain: false, dup: false }, (error) => (error ? reject(error) : resolve())),
+    );
+  /** Subscribes to its commands and goes away; resolves once the broker counts the session as away. */
+  const subscribeAndLeave = async (device: MqttClient, code: string, awayAfter: number) => {
+    await device.subscribeAsync(commands(code), { qos: 1 });
+    await device.endAsync();
+    await until(() => broker().sessions.away === awayAfter, 5000, `${code} away`);
   };
 
   it('keeps a session while its device is away, and drops it with its queued messages once the device stays away longer', async () => {
-    const device = await connect();
-    await device.subscribeAsync(COMMANDS, { qos: 1 });
-    await device.endAsync();
-    // A command sent while the device is away waits in its session.
-    await new Promise<void>((resolve, reject) =>
-      broker().aedes.publish({ cmd: 'publish', topic: COMMANDS, payload: Buffer.from('{"cmd":"reset"}'), qos: 1, retain: false, dup: false }, (error) => (error ? reject(error) : resolve())),
-    );
-    expect(await queued()).toBe(1);
-    expect(await sessions().subscriptionsByClient({ id: CODE })).toHaveLength(1);
+    const code = 'QJ-CRACK-01';
+    await subscribeAndLeave(await persistent(code), code, 1);
+    await command(code);
+    expect(await session(code)).toEqual([1, 1]);
 
-    await until(async () => (await sessions().subscriptionsByClient({ id: CODE })).length === 0 && (await queued()) === 0, 5000, 'the session dropped');
+    await until(async () => (await subscriptions(code)) === 0 && (await queued(code)) === 0, 5000, 'the session dropped');
     // Back, the device is told it has no session (and subscribes again, as a device must then).
-    const back = await connect();
-    expect((back as unknown as { connackPacket?: { sessionPresent: boolean } }).connackPacket?.sessionPresent).toBe(false);
+    expect(sessionPresent(await persistent(code))).toBe(false);
+  });
+
+  it('drops a session when its device has been away exactly MQTT_SESSION_EXPIRY, not a millisecond before', async () => {
+    const code = 'QJ-CRACK-02';
+    let clock = Date.now();
+    broker().sessions.now = () => clock;
+    await subscribeAndLeave(await persistent(code), code, 1);
+    await command(code);
+    expect(await away()).toBe(1);
+
+    clock += EXPIRY_MS - 1;
+    await broker().sessions.sweep();
+    expect(await session(code)).toEqual([1, 1]);
+    expect(await away()).toBe(1);
+    clock += 1;
+    await broker().sessions.sweep();
+    expect(await session(code)).toEqual([0, 0]);
+    expect(await away()).toBe(0);
+  });
+
+  it('keeps the session of a device back before the expiry, and times its next absence from when it goes again', async () => {
+    const code = 'QJ-TILT-01';
+    let clock = Date.now();
+    broker().sessions.now = () => clock;
+    await subscribeAndLeave(await persistent(code), code, 1);
+    await command(code);
+
+    clock += EXPIRY_MS - 1;
+    const back = await persistent(code);
+    expect(sessionPresent(back)).toBe(true);
+    await until(() => broker().sessions.away === 0, 5000, 'back');
+    // Connected, its session stays however long ago it first went.
+    clock += EXPIRY_MS;
+    await broker().sessions.sweep();
+    expect(await subscriptions(code)).toBe(1);
+
+    await back.endAsync();
+    await until(() => broker().sessions.away === 1, 5000, 'away again');
+    clock += EXPIRY_MS - 1;
+    await broker().sessions.sweep();
+    expect(await subscriptions(code)).toBe(1);
+    clock += 1;
+    await broker().sessions.sweep();
+    expect(await subscriptions(code)).toBe(0);
+  });
+
+  it('keeps nothing for a device that connected with a clean session', async () => {
+    const code = 'QJ-TILT-02';
+    const device = await connect(code);
+    await device.subscribeAsync(commands(code), { qos: 1 });
+    await device.endAsync();
+    await until(() => !(code in (broker().aedes as unknown as { clients: Record<string, unknown> }).clients), 5000, 'gone');
+    expect(broker().sessions.away).toBe(0);
+    expect(await subscriptions(code)).toBe(0);
   });
 });
