@@ -1,7 +1,11 @@
+import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
+import type { AlarmsChanged } from '../../../server/events';
+import { nextId } from '../../../server/ids';
 import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
-import { demoId, submit, X } from '../monitoring/support';
+import { DEMO, demoId, submit, X } from '../monitoring/support';
+import { until } from '../../support/wait';
 import { BRIDGE, emit, reading } from './support';
 
 /**
@@ -91,5 +95,83 @@ onEveryStore('alarm engine', { signIn: ['demo'] }, (ctx) => {
     await idle;
     const alarms = await ctx.server.app.platform.db.selectFrom('wit_alarm').select('alarmState').where('deviceId', '=', demoId('device:QJ-HLS-02')).where('pointKey', '=', 'settlement').execute();
     expect(alarms.map((a) => Number(a.alarmState))).toEqual(Array(20).fill(2));
+  });
+
+  /** What the engine tells the rest of the server while it judges `batches`: the tables it changed and its alarm events. */
+  const told = async (...batches: ReturnType<typeof reading>[][]) => {
+    const events = ctx.server.app.platform.events;
+    const tables: string[] = [];
+    const alarms: AlarmsChanged[] = [];
+    const onChanged = (table: string) => tables.push(table);
+    const onAlarms = (change: AlarmsChanged) => alarms.push(change);
+    events.on('changed', onChanged);
+    events.on('alarms', onAlarms);
+    try {
+      await emit(ctx.server, ...batches);
+    } finally {
+      events.off('changed', onChanged);
+      events.off('alarms', onAlarms);
+    }
+    return { tables: tables.filter((t) => t === 'wit_alarm' || t === 'wit_alarm_log'), alarms: alarms.map(({ tenantId, ids, action }) => ({ tenantId, ids, action })) };
+  };
+
+  it('tells of a raise and a clear (the alarm tables changed, the alarm by id), and of nothing for a reading at the level held', async () => {
+    await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId('device:QJ-TILT-02'), pointKey: 'tilt_x', level4Upper: 10 });
+    const raise = await told([reading('QJ-TILT-02', 'tilt_x', 20, start)]);
+    const raised = await alarmOf('QJ-TILT-02', 'tilt_x');
+    expect(raise).toEqual({ tables: ['wit_alarm', 'wit_alarm_log'], alarms: [{ tenantId: DEMO, ids: [raised.id], action: 'raise' }] });
+
+    // Still at level 4: not a change — the alarm keeps its revision and the value that raised it, and nobody is told.
+    expect(await told([reading('QJ-TILT-02', 'tilt_x', 25, start + 1_000)])).toEqual({ tables: [], alarms: [] });
+    expect(await alarmOf('QJ-TILT-02', 'tilt_x')).toMatchObject({ alarmLevel: 4, revision: 1, value: 20 });
+    expect(await actions(raised.id)).toEqual([[1, 4]]);
+
+    expect(await told([reading('QJ-TILT-02', 'tilt_x', 0, start + 2_000)])).toEqual({ tables: ['wit_alarm', 'wit_alarm_log'], alarms: [{ tenantId: DEMO, ids: [raised.id], action: 'clear' }] });
+  });
+
+  it("loses a raise to another writer's alarm without an error, and judges the batch's next reading against the alarm that won", async () => {
+    await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId('device:QJ-TILT-02'), pointKey: 'tilt_y', level1Upper: 40, level4Upper: 10 });
+    // The rival: an open alarm of the channel, as another process raised it (shaped after one the engine raised here).
+    await emit(ctx.server, [reading('QJ-TILT-02', 'tilt_y', 20, start)], [reading('QJ-TILT-02', 'tilt_y', 0, start + 1_000)]);
+    const { id: _, ...shape } = await ctx.server.app.platform.db.selectFrom('wit_alarm').selectAll().where('deviceId', '=', demoId('device:QJ-TILT-02')).where('pointKey', '=', 'tilt_y').executeTakeFirstOrThrow();
+    const at = start + 2_000;
+    const rival = { ...shape, id: nextId(), alarmState: 1, alarmLevel: 1, maxLevel: 1, revision: 1, value: 50, firstValue: 50, readingTs: at, clearTime: null };
+    const insert = ctx.server.app.platform.db.insertInto('wit_alarm').values(rival).compile();
+
+    // The engine has read the channel's open alarms (none) when the rival commits; its own raise then meets it.
+    const batch = [reading('QJ-TILT-02', 'tilt_y', 20, at), reading('QJ-TILT-02', 'tilt_y', 0, at + 1_000)];
+    const { native, db } = ctx.server.app.platform;
+    if (native.dialect === 'sqlite') {
+      await native.writeLock.acquire();
+      try {
+        ctx.server.app.platform.events.emit('readings', batch);
+        await until(() => native.writeLock.waiting === 1, 10_000, 'the raise to wait for its transaction');
+        native.sqlite.prepare(insert.sql).run(...(insert.parameters as unknown[]));
+      } finally {
+        native.writeLock.release();
+      }
+    } else {
+      const rivalProcess = await native.pool.connect();
+      try {
+        await rivalProcess.query('begin');
+        await rivalProcess.query(insert.sql, insert.parameters as unknown[]);
+        ctx.server.app.platform.events.emit('readings', batch);
+        // The raise's insert waits on the rival's key until the rival commits, then fails as a unique violation.
+        await until(
+          async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`.execute(db)).rows[0].n === 1,
+          10_000,
+          'the raise to wait for the rival',
+        );
+        await rivalProcess.query('commit');
+      } finally {
+        rivalProcess.release();
+      }
+    }
+    await ctx.server.app.alarms.engine.idle();
+
+    // The rival stands (no second open alarm), and the next reading cleared it: the engine read it again after losing.
+    const rows = await db.selectFrom('wit_alarm').select(['id', 'alarmState', 'revision', 'value']).where('deviceId', '=', demoId('device:QJ-TILT-02')).where('pointKey', '=', 'tilt_y').where('readingTs', '>=', at).execute();
+    expect(rows).toEqual([{ id: rival.id, alarmState: 2, revision: 2, value: 0 }]);
+    expect(await actions(rival.id)).toEqual([[4, null]]);
   });
 });

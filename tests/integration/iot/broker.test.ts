@@ -52,6 +52,9 @@ onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
     await expect(connect('nobody', 'whatever1', 'INC-01')).rejects.toThrow(/Bad User Name or Password|bad username/i);
     await expect(connect('dev-inc-01', 'Device#Secret01', 'INC-99')).rejects.toThrow(/Not authorized/i);
     expect(await logged('MQTT 连接被拒绝: 客户端编号不符 (username=dev-inc-01, clientId=INC-99)')).toHaveLength(1);
+    // Each refusal says who tried, as what and from where.
+    expect(await logged('MQTT 连接被拒绝: 用户名或密码错误 (username=dev-inc-01, clientId=INC-01, ip=127.0.0.1)')).toHaveLength(1);
+    expect(await logged('MQTT 连接被拒绝: 用户名或密码错误 (username=nobody, clientId=INC-01, ip=127.0.0.1)')).toHaveLength(1);
   });
 
   it('lets a device publish its data at QoS 1 and subscribe to its commands only', async () => {
@@ -71,7 +74,7 @@ onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
     await closed; // aedes drops a client that publishes where it may not
     await ctx.server.app.platform.logs.flush();
     const logged = await ctx.server.app.platform.db.selectFrom('blade_log_usual').select('logData').where('logId', '=', 'mqtt').execute();
-    expect(logged.map((r) => String(r.logData))).toEqual(expect.arrayContaining([expect.stringContaining('INC-02/data'), expect.stringContaining('用户名或密码错误')]));
+    expect(logged.map((r) => String(r.logData))).toEqual(expect.arrayContaining(['MQTT 发布被拒绝: dev-inc-01 -> vigil/100001/device/INC-02/data', expect.stringContaining('用户名或密码错误')]));
   });
 
   it('takes a new topic rule into account at the next publish', async () => {

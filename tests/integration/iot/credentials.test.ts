@@ -76,7 +76,10 @@ onEveryStore('device credentials', { signIn: ['demo'], config: { deviceSignIn: {
     await expect(connect('cred-rotated', 'Device#Secret03')).rejects.toThrow(/bad user ?name or password/i);
     await (await connect('cred-rotated', 'Device#Rotated3')).endAsync();
     await expect(connect('cred-removed', 'Device#Secret04')).rejects.toThrow(/bad user ?name or password/i);
-    expect(await logged('身份已删除')).not.toHaveLength(0);
+    // Logged to the identity's tenant, with who was cut off.
+    expect(await logged('MQTT 连接已断开: 身份已删除、停用或更换了客户端编号 (username=cred-removed, clientId=cred-removed)')).toEqual([
+      { tenantId: DEMO, logData: 'MQTT 连接已断开: 身份已删除、停用或更换了客户端编号 (username=cred-removed, clientId=cred-removed)' },
+    ]);
   });
 
   it('ends a live connection whose identity is bound to another client id, and leaves an unbound identity connected', async () => {

@@ -1,4 +1,5 @@
 import { connect as tcpConnect } from 'node:net';
+import { sql } from 'kysely';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LatestValues } from '../../../server/ingest/latest';
@@ -179,6 +180,44 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
     expectOk(await ctx.demo.post('/api/wit-xinde/device/update', { id: thermo, status: 1 }));
   });
 
+  it("keeps a gateway's data as a raw message with the reason when the gateway is not there, not its tenant's or disabled, and a disabled device's values out of it", async () => {
+    expectOk(await ctx.demo.post('/api/wit-xinde/mqttuser/submit', { username: 'ops-gateways', password: 'Operator#Super2', clientType: 3, isSuperuser: 1 }));
+    const operator = await connect('ops-gateways', 'Operator#Super2');
+    const platform = await signedIn(ctx.server.url);
+    expectOk(await platform.post('/api/wit-xinde/gateway/submit', { code: 'PLATFORM-GW', name: '平台网关' }));
+    const gateway = String((await db().selectFrom('wit_gateway').select('id').where('code', '=', 'QJ-GW-01').executeTakeFirstOrThrow()).id);
+    const [tilt, gnss] = [await deviceId('QJ-TILT-02'), await deviceId('QJ-GNSS-01')];
+    const disabledSoFar = () => refusedSoFar('disabled');
+    const ts = Date.now() - 5_000;
+    const send = async (code: string) => {
+      const topic = `vigil/100001/gateway/${code}/data`;
+      await operator.publishAsync(topic, JSON.stringify({ ts, devices: { 'QJ-TILT-02': { tilt_x: 0.2 }, 'QJ-GNSS-01': { dz: 3 } } }), { qos: 1 });
+      const sent = await rawOf(topic);
+      const raw = sent[sent.length - 1];
+      return { readings: Number(raw.readings), error: raw.error };
+    };
+    const storedAt = async (id: string) => (await series(id)).filter((r) => Number(r.ts) === ts).length;
+
+    // One of the gateway's devices disabled: its value refused and named, the other's stored.
+    expectOk(await ctx.demo.post('/api/wit-xinde/device/update', { id: gnss, status: 0 }));
+    let disabled = await disabledSoFar();
+    expect(await send('QJ-GW-01')).toEqual({ readings: 1, error: '设备已停用或其项目在回收站中: QJ-GNSS-01' });
+    expect([await storedAt(tilt), await storedAt(gnss)]).toEqual([1, 0]);
+    expect((await disabledSoFar()) - disabled).toBe(1);
+    expectOk(await ctx.demo.post('/api/wit-xinde/device/update', { id: gnss, status: 1 }));
+
+    // The gateway disabled: the whole message refused.
+    expectOk(await ctx.demo.post('/api/wit-xinde/gateway/submit', { id: gateway, status: 0 }));
+    disabled = await disabledSoFar();
+    expect(await send('QJ-GW-01')).toEqual({ readings: 0, error: '网关已停用或其项目在回收站中' });
+    expect((await disabledSoFar()) - disabled).toBe(1);
+    expectOk(await ctx.demo.post('/api/wit-xinde/gateway/submit', { id: gateway, status: 1 }));
+
+    // Another tenant's gateway, named on this tenant's topic, is no gateway here.
+    expect(await send('PLATFORM-GW')).toEqual({ readings: 0, error: '网关不存在' });
+    expect([await storedAt(tilt), await storedAt(gnss)]).toEqual([1, 0]);
+  });
+
   it('keeps a raw message of up to 64 KiB whole, and cuts a longer one', async () => {
     const device = clients.find((c) => c.options.clientId === 'QJ-CRACK-02') as MqttClient;
     const topic = 'vigil/100001/device/QJ-CRACK-02/data';
@@ -188,6 +227,42 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
     const [whole, cut] = (await rawOf(topic)).slice(before);
     expect(whole.payload).toBe('a'.repeat(65_536));
     expect(cut.payload).toBe(`${'b'.repeat(65_536)}…(已截断)`);
+  });
+
+  it('acknowledges no message its store failed to write: the publisher is disconnected, nothing is half-written, and the message sent again is stored', async () => {
+    expectOk(await ctx.demo.post('/api/wit-xinde/mqttuser/submit', { username: 'ops-store', password: 'Operator#Super3', clientType: 3, isSuperuser: 1 }));
+    const ts = Date.now() - 4_000;
+    const topic = 'vigil/100001/device/QJ-CRACK-02/data';
+    const payload = JSON.stringify({ ts, values: { crack: 0.31 } });
+    // The database refuses this message's raw row (a full disk, a broken constraint: any failure of the commit).
+    const fail =
+      ctx.server.store === 'sqlite'
+        ? [sql`create trigger test_store_fails before insert on wit_collect_data when new.payload like '%${sql.raw(String(ts))}%' begin select raise(abort, 'storage failure'); end`]
+        : [
+            sql`create function test_store_fails() returns trigger language plpgsql as $$ begin if new.payload like '%${sql.raw(String(ts))}%' then raise exception 'storage failure'; end if; return new; end $$`,
+            sql`create trigger test_store_fails before insert on wit_collect_data for each row execute function test_store_fails()`,
+          ];
+    for (const statement of fail) await statement.execute(db());
+    const crack = await deviceId('QJ-CRACK-02');
+    const stored = async () => [(await series(crack)).filter((r) => Number(r.ts) === ts).length, (await rawOf(topic)).filter((r) => String(r.payload) === payload).length];
+    try {
+      const operator = await connect('ops-store', 'Operator#Super3');
+      const closed = new Promise<void>((resolve) => operator.once('close', () => resolve()));
+      let acknowledged = false;
+      operator.publish(topic, payload, { qos: 1 }, (error) => {
+        acknowledged = !error;
+      });
+      await closed;
+      expect(acknowledged).toBe(false);
+      expect(await stored()).toEqual([0, 0]);
+    } finally {
+      await sql`drop trigger test_store_fails${sql.raw(ctx.server.store === 'sqlite' ? '' : ' on wit_collect_data')}`.execute(db());
+      if (ctx.server.store !== 'sqlite') await sql`drop function test_store_fails()`.execute(db());
+    }
+    // As a device does after a lost connection: the same message again, now stored once.
+    const again = await connect('ops-store', 'Operator#Super3');
+    await again.publishAsync(topic, payload, { qos: 1 });
+    expect(await stored()).toEqual([1, 1]);
   });
 
   it('updates the latest values the device list shows', async () => {
