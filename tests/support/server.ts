@@ -89,8 +89,15 @@ export async function startServer(
     { dataDir, port: 0, mqttPort: 0, host: '127.0.0.1', databaseUrl, jwtSecret: 'test-secret-0123456789abcdef', consoleDir: join(dataDir, 'no-console'), signIn: RELAXED_SIGN_IN, limits: RELAXED_LIMITS, ...overrides },
   );
   const app = await buildApp(config, options);
-  await prepare?.(app);
-  await app.app.listen({ port: config.port, host: '127.0.0.1' });
+  try {
+    await prepare?.(app);
+    await app.app.listen({ port: config.port, host: '127.0.0.1' });
+  } catch (error) {
+    // A server that could not start (a port taken) leaves nothing running behind the test that tried.
+    await app.close();
+    if (!reuse) await storage.remove();
+    throw error;
+  }
   const address = app.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const stop = async (options: { keepStore?: boolean } = {}) => {

@@ -3,6 +3,7 @@ import { afterEach, expect, it } from 'vitest';
 import type { AlarmsChanged } from '../../../server/events';
 import { nextId } from '../../../server/ids';
 import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
+import { failInserts } from '../../support/failures';
 import { onEveryStore } from '../../support/suite';
 import { DEMO, demoId, submit, X } from '../monitoring/support';
 import { until } from '../../support/wait';
@@ -173,5 +174,23 @@ onEveryStore('alarm engine', { signIn: ['demo'] }, (ctx) => {
     const rows = await db.selectFrom('wit_alarm').select(['id', 'alarmState', 'revision', 'value']).where('deviceId', '=', demoId('device:QJ-TILT-02')).where('pointKey', '=', 'tilt_y').where('readingTs', '>=', at).execute();
     expect(rows).toEqual([{ id: rival.id, alarmState: 2, revision: 2, value: 0 }]);
     expect(await actions(rival.id)).toEqual([[4, null]]);
+  });
+
+  it('logs a reading it could not judge for a failure of the store, not as a lost race, and judges the next one', async () => {
+    await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId('device:QJ-CRACK-01'), pointKey: 'crack', level4Upper: 10 });
+    const stopFailing = await failInserts(ctx.server, 'wit_alarm', 'new.value = 77.5');
+    try {
+      await emit(ctx.server, [reading('QJ-CRACK-01', 'crack', 77.5, start)]);
+    } finally {
+      await stopFailing();
+    }
+    await emit(ctx.server, [reading('QJ-CRACK-01', 'crack', 20, start + 1_000)]);
+    expect(await alarmOf('QJ-CRACK-01', 'crack')).toMatchObject({ alarmLevel: 4, revision: 1, firstValue: 20 });
+
+    const { logs, db } = ctx.server.app.platform;
+    await logs.flush();
+    const logged = () => db.selectFrom('blade_log_error').where('exceptionName', '=', 'alarm');
+    expect(await logged().select('message').execute()).toEqual([{ message: expect.stringContaining('storage failure') }]);
+    await db.deleteFrom('blade_log_error').where('exceptionName', '=', 'alarm').execute(); // told: not left for the check after each test
   });
 });

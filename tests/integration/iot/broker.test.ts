@@ -1,6 +1,8 @@
+import { createServer } from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signedIn } from '../../support/client';
+import { startServer } from '../../support/server';
 import { onEveryStore } from '../../support/suite';
 
 onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
@@ -101,5 +103,16 @@ onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
     expect((await ctx.demo.post('/api/wit-xinde/mqttuser/submit', { id, password: 'Rotated#Secret2' })).body.code).toBe(200);
     await expect(connect('dev-inc-01', 'Device#Secret01', 'INC-01')).rejects.toThrow(/Bad User Name or Password|bad username/i);
     await connect('dev-inc-01', 'Rotated#Secret2', 'INC-01');
+  });
+
+  it('does not start while its MQTT port is taken, and says why', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '0.0.0.0', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      await expect(startServer(ctx.server.store, { mqttPort: port })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
   });
 });

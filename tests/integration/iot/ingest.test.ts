@@ -1,5 +1,4 @@
 import { connect as tcpConnect } from 'node:net';
-import { sql } from 'kysely';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LatestValues } from '../../../server/ingest/latest';
@@ -7,6 +6,7 @@ import type { DeviceMessage, PresenceChange, StoredReading } from '../../../serv
 import { formatDateTime } from '../../../server/time';
 import { signedIn } from '../../support/client';
 import { expectOk } from '../../support/envelope';
+import { failInserts } from '../../support/failures';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
 import { figure, scrape } from '../ops/support';
@@ -235,14 +235,7 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
     const topic = 'vigil/100001/device/QJ-CRACK-02/data';
     const payload = JSON.stringify({ ts, values: { crack: 0.31 } });
     // The database refuses this message's raw row (a full disk, a broken constraint: any failure of the commit).
-    const fail =
-      ctx.server.store === 'sqlite'
-        ? [sql`create trigger test_store_fails before insert on wit_collect_data when new.payload like '%${sql.raw(String(ts))}%' begin select raise(abort, 'storage failure'); end`]
-        : [
-            sql`create function test_store_fails() returns trigger language plpgsql as $$ begin if new.payload like '%${sql.raw(String(ts))}%' then raise exception 'storage failure'; end if; return new; end $$`,
-            sql`create trigger test_store_fails before insert on wit_collect_data for each row execute function test_store_fails()`,
-          ];
-    for (const statement of fail) await statement.execute(db());
+    const stopFailing = await failInserts(ctx.server, 'wit_collect_data', `new.payload like '%${ts}%'`);
     const crack = await deviceId('QJ-CRACK-02');
     const stored = async () => [(await series(crack)).filter((r) => Number(r.ts) === ts).length, (await rawOf(topic)).filter((r) => String(r.payload) === payload).length];
     try {
@@ -256,8 +249,7 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
       expect(acknowledged).toBe(false);
       expect(await stored()).toEqual([0, 0]);
     } finally {
-      await sql`drop trigger test_store_fails${sql.raw(ctx.server.store === 'sqlite' ? '' : ' on wit_collect_data')}`.execute(db());
-      if (ctx.server.store !== 'sqlite') await sql`drop function test_store_fails()`.execute(db());
+      await stopFailing();
     }
     // As a device does after a lost connection: the same message again, now stored once.
     const again = await connect('ops-store', 'Operator#Super3');

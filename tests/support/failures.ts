@@ -1,0 +1,25 @@
+import { sql } from 'kysely';
+import type { TestServer } from './server';
+
+/**
+ * Makes the store refuse inserts into `table` of the rows `when` holds for (an SQL condition on `new`, the same on both
+ * stores), as a full disk or a broken constraint would: a trigger that raises. Resolves to what removes it again.
+ */
+export async function failInserts(server: TestServer, table: string, when: string): Promise<() => Promise<void>> {
+  const db = server.app.platform.db;
+  const name = sql.raw(`test_fail_${table}`);
+  const on = sql.raw(table);
+  const condition = sql.raw(when);
+  if (server.store === 'sqlite') {
+    await sql`create trigger ${name} before insert on ${on} when ${condition} begin select raise(abort, 'storage failure'); end`.execute(db);
+    return async () => {
+      await sql`drop trigger ${name}`.execute(db);
+    };
+  }
+  await sql`create function ${name}() returns trigger language plpgsql as $$ begin if ${condition} then raise exception 'storage failure'; end if; return new; end $$`.execute(db);
+  await sql`create trigger ${name} before insert on ${on} for each row execute function ${name}()`.execute(db);
+  return async () => {
+    await sql`drop trigger ${name} on ${on}`.execute(db);
+    await sql`drop function ${name}()`.execute(db);
+  };
+}
