@@ -34,8 +34,6 @@ export interface Broker {
   listen(): Promise<void>;
   /** Persistent sessions of devices that are away, and their expiry. */
   readonly sessions: SessionExpiry;
-  /** Who a connected client is. */
-  identityOf(client: Client): Identity | undefined;
   /** Whether it accepts connections now: false once closing (readiness, server/observe). */
   listening(): boolean;
   /**
@@ -189,7 +187,7 @@ export class SessionExpiry {
 
 const ipOf = (client: Client) => (client.conn as { remoteAddress?: string }).remoteAddress;
 
-export async function createBroker(platform: Platform, hooks: BrokerHooks, port: number, host = '0.0.0.0'): Promise<Broker> {
+export async function createBroker(platform: Platform, hooks: BrokerHooks, port: number, host: string): Promise<Broker> {
   const rules = new AccessRules(platform);
   const credentials = new DeviceCredentials(platform);
   let revoking: NodeJS.Timeout | undefined;
@@ -356,7 +354,6 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
     },
     listen,
     sessions,
-    identityOf: (client) => identities.get(client),
     listening: () => server.listening && !closing,
     close: (drainMs = BROKER_DRAIN_MS) => {
       clearTimeout(revoking);

@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signedIn } from '../../support/client';
+import { expectOk } from '../../support/envelope';
 import { startServer } from '../../support/server';
 import { onEveryStore } from '../../support/suite';
 
@@ -12,6 +13,7 @@ onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
     const users = [
       { username: 'dev-inc-01', password: 'Device#Secret01', clientType: 1, clientId: 'INC-01' },
       { username: 'app-100001', password: 'Application#01', clientType: 3 },
+      { username: 'dev-inc-03', password: 'Device#Secret03', clientType: 1, clientId: 'INC-03' },
     ];
     for (const user of users) expect((await ctx.demo.post('/api/wit-xinde/mqttuser/submit', user)).body.code).toBe(200);
   });
@@ -25,7 +27,7 @@ onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
     return rows.map((r) => String(r.logData)).filter((line) => line.includes(text));
   };
 
-  const connect = (username: string, password: string, clientId: string): Promise<MqttClient> =>
+  const connect = (username: string | undefined, password: string | undefined, clientId: string): Promise<MqttClient> =>
     new Promise((resolve, reject) => {
       const client = mqtt.connect(`mqtt://127.0.0.1:${ctx.server.app.broker?.port}`, { username, password, clientId, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 });
       clients.push(client);
@@ -57,6 +59,9 @@ onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
     // Each refusal says who tried, as what and from where.
     expect(await logged('MQTT 连接被拒绝: 用户名或密码错误 (username=dev-inc-01, clientId=INC-01, ip=127.0.0.1)')).toHaveLength(1);
     expect(await logged('MQTT 连接被拒绝: 用户名或密码错误 (username=nobody, clientId=INC-01, ip=127.0.0.1)')).toHaveLength(1);
+    // No credentials at all: refused like a wrong password, never let in anonymously.
+    await expect(connect(undefined, undefined, 'anon-1')).rejects.toThrow(/Bad User Name or Password|bad username/i);
+    expect(await logged('MQTT 连接被拒绝: 用户名或密码错误 (username=, clientId=anon-1, ip=127.0.0.1)')).toHaveLength(1);
   });
 
   it('lets a device publish its data at QoS 1 and subscribe to its commands only', async () => {
@@ -85,6 +90,25 @@ onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
     const device = await connect('dev-inc-01', 'Device#Secret01', 'INC-01');
     await device.publishAsync('vigil/100001/device/INC-02/data', JSON.stringify({ values: { x: 3 } }), { qos: 1 });
     expect(device.connected).toBe(true);
+  });
+
+  it("keeps an identity's topic rule to that identity, applies a rule without one to every identity, and denies by a rule", async () => {
+    const publishes = async (username: string, password: string, clientId: string, topic: string) => {
+      const client = await connect(username, password, clientId);
+      const closed = new Promise<boolean>((resolve) => client.once('close', () => resolve(false)));
+      // aedes ends a connection that publishes where it may not: the acknowledgement, or the end, whichever comes.
+      return Promise.race([client.publishAsync(topic, '{"values":{"x":1}}', { qos: 1 }).then(() => true), closed]);
+    };
+    expectOk(await ctx.demo.post('/api/wit-xinde/mqttacl/submit', { username: 'dev-inc-01', topic: 'vigil/%t/device/INC-05/data', action: 2, allow: 1 }));
+    expect(await publishes('dev-inc-01', 'Device#Secret01', 'INC-01', 'vigil/100001/device/INC-05/data')).toBe(true);
+    expect(await publishes('dev-inc-03', 'Device#Secret03', 'INC-03', 'vigil/100001/device/INC-05/data')).toBe(false);
+    // A blank username stands for every identity.
+    expectOk(await ctx.demo.post('/api/wit-xinde/mqttacl/submit', { username: '', topic: 'vigil/%t/device/INC-06/data', action: 2, allow: 1 }));
+    expect(await publishes('dev-inc-03', 'Device#Secret03', 'INC-03', 'vigil/100001/device/INC-06/data')).toBe(true);
+    // A rule that denies takes away what the identity's type allows (its own data topic).
+    expect(await publishes('dev-inc-03', 'Device#Secret03', 'INC-03', 'vigil/100001/device/INC-03/data')).toBe(true);
+    expectOk(await ctx.demo.post('/api/wit-xinde/mqttacl/submit', { username: 'dev-inc-03', topic: 'vigil/%t/device/%c/data', action: 2, allow: 0 }));
+    expect(await publishes('dev-inc-03', 'Device#Secret03', 'INC-03', 'vigil/100001/device/INC-03/data')).toBe(false);
   });
 
   it('delivers within a tenant and never across tenants', async () => {

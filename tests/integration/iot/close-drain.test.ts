@@ -7,9 +7,10 @@ import { demoId } from '../monitoring/support';
 
 /**
  * The embedded broker's close (server/ingest/broker.ts, docs/mqtt.md): data in flight when it begins is committed and
- * acknowledged before the connections go, and data sent after it began is refused unacknowledged, for the device to
- * send again to the process it reconnects to — nothing stored twice, nothing lost. SQLite: the test holds the write
- * lock, so the commit of a reading is seen waiting (its turn queued) while the close begins.
+ * acknowledged before the connections go (a batch that commits after another's included), and data sent after it
+ * began is refused unacknowledged, for the device to send again to the process it reconnects to — nothing stored
+ * twice, nothing lost. SQLite: the test holds the write lock, so the commit of a reading is seen waiting (its turn
+ * queued) while the close begins.
  */
 describe('data in flight while the embedded broker closes', () => {
   let server: TestServer;
@@ -24,20 +25,24 @@ describe('data in flight while the embedded broker closes', () => {
   const acknowledged = (client: MqttClient, publishing: Promise<unknown>) =>
     Promise.race([publishing, new Promise((_, reject) => client.once('close', () => reject(new Error('connection closed before the acknowledgement'))))]);
 
-  it('acknowledges a reading in flight before closing its connection, and refuses one sent once the close began', async () => {
+  it('acknowledges the readings in flight before closing their connections, and refuses one sent once the close began', async () => {
     const { native } = server.app.platform;
     if (native.dialect !== 'sqlite') throw new Error('a SQLite server');
     const broker = server.app.broker;
     if (!broker) throw new Error('no embedded broker');
-    const [early, late] = [await connect('QJ-TH-01'), await connect('QJ-RAIN-01')];
+    const [early, next, late] = [await connect('QJ-TH-01'), await connect('QJ-CRACK-01'), await connect('QJ-RAIN-01')];
     const ts = Date.now() - 1000;
     await native.writeLock.acquire();
-    let inFlight: Promise<unknown>;
+    let inFlight: Promise<unknown>[];
     let closed: Promise<void>;
     try {
-      inFlight = acknowledged(early, early.publishAsync('vigil/100001/device/QJ-TH-01/data', JSON.stringify({ ts, values: { humidity: 61 } }), { qos: 1 }));
+      const first = acknowledged(early, early.publishAsync('vigil/100001/device/QJ-TH-01/data', JSON.stringify({ ts, values: { humidity: 61 } }), { qos: 1 }));
       // Its commit waits for the lock: in flight.
       await until(() => native.writeLock.waiting === 1, 10_000, 'the reading to wait for its commit');
+      // Another reading waits for the next batch, to commit after the first: the close waits for both.
+      const second = acknowledged(next, next.publishAsync('vigil/100001/device/QJ-CRACK-01/data', JSON.stringify({ ts, values: { crack: 0.2 } }), { qos: 1 }));
+      await until(() => server.app.ingest.writer.depth === 2, 10_000, 'the second reading to wait for the next batch');
+      inFlight = [first, second];
       // A bound past the test's time: the close must end when the commit does, not at its bound.
       closed = broker.close(120_000);
       const refused = new Promise<void>((resolve) => late.once('close', () => resolve()));
@@ -46,9 +51,10 @@ describe('data in flight while the embedded broker closes', () => {
     } finally {
       native.writeLock.release();
     }
-    await inFlight;
+    await Promise.all(inFlight);
     await closed;
     expect(await stored('QJ-TH-01', ts)).toEqual([{ value: 61 }]);
+    expect(await stored('QJ-CRACK-01', ts)).toHaveLength(1);
     expect(await stored('QJ-RAIN-01', ts)).toEqual([]);
   });
 });
