@@ -31,6 +31,9 @@ describe('data in flight while the embedded broker closes', () => {
     const broker = server.app.broker;
     if (!broker) throw new Error('no embedded broker');
     const [early, next, late] = [await connect('QJ-TH-01'), await connect('QJ-CRACK-01'), await connect('QJ-RAIN-01')];
+    // Their presence written first: the only writer waiting for the lock below is then the reading.
+    const online = () => server.app.platform.db.selectFrom('wit_device').select('id').where('code', 'in', ['QJ-TH-01', 'QJ-CRACK-01', 'QJ-RAIN-01']).where('online', '=', 1).execute();
+    await until(async () => (await online()).length === 3, 10_000, 'the devices online');
     const ts = Date.now() - 1000;
     await native.writeLock.acquire();
     let inFlight: Promise<unknown>[];
