@@ -24,7 +24,8 @@ export default {
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: `reports/mutation/${module}/index.html` },
   jsonReporter: { fileName: `reports/mutation/${module}/report.json` },
-  ignorePatterns: ['dist', 'data', 'backups', 'reports', '.proto', 'tests/e2e', 'tools/bench'],
+  // Anchored at the root (.gitignore syntax): a bare `data` also left out tests/integration/data, which a test imports.
+  ignorePatterns: ['/dist', '/data', '/backups', '/reports', '/.proto', 'tests/e2e', 'tools/bench'],
   tempDirName: '.stryker-tmp',
   // Stryker rewrites the named tsconfig's paths through TypeScript's JS API, which TypeScript 7 no longer has; the
   // rewrite only matters for references outside the project, and ours has none, so it is pointed at no file.

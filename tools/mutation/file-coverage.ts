@@ -19,6 +19,7 @@ interface Coverage {
 }
 interface Task {
   type: string;
+  mode: string;
   name: string;
   suite?: Task;
   file?: { filepath: string };
@@ -37,7 +38,8 @@ function testId(test: Task): string {
 }
 
 function testsOf(task: Task): Task[] {
-  return task.type === 'test' ? [task] : (task.tasks ?? []).flatMap(testsOf);
+  if (task.type === 'test') return task.mode === 'run' ? [task] : [];
+  return (task.tasks ?? []).flatMap(testsOf);
 }
 
 if (dryRun) {
