@@ -1,6 +1,6 @@
 import { connect as tcpConnect } from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { LatestValues } from '../../../server/ingest/latest';
 import type { DeviceMessage, PresenceChange, StoredReading } from '../../../server/ingest/types';
 import { formatDateTime } from '../../../server/time';
@@ -38,6 +38,11 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
   });
   afterAll(async () => {
     await Promise.all(clients.map((c) => c.endAsync(true)));
+  });
+  // Presence and the latest values log their failures and go on: no test here leaves one behind.
+  afterEach(async () => {
+    await ctx.server.app.platform.logs.flush();
+    expect(await ctx.server.app.platform.db.selectFrom('blade_log_error').select(['exceptionName', 'message']).where('exceptionName', '=', 'ingest').execute()).toEqual([]);
   });
 
   const connect = (username: string, password: string, clientId = username): Promise<MqttClient> => {
@@ -216,6 +221,21 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
     // Another tenant's gateway, named on this tenant's topic, is no gateway here.
     expect(await send('PLATFORM-GW')).toEqual({ readings: 0, error: '网关不存在' });
     expect([await storedAt(tilt), await storedAt(gnss)]).toEqual([1, 0]);
+  });
+
+  it("counts each value it could not read, from a device or a gateway, and cuts a message's problems at 4,000 characters", async () => {
+    expectOk(await ctx.demo.post('/api/wit-xinde/mqttuser/submit', { username: 'ops-values', password: 'Operator#Super4', clientType: 3, isSuperuser: 1 }));
+    const operator = await connect('ops-values', 'Operator#Super4');
+    const before = await refusedSoFar('invalid_value');
+    await operator.publishAsync('vigil/100001/device/QJ-TH-01/data', JSON.stringify({ values: { humidity: 'damp', temperature: 'warm' } }), { qos: 1 });
+    await operator.publishAsync('vigil/100001/gateway/QJ-GW-01/data', JSON.stringify({ devices: { 'QJ-TILT-01': { tilt_x: 'tilted' } } }), { qos: 1 });
+    expect((await refusedSoFar('invalid_value')) - before).toBe(3);
+    // 300 devices the gateway does not have, each named: the whole cut where the column ends.
+    const devices = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`NOPE-${i}`, { x: 1 }]));
+    await operator.publishAsync('vigil/100001/gateway/QJ-GW-01/data', JSON.stringify({ devices }), { qos: 1 });
+    const error = String((await rawOf('vigil/100001/gateway/QJ-GW-01/data')).at(-1)?.error);
+    expect(error).toHaveLength(4000);
+    expect(error.startsWith('设备 NOPE-0 不存在或不属于该网关; 设备 NOPE-1 不存在或不属于该网关; ')).toBe(true);
   });
 
   it('keeps a raw message of up to 64 KiB whole, and cuts a longer one', async () => {
