@@ -14,6 +14,7 @@ import { figure, scrape } from '../ops/support';
 /** Demo identities of tenant 100001 (docs/data-model.md). */
 const DEVICE_PASSWORD = 'Vigil#Device2026';
 const GATEWAY_PASSWORD = 'Vigil#Gateway2026';
+const OPERATOR_PASSWORD = 'Operator#Super1';
 
 /** A bare MQTT 3.1.1 CONNECT, for a client that connects and then falls silent (no keep-alive pings). */
 function connectPacket(clientId: string, username: string, password: string, keepalive: number): Buffer {
@@ -58,6 +59,11 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
   const series = (id: string) => db().selectFrom('wit_device_log').selectAll().where('deviceId', '=', id).orderBy('ts').execute();
   const rawOf = (topic: string) => db().selectFrom('wit_collect_data').selectAll().where('topic', '=', topic).orderBy('receivedAt').orderBy('id').execute();
   const online = async (code: string) => Number((await db().selectFrom('wit_device').select('online').where('code', '=', code).executeTakeFirstOrThrow()).online);
+  /** A superuser identity of the demo tenant, connected: it may publish on any topic of its tenant. */
+  const operator = async (username: string) => {
+    expectOk(await ctx.demo.post('/api/wit-xinde/mqttuser/submit', { username, password: OPERATOR_PASSWORD, clientType: 3, isSuperuser: 1 }));
+    return connect(username, OPERATOR_PASSWORD);
+  };
   const refusedSoFar = async (reason: string) => {
     const reply = await scrape(ctx.server.url, ctx.server.app.platform.config.metricsToken);
     return figure(reply.text, 'vigil_ingest_refused_total', { reason });
@@ -156,8 +162,7 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
 
   it("keeps data for a device that is not there, not its tenant's or not taking data as a raw message with the reason, and no reading", async () => {
     // A superuser identity may publish anywhere in its tenant, a data topic of any device or gateway included.
-    expectOk(await ctx.demo.post('/api/wit-xinde/mqttuser/submit', { username: 'ops-super', password: 'Operator#Super1', clientType: 3, isSuperuser: 1 }));
-    const operator = await connect('ops-super', 'Operator#Super1');
+    const superuser = await operator('ops-super');
     const platform = await signedIn(ctx.server.url);
     const foreign = expectOk(await platform.post<{ id: string }>('/api/wit-xinde/device/submit', { code: 'PLATFORM-01', name: '平台设备' }));
     const thermo = await deviceId('QJ-TH-01');
@@ -170,7 +175,7 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
       ['gateway/NOPE-GW', '网关不存在'],
       ['device/QJ-TH-01', '设备已停用或其项目在回收站中: QJ-TH-01'],
     ];
-    for (const [topic] of sent) await operator.publishAsync(`vigil/100001/${topic}/data`, JSON.stringify({ values: { temperature: 21 }, devices: {} }), { qos: 1 });
+    for (const [topic] of sent) await superuser.publishAsync(`vigil/100001/${topic}/data`, JSON.stringify({ values: { temperature: 21 }, devices: {} }), { qos: 1 });
     for (const [topic, error] of sent) {
       const [raw] = await rawOf(`vigil/100001/${topic}/data`);
       expect({ topic, readings: Number(raw.readings), error: raw.error }).toEqual({ topic, readings: 0, error });
@@ -186,8 +191,7 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
   });
 
   it("keeps a gateway's data as a raw message with the reason when the gateway is not there, not its tenant's or disabled, and a disabled device's values out of it", async () => {
-    expectOk(await ctx.demo.post('/api/wit-xinde/mqttuser/submit', { username: 'ops-gateways', password: 'Operator#Super2', clientType: 3, isSuperuser: 1 }));
-    const operator = await connect('ops-gateways', 'Operator#Super2');
+    const superuser = await operator('ops-gateways');
     const platform = await signedIn(ctx.server.url);
     expectOk(await platform.post('/api/wit-xinde/gateway/submit', { code: 'PLATFORM-GW', name: '平台网关' }));
     const gateway = String((await db().selectFrom('wit_gateway').select('id').where('code', '=', 'QJ-GW-01').executeTakeFirstOrThrow()).id);
@@ -196,7 +200,7 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
     const ts = Date.now() - 5_000;
     const send = async (code: string) => {
       const topic = `vigil/100001/gateway/${code}/data`;
-      await operator.publishAsync(topic, JSON.stringify({ ts, devices: { 'QJ-TILT-02': { tilt_x: 0.2 }, 'QJ-GNSS-01': { dz: 3 } } }), { qos: 1 });
+      await superuser.publishAsync(topic, JSON.stringify({ ts, devices: { 'QJ-TILT-02': { tilt_x: 0.2 }, 'QJ-GNSS-01': { dz: 3 } } }), { qos: 1 });
       const sent = await rawOf(topic);
       const raw = sent[sent.length - 1];
       return { readings: Number(raw.readings), error: raw.error };
@@ -224,15 +228,14 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
   });
 
   it("counts each value it could not read, from a device or a gateway, and cuts a message's problems at 4,000 characters", async () => {
-    expectOk(await ctx.demo.post('/api/wit-xinde/mqttuser/submit', { username: 'ops-values', password: 'Operator#Super4', clientType: 3, isSuperuser: 1 }));
-    const operator = await connect('ops-values', 'Operator#Super4');
+    const superuser = await operator('ops-values');
     const before = await refusedSoFar('invalid_value');
-    await operator.publishAsync('vigil/100001/device/QJ-TH-01/data', JSON.stringify({ values: { humidity: 'damp', temperature: 'warm' } }), { qos: 1 });
-    await operator.publishAsync('vigil/100001/gateway/QJ-GW-01/data', JSON.stringify({ devices: { 'QJ-TILT-01': { tilt_x: 'tilted' } } }), { qos: 1 });
+    await superuser.publishAsync('vigil/100001/device/QJ-TH-01/data', JSON.stringify({ values: { humidity: 'damp', temperature: 'warm' } }), { qos: 1 });
+    await superuser.publishAsync('vigil/100001/gateway/QJ-GW-01/data', JSON.stringify({ devices: { 'QJ-TILT-01': { tilt_x: 'tilted' } } }), { qos: 1 });
     expect((await refusedSoFar('invalid_value')) - before).toBe(3);
     // 300 devices the gateway does not have, each named: the whole cut where the column ends.
     const devices = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`NOPE-${i}`, { x: 1 }]));
-    await operator.publishAsync('vigil/100001/gateway/QJ-GW-01/data', JSON.stringify({ devices }), { qos: 1 });
+    await superuser.publishAsync('vigil/100001/gateway/QJ-GW-01/data', JSON.stringify({ devices }), { qos: 1 });
     const error = String((await rawOf('vigil/100001/gateway/QJ-GW-01/data')).at(-1)?.error);
     expect(error).toHaveLength(4000);
     expect(error.startsWith('设备 NOPE-0 不存在或不属于该网关; 设备 NOPE-1 不存在或不属于该网关; ')).toBe(true);
@@ -250,7 +253,6 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
   });
 
   it('acknowledges no message its store failed to write: the publisher is disconnected, nothing is half-written, and the message sent again is stored', async () => {
-    expectOk(await ctx.demo.post('/api/wit-xinde/mqttuser/submit', { username: 'ops-store', password: 'Operator#Super3', clientType: 3, isSuperuser: 1 }));
     const ts = Date.now() - 4_000;
     const topic = 'vigil/100001/device/QJ-CRACK-02/data';
     const payload = JSON.stringify({ ts, values: { crack: 0.31 } });
@@ -259,10 +261,10 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
     const crack = await deviceId('QJ-CRACK-02');
     const stored = async () => [(await series(crack)).filter((r) => Number(r.ts) === ts).length, (await rawOf(topic)).filter((r) => String(r.payload) === payload).length];
     try {
-      const operator = await connect('ops-store', 'Operator#Super3');
-      const closed = new Promise<void>((resolve) => operator.once('close', () => resolve()));
+      const superuser = await operator('ops-store');
+      const closed = new Promise<void>((resolve) => superuser.once('close', () => resolve()));
       let acknowledged = false;
-      operator.publish(topic, payload, { qos: 1 }, (error) => {
+      superuser.publish(topic, payload, { qos: 1 }, (error) => {
         acknowledged = !error;
       });
       await closed;
@@ -272,7 +274,7 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
       await stopFailing();
     }
     // As a device does after a lost connection: the same message again, now stored once.
-    const again = await connect('ops-store', 'Operator#Super3');
+    const again = await connect('ops-store', OPERATOR_PASSWORD);
     await again.publishAsync(topic, payload, { qos: 1 });
     expect(await stored()).toEqual([1, 1]);
   });

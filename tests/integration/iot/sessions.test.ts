@@ -60,6 +60,21 @@ describe('persistent sessions of the embedded broker', () => {
     await device.endAsync();
     await until(() => broker().sessions.away === awayAfter, 5000, `${code} away`);
   };
+  let clock = 0;
+  /** From here on the broker's session clock moves only when the test moves it. */
+  const holdClock = () => {
+    clock = Date.now();
+    broker().sessions.now = () => clock;
+  };
+  /** The session of `code`, away since the clock's time, is kept a millisecond short of the expiry and dropped at it. */
+  const expiresExactly = async (code: string) => {
+    clock += EXPIRY_MS - 1;
+    await broker().sessions.sweep();
+    expect(await subscriptions(code)).toBe(1);
+    clock += 1;
+    await broker().sessions.sweep();
+    expect(await subscriptions(code)).toBe(0);
+  };
 
   it('keeps a session while its device is away, and drops it with its queued messages once the device stays away longer', async () => {
     const code = 'QJ-CRACK-01';
@@ -74,26 +89,20 @@ describe('persistent sessions of the embedded broker', () => {
 
   it('drops a session when its device has been away exactly MQTT_SESSION_EXPIRY, not a millisecond before', async () => {
     const code = 'QJ-CRACK-02';
-    let clock = Date.now();
-    broker().sessions.now = () => clock;
+    holdClock();
     await subscribeAndLeave(await persistent(code), code, 1);
     await command(code);
     expect(await away()).toBe(1);
 
-    clock += EXPIRY_MS - 1;
-    await broker().sessions.sweep();
-    expect(await session(code)).toEqual([1, 1]);
-    expect(await away()).toBe(1);
-    clock += 1;
-    await broker().sessions.sweep();
+    await expiresExactly(code);
+    // The queued command went with it.
     expect(await session(code)).toEqual([0, 0]);
     expect(await away()).toBe(0);
   });
 
   it('keeps the session of a device back before the expiry, and times its next absence from when it goes again', async () => {
     const code = 'QJ-TILT-01';
-    let clock = Date.now();
-    broker().sessions.now = () => clock;
+    holdClock();
     await subscribeAndLeave(await persistent(code), code, 1);
     await command(code);
 
@@ -108,12 +117,7 @@ describe('persistent sessions of the embedded broker', () => {
 
     await back.endAsync();
     await until(() => broker().sessions.away === 1, 5000, 'away again');
-    clock += EXPIRY_MS - 1;
-    await broker().sessions.sweep();
-    expect(await subscriptions(code)).toBe(1);
-    clock += 1;
-    await broker().sessions.sweep();
-    expect(await subscriptions(code)).toBe(0);
+    await expiresExactly(code);
   });
 
   it('keeps nothing for a device that connected with a clean session', async () => {
