@@ -4,6 +4,7 @@ import { SMTP_PARAMS } from '../../../server/alarms/channels';
 import { Secrets } from '../../../server/auth/secrets';
 import { expectOk, type PageData, type Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
+import { until } from '../../support/wait';
 import { DEMO, demoId, staffUser, submit, X } from '../monitoring/support';
 import { BRIDGE, deliveriesSettled, emit, reading, startReceiver, startSmtp } from './support';
 
@@ -100,6 +101,47 @@ onEveryStore('alarm channels', { signIn: ['demo'] }, (ctx) => {
     const byRecipient = new Map((await deliveries(alarm.id)).map((d) => [d.recipientId, d]));
     expect(byRecipient.get(down.id)).toMatchObject({ state: 2, attempts: 3, lastError: refused });
     expect(byRecipient.get(up.id)).toMatchObject({ state: 1, attempts: 1, lastError: null });
+  });
+
+  it('waits four times longer before each retry, and gives up after the last', async () => {
+    const failing = await startReceiver({ status: 503, body: '繁忙' });
+    closers.push(failing.close);
+    const notifier = ctx.server.app.alarms.notifier;
+    const db = ctx.server.app.platform.db;
+    const backoffMs = 10 * 60_000;
+    notifier.retry = { attempts: 3, backoffMs };
+    try {
+      const busy = await submit(ctx.demo, 'alarmrecipient', { name: '忙网关', webhookUrl: failing.url, channels: 'webhook' });
+      const delivery = () => db.selectFrom('wit_alarm_delivery').select(['id', 'state', 'attempts', 'dueAt']).where('recipientId', '=', busy.id).executeTakeFirstOrThrow();
+      /** Sets off attempt n, waits for its end, and checks the next is due `wait` after it (the clock read around it). */
+      const attempt = async (n: number, setOff: () => Promise<unknown>, wait: number) => {
+        const before = Date.now();
+        await setOff();
+        const row = await until(async () => {
+          const d = await delivery();
+          return Number(d.attempts) === n && Number(d.state) !== 4 && d;
+        }, 10_000, `attempt ${n} to end`);
+        if (wait > 0) {
+          expect(Number(row.state)).toBe(0);
+          expect(Number(row.dueAt)).toBeGreaterThanOrEqual(before + wait);
+          expect(Number(row.dueAt)).toBeLessThanOrEqual(Date.now() + wait);
+        }
+        return Number(row.state);
+      };
+      /** Makes the retry due now and wakes the sender. */
+      const due = async () => {
+        await db.updateTable('wit_alarm_delivery').set({ dueAt: Date.now() - 1 }).where('recipientId', '=', busy.id).execute();
+        notifier.kick();
+      };
+
+      await attempt(1, () => raise('QJ-TILT-01', 'tilt_x', 2, { recipientIds: busy.id }, 'webhook'), backoffMs);
+      await attempt(2, due, 4 * backoffMs);
+      // The last attempt gives up: the delivery has failed.
+      expect(await attempt(3, due, 0)).toBe(2);
+      expect(failing.bodies).toHaveLength(3);
+    } finally {
+      notifier.retry = { attempts: 3, backoffMs: 50 };
+    }
   });
 
   it('puts the alarm’s words in the notice as text with a link to it, and mails them with the time and the link', async () => {

@@ -98,6 +98,36 @@ onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
     const after = await db.selectFrom('wit_alarm_delivery').select('state').where('personKey', 'like', 'stuck:%').execute();
     expect(new Set(after.map((w) => Number(w.state)))).toEqual(new Set([1]));
   });
+
+  // Last: it restarts the suite's server.
+  it('sends at its next start what a sender that died mid-send had claimed, and leaves a recent claim to its sender', async () => {
+    const { db } = ctx.server.app.platform;
+    const code = 'QJ-TILT-01';
+    await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId(`device:${code}`), pointKey: 'tilt_x', level1Upper: 1000, level4Upper: 0.1 });
+    await emit(ctx.server, [reading(code, 'tilt_x', 0.5)]);
+    const alarm = (await db.selectFrom('wit_alarm').selectAll().where('deviceId', '=', demoId(`device:${code}`)).executeTakeFirstOrThrow()) as Row;
+    const admin = await db.selectFrom('blade_user').select('id').where('tenantId', '=', DEMO).where('account', '=', 'admin').executeTakeFirstOrThrow();
+    // Claimed (state 4) six minutes ago by a process that died, and a minute ago by one still sending.
+    const dead = delivery(alarm, { personKey: `u:${admin.id}`, userId: admin.id, state: 4, claimedAt: Date.now() - 6 * 60_000 });
+    const busy = delivery(alarm, { personKey: 'u:busy', userId: admin.id, state: 4, claimedAt: Date.now() - 60_000 });
+    await db.insertInto('wit_alarm_delivery').values([dead, busy]).execute();
+
+    const server = await ctx.server.restart();
+    try {
+      await server.app.alarms.notifier.idle();
+      const states = await server.app.platform.db.selectFrom('wit_alarm_delivery').select(['id', 'state', 'attempts']).where('id', 'in', [String(dead.id), String(busy.id)]).execute();
+      expect(new Map(states.map((d) => [d.id, [Number(d.state), Number(d.attempts)]]))).toEqual(
+        new Map([
+          [dead.id, [1, 1]],
+          [busy.id, [4, 0]],
+        ]),
+      );
+      const logged = await server.app.platform.db.selectFrom('wit_alarm_send_log').select(['userId', 'channel', 'success']).where('alarmId', '=', String(alarm.id)).execute();
+      expect(logged.map((l) => `${l.userId}|${l.channel}|${l.success}`)).toEqual([`${admin.id}|notice|1`]);
+    } finally {
+      await server.stop();
+    }
+  });
 });
 
 describe.each(await storeKinds())('outbox ids after migration 0020, on %s', (store) => {
