@@ -230,7 +230,35 @@ onEveryStore('thresholds, alarms and notifications', { signIn: ['demo'] }, (ctx)
       expect(decodeHeader(smtp.mails[0].raw, 'Subject')).toContain('橙色告警');
       expect(smtp.mails[0].raw).toMatch(/^From: vigil@example\.com\r?$/m);
       expect(receiver.types).toEqual(['application/json']);
-      expect(receiver.bodies).toEqual([{ event: 'alarm', alarm: expect.objectContaining({ alarmId: alarm.id, alarmLevel: 2, ts, deviceCode: 'QJ-TH-01', pointKey: 'temperature', value: 55, limitValue: 50 }) }]);
+      // The whole payload, as docs/alarms.md "Channels" gives it.
+      expect(receiver.bodies).toEqual([
+        {
+          event: 'alarm',
+          alarm: {
+            alarmId: alarm.id,
+            tenantId: DEMO,
+            projectId: BRIDGE,
+            deviceId: demoId('device:QJ-TH-01'),
+            deviceCode: 'QJ-TH-01',
+            pointKey: 'temperature',
+            alarmLevel: 2,
+            levelName: '橙色',
+            // Above its upper limit (ALARM_TYPE.upper).
+            alarmType: 1,
+            alarmState: 1,
+            title: alarm.title,
+            content: alarm.content,
+            value: 55,
+            limitValue: 50,
+            unit: '℃',
+            ts,
+            time: alarm.levelTime,
+            revision: 1,
+            round: 0,
+            href: `/xinde/alarm?id=${alarm.id}`,
+          },
+        },
+      ]);
       expect(smsGateway.bodies).toEqual([
         expect.objectContaining({ templateId: 'ALARM_01', signName: 'Vigil', phones: ['13800138000'], params: expect.objectContaining({ title: alarm.title, level: '橙色', device: 'QJ-TH-01', value: 55 }) }),
       ]);
