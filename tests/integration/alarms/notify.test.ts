@@ -1,10 +1,10 @@
 import { afterEach, expect, it } from 'vitest';
-import type { Row } from '../../support/envelope';
+import { expectOk, type Row } from '../../support/envelope';
 import { createStaff, type Staff } from '../../support/staff';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
 import { DEMO, demoId, submit, X } from '../monitoring/support';
-import { emit, reading } from './support';
+import { deliveriesSettled, emit, reading, startReceiver } from './support';
 
 /**
  * Who is told about an alarm, and when (server/alarms/notifier.ts `plan`): a person named several ways — by two
@@ -90,5 +90,43 @@ onEveryStore('who is told about an alarm, and when', { signIn: ['demo'] }, (ctx)
     await db().updateTable('wit_alarm_delivery').set({ dueAt: Date.now() - 1 }).where('id', '=', String(pending[0].id)).execute();
     ctx.server.app.alarms.notifier.kick();
     await until(async () => (await sentTo(alarm.id)).includes(`${held.userId}|notice|1`), 10_000, 'the held message');
+  });
+
+  it('sends to people as they are when the message goes out: a changed address used, a removed person given up at once', async () => {
+    const [before, after] = [await startReceiver(), await startReceiver()];
+    try {
+      const kept = await submit(ctx.demo, 'alarmrecipient', { name: '网关', webhookUrl: before.url, channels: 'webhook' });
+      const gone = await submit(ctx.demo, 'alarmrecipient', { name: '撤销的网关', webhookUrl: before.url, channels: 'webhook' });
+      const leaver = await staff('notify_leaver');
+      const now = Date.now();
+      const window = { silenceStart: clock(now - 60 * MINUTE), silenceEnd: clock(now + 60 * MINUTE) };
+      await strategy({ name: '静默网关', recipientIds: `${kept.id},${gone.id}`, channels: 'webhook', ...window });
+      await strategy({ name: '静默用户', userIds: leaver.userId, channels: 'notice', ...window });
+      const alarm = await raise('QJ-CRACK-01', 'crack');
+      expect((await deliveries(alarm.id)).map((d) => Number(d.state))).toEqual([0, 0, 0]);
+
+      // While the window holds the messages: an address changes, a recipient and a user are removed.
+      await submit(ctx.demo, 'alarmrecipient', { id: kept.id, name: '网关', webhookUrl: after.url, channels: 'webhook' });
+      expectOk(await ctx.demo.request('POST', `${X}/alarmrecipient/remove`, { query: { ids: gone.id } }));
+      expectOk(await ctx.demo.request('POST', '/api/blade-user/remove', { query: { ids: leaver.userId } }));
+      await db().updateTable('wit_alarm_delivery').set({ dueAt: Date.now() - 1 }).where('alarmId', '=', alarm.id).execute();
+      ctx.server.app.alarms.notifier.kick();
+      await deliveriesSettled(ctx.server, alarm.id, 3);
+
+      expect([before.bodies.length, after.bodies.length]).toEqual([0, 1]);
+      const logs = await db().selectFrom('wit_alarm_send_log').selectAll().where('alarmId', '=', alarm.id).execute();
+      const of = (field: 'recipientId' | 'userId', id: string) =>
+        logs.filter((l) => l[field] === id).map((l) => [l.channel, l.attempt, l.success, l.target, l.detail, l.recipientName]);
+      expect(of('recipientId', kept.id)).toEqual([['webhook', 1, 1, after.url, expect.stringMatching(/^200 /), '网关']]);
+      expect(of('recipientId', gone.id)).toEqual([['webhook', 1, 0, null, '接收人已删除或已停用', null]]);
+      expect(of('userId', leaver.userId)).toEqual([['notice', 1, 0, null, '接收人已删除或已停用', null]]);
+      // Given up at once: no retry can bring a removed person back.
+      expect((await deliveries(alarm.id)).map((d) => [d.personKey, Number(d.state), Number(d.attempts)])).toEqual(
+        [[`r:${kept.id}`, 1, 1], [`r:${gone.id}`, 2, 1], [`u:${leaver.userId}`, 2, 1]].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      );
+    } finally {
+      await before.close();
+      await after.close();
+    }
   });
 });
