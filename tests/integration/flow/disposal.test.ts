@@ -96,7 +96,7 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
   });
 
   // Last: it restarts the suite's server.
-  it('repairs at start what a crash left: an ended disposal’s alarm unhandled, a disposal its alarm does not name, an alarm without one', async () => {
+  it('repairs at start what a crash left: an ended disposal’s alarm unhandled, a disposal its alarm does not name (adopted, or ended when the alarm has one or needs none), an alarm without one', async () => {
     const { app } = ctx.server;
     const db = app.platform.db;
     const red = (code: string, pointKey: string) => raise(code, pointKey, 45, { level1Upper: 40, level2Upper: 30 });
@@ -115,12 +115,20 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
 
     // 2. and 3. With the disposal deaf, as a process that died before it heard: an alarm whose instance started but
     // was never linked, and an alarm nothing started.
+    const doubled = await red('QJ-GNSS-01', 'dx');
     app.workflow.disposal.stop();
     const unlinked = await red('QJ-CRACK-01', 'crack');
     const waiting = await red('QJ-CRACK-02', 'crack');
     expect([unlinked.processInstanceId, waiting.processInstanceId]).toEqual([null, null]);
     const definition = await db.selectFrom('wf_definition').select(['id', 'tenantId', 'processKey', 'xml', 'suspensionState']).where('tenantId', '=', DEMO).where('processKey', '=', 'alarm_disposal').executeTakeFirstOrThrow();
-    const orphan = await app.workflow.service.start(definition, { starter: null, title: '告警处置', businessTable: 'wit_alarm', businessId: unlinked.id, variables: {} });
+    const startFor = (alarmId: string) => app.workflow.service.start(definition, { starter: null, title: '告警处置', businessTable: 'wit_alarm', businessId: alarmId, variables: {} });
+    const orphan = await startFor(unlinked.id);
+    // 4. and 5. Disposals started twice, as two processes might: for an alarm that has its own (raised before the
+    // disposal went deaf), and for one handled meanwhile, which needs none. Both are ended at start.
+    const second = await startFor(doubled.id);
+    const handledMeanwhile = await red('QJ-GNSS-01', 'dy');
+    expectOk(await postParams(ctx.demo, `${X}/alarm/batchHandle`, { ids: handledMeanwhile.id, handleResult: '已现场处理' }));
+    const needless = await startFor(handledMeanwhile.id);
 
     const server = await ctx.server.restart();
     try {
@@ -139,6 +147,17 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
       // One disposal each: nothing started twice.
       const instances = await server.app.platform.db.selectFrom('wf_instance').select(['businessId']).where('businessId', 'in', [ended.id, unlinked.id, waiting.id]).execute();
       expect(instances.map((i) => i.businessId).sort()).toEqual([ended.id, unlinked.id, waiting.id].sort());
+      // The second disposal of an alarm, and the one an alarm handled meanwhile does not need, are ended (deleted, 4).
+      const states = await server.app.platform.db.selectFrom('wf_instance').select(['id', 'state']).where('id', 'in', [String(doubled.processInstanceId), second, needless]).execute();
+      expect(new Map(states.map((i) => [i.id, Number(i.state)]))).toEqual(
+        new Map([
+          [String(doubled.processInstanceId), 1],
+          [second, 4],
+          [needless, 4],
+        ]),
+      );
+      expect(await alarm('QJ-GNSS-01', 'dx')).toMatchObject({ processInstanceId: doubled.processInstanceId, processState: 1 });
+      expect(await alarm('QJ-GNSS-01', 'dy')).toMatchObject({ handleState: 1, processInstanceId: null });
     } finally {
       await server.stop();
     }
