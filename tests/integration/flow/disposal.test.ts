@@ -5,7 +5,7 @@ import { expectOk, type PageData, postParams, type Row } from '../../support/env
 import { onEveryStore } from '../../support/suite';
 import { emit, reading } from '../alarms/support';
 import { DEMO, demoId, submit, X } from '../monitoring/support';
-import { claim, complete, F, instanceOf, sequence, taskIn } from './support';
+import { claim, complete, F, instanceOf, sequence, taskIn, tasksOf, upload } from './support';
 
 onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhangsan'] }, (ctx) => {
   const alarmOf = async (code: string, pointKey: string) =>
@@ -93,6 +93,39 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
     await ctx.server.app.platform.logs.flush();
     const logged = await ctx.server.app.platform.db.selectFrom('blade_log_error').select('message').where('exceptionName', '=', 'alarm.disposal').execute();
     expect(logged.map((l) => l.message)).toContainEqual(expect.stringContaining('process quick_check is not deployed or is suspended'));
+  });
+
+  it('lists every task a disposal has open, and none once the process ended', async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions id="defs_parallel_check" xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" targetNamespace="http://vigil.test">
+  <process id="parallel_check" name="联合核查" isExecutable="true">
+    <startEvent id="start" />
+    <parallelGateway id="fork" />
+    <userTask id="structure" name="结构检查" camunda:assignee="admin" />
+    <userTask id="sensors" name="传感器检查" camunda:assignee="admin" />
+    <parallelGateway id="join" />
+    <endEvent id="end" />
+    <sequenceFlow id="f1" sourceRef="start" targetRef="fork" />
+    <sequenceFlow id="f2" sourceRef="fork" targetRef="structure" />
+    <sequenceFlow id="f3" sourceRef="fork" targetRef="sensors" />
+    <sequenceFlow id="f4" sourceRef="structure" targetRef="join" />
+    <sequenceFlow id="f5" sourceRef="sensors" targetRef="join" />
+    <sequenceFlow id="f6" sourceRef="join" targetRef="end" />
+  </process>
+</definitions>`;
+    expectOk(await upload(ctx.demo, [{ name: 'parallel_check.bpmn', xml }]));
+    expectOk(await ctx.demo.post('/api/blade-system/param/submit', { paramName: '蓝色告警处置流程', paramKey: 'alarm.flow.3', paramValue: 'parallel_check' }));
+    const alarm = await raise('QJ-RAIN-01', 'rainfall', 60, { level3Upper: 50 });
+    expect(alarm).toMatchObject({ alarmLevel: 3, processState: 1 });
+    expect(String(alarm.processTasks).split(',').sort()).toEqual(['传感器检查', '结构检查']);
+
+    const open = async () => (await tasksOf(ctx.demo, 'todo-list')).filter((t) => t.processInstanceId === alarm.processInstanceId);
+    const [first] = (await open()).filter((t) => t.taskName === '结构检查');
+    expectOk(await complete(ctx.demo, first.taskId, true, '结构完好'));
+    expect(await alarmOf('QJ-RAIN-01', 'rainfall')).toMatchObject({ processState: 1, processTasks: '传感器检查' });
+    const [last] = await open();
+    expectOk(await complete(ctx.demo, last.taskId, true, '传感器正常'));
+    expect(await alarmOf('QJ-RAIN-01', 'rainfall')).toMatchObject({ processState: 3, processTasks: '', handleState: 1 });
   });
 
   // Last: it restarts the suite's server.
