@@ -23,3 +23,10 @@ export async function failInserts(server: TestServer, table: string, when: strin
     await sql`drop function ${name}()`.execute(db);
   };
 }
+
+/** The messages the error log holds of one kind (`exceptionName`: 'alarm', 'ingest' …), once its buffer is written. */
+export async function loggedErrors(server: TestServer, kind: string): Promise<string[]> {
+  await server.app.platform.logs.flush();
+  const rows = await server.app.platform.db.selectFrom('blade_log_error').select('message').where('exceptionName', '=', kind).execute();
+  return rows.map((row) => String(row.message));
+}

@@ -3,7 +3,7 @@ import { afterEach, expect, it } from 'vitest';
 import type { AlarmsChanged } from '../../../server/events';
 import { nextId } from '../../../server/ids';
 import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
-import { failInserts } from '../../support/failures';
+import { failInserts, loggedErrors } from '../../support/failures';
 import { onEveryStore } from '../../support/suite';
 import { DEMO, demoId, submit, X } from '../monitoring/support';
 import { until } from '../../support/wait';
@@ -24,9 +24,7 @@ onEveryStore('alarm engine', { signIn: ['demo'] }, (ctx) => {
   // A reading the engine could not judge is logged and dropped, and the next one may look the same: no test here
   // leaves an error behind.
   afterEach(async () => {
-    await ctx.server.app.platform.logs.flush();
-    const errors = await ctx.server.app.platform.db.selectFrom('blade_log_error').select(['exceptionName', 'message']).where('exceptionName', '=', 'alarm').execute();
-    expect(errors).toEqual([]);
+    expect(await loggedErrors(ctx.server, 'alarm')).toEqual([]);
   });
   const actions = async (alarmId: string) => expectOk(await ctx.demo.get<PageData>(`${X}/alarmlog/list`, { alarmId, ascs: 'revision' })).records.map((l) => [l.action, l.toLevel]);
 
@@ -187,10 +185,8 @@ onEveryStore('alarm engine', { signIn: ['demo'] }, (ctx) => {
     await emit(ctx.server, [reading('QJ-CRACK-01', 'crack', 20, start + 1_000)]);
     expect(await alarmOf('QJ-CRACK-01', 'crack')).toMatchObject({ alarmLevel: 4, revision: 1, firstValue: 20 });
 
-    const { logs, db } = ctx.server.app.platform;
-    await logs.flush();
-    expect(await db.selectFrom('blade_log_error').select('message').where('exceptionName', '=', 'alarm').execute()).toEqual([{ message: expect.stringContaining('storage failure') }]);
+    expect(await loggedErrors(ctx.server, 'alarm')).toEqual([expect.stringContaining('storage failure')]);
     // Expected here: removed, so that the check after each test finds none.
-    await db.deleteFrom('blade_log_error').where('exceptionName', '=', 'alarm').execute();
+    await ctx.server.app.platform.db.deleteFrom('blade_log_error').where('exceptionName', '=', 'alarm').execute();
   });
 });

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import { signedIn } from '../../support/client';
 import type { FlowDefinition, FlowTask } from '../../../resources/wire/flow';
 import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
+import { loggedErrors } from '../../support/failures';
 import { onEveryStore } from '../../support/suite';
 import { emit, reading } from '../alarms/support';
 import { DEMO, demoId, submit, X } from '../monitoring/support';
@@ -48,13 +49,21 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
     expect((await alarmOf('QJ-HLS-01', 'settlement')).handleState).toBe(0);
     expectOk(await complete(ctx.zhangsan, recheck.taskId, true, '照片已上传'));
     const close = (await taskIn(ctx.demo, 'claim-list', instanceId)) as FlowTask;
+    // The duty operator sees the disposal on the alarm as well; the unhandled alarms' count is read (and kept a while).
+    const listed = async (client: typeof ctx.demo, query: Record<string, unknown> = {}) =>
+      expectOk(await client.get<PageData<Row & Record<string, unknown>>>(`${X}/alarm/list`, { deviceId: demoId('device:QJ-HLS-01'), pointKey_equal: 'settlement', ...query }));
+    expect((await listed(ctx.operator)).records[0]).toMatchObject({ id: alarm.id, processState: 1, processTasks: '复核' });
+    expect((await listed(ctx.demo, { handleState: 0 })).total).toBe(1);
     expectOk(await complete(ctx.demo, close.taskId, true, '同意关闭'));
 
     expect((await instanceOf(ctx.demo, instanceId)).state).toBe(3);
     const handled = await alarmOf('QJ-HLS-01', 'settlement');
-    expect(handled).toMatchObject({ handleState: 1, handleUserName: '管理员', processState: 3, processTasks: '' });
-    expect(String(handled.handleResult)).toContain('现场核查: 照片已上传');
-    expect(String(handled.handleResult)).toContain('复核: 同意关闭');
+    const admin = await ctx.server.app.platform.db.selectFrom('blade_user').select('id').where('tenantId', '=', DEMO).where('account', '=', 'admin').executeTakeFirstOrThrow();
+    // Handled by whoever acted last, with what each step said, in order.
+    expect(handled).toMatchObject({ handleState: 1, handleUser: admin.id, handleUserName: '管理员', processState: 3, processTasks: '' });
+    expect(handled.handleResult).toBe('告警处置流程完成 (告警确认: 已确认, 派人核查; 现场核查: 支座沉降, 已加密观测; 复核: 补充照片; 现场核查: 照片已上传; 复核: 同意关闭)');
+    // The lists count it as handled at once: the handling is announced, not left to the count's expiry.
+    expect((await listed(ctx.demo, { handleState: 0 })).total).toBe(0);
     const logs = expectOk(await ctx.demo.get<PageData<Row & { action: number }>>(`${X}/alarmlog/list`, { alarmId: alarm.id, size: 50 })).records;
     expect(logs.filter((l) => l.action === 5)).toHaveLength(1);
   });
@@ -87,12 +96,16 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
     const variables = await ctx.server.app.platform.db.selectFrom('wf_instance').select('variables').where('id', '=', instance.processInstanceId).executeTakeFirstOrThrow();
     expect(JSON.parse(String(variables.variables))).toMatchObject({ alarmId: tilt.id, alarmLevel: 2, deviceId: demoId('device:QJ-TILT-01'), pointKey: 'tilt_x', value: 1.5, unit: '°' });
 
-    // Suspended, the process starts nothing, and the error log says why.
+    // Suspended, the process starts nothing, and the error log says why; so does a level naming a process never deployed.
+    // Levels that name no process are no error.
     expectOk(await ctx.demo.post(`${F}/manager/change-state`, { processId: newest.id, state: 'suspend' }));
     expect(await orange('QJ-GNSS-01', 'dz', 15, 10)).toMatchObject({ alarmLevel: 2, processInstanceId: null });
-    await ctx.server.app.platform.logs.flush();
-    const logged = await ctx.server.app.platform.db.selectFrom('blade_log_error').select('message').where('exceptionName', '=', 'alarm.disposal').execute();
-    expect(logged.map((l) => l.message)).toContainEqual(expect.stringContaining('process quick_check is not deployed or is suspended'));
+    expectOk(await ctx.demo.post('/api/blade-system/param/submit', { paramName: '蓝色告警处置流程', paramKey: 'alarm.flow.4', paramValue: 'never_deployed' }));
+    expect(await raise('QJ-TILT-01', 'tilt_y', 0.2, { level4Upper: 0.1 })).toMatchObject({ alarmLevel: 4, processInstanceId: null });
+    expect(await loggedErrors(ctx.server, 'alarm.disposal')).toEqual([
+      expect.stringContaining('process quick_check is not deployed or is suspended'),
+      expect.stringContaining('process never_deployed is not deployed or is suspended'),
+    ]);
   });
 
   it('lists every task a disposal has open, and none once the process ended', async () => {
@@ -114,7 +127,7 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
   </process>
 </definitions>`;
     expectOk(await upload(ctx.demo, [{ name: 'parallel_check.bpmn', xml }]));
-    expectOk(await ctx.demo.post('/api/blade-system/param/submit', { paramName: '蓝色告警处置流程', paramKey: 'alarm.flow.3', paramValue: 'parallel_check' }));
+    expectOk(await ctx.demo.post('/api/blade-system/param/submit', { paramName: '黄色告警处置流程', paramKey: 'alarm.flow.3', paramValue: 'parallel_check' }));
     const alarm = await raise('QJ-RAIN-01', 'rainfall', 60, { level3Upper: 50 });
     expect(alarm).toMatchObject({ alarmLevel: 3, processState: 1 });
     expect(String(alarm.processTasks).split(',').sort()).toEqual(['传感器检查', '结构检查']);

@@ -6,7 +6,7 @@ import type { DeviceMessage, PresenceChange, StoredReading } from '../../../serv
 import { formatDateTime } from '../../../server/time';
 import { signedIn } from '../../support/client';
 import { expectOk } from '../../support/envelope';
-import { failInserts } from '../../support/failures';
+import { failInserts, loggedErrors } from '../../support/failures';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
 import { figure, scrape } from '../ops/support';
@@ -42,8 +42,7 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
   });
   // Presence and the latest values log their failures and go on: no test here leaves one behind.
   afterEach(async () => {
-    await ctx.server.app.platform.logs.flush();
-    expect(await ctx.server.app.platform.db.selectFrom('blade_log_error').select(['exceptionName', 'message']).where('exceptionName', '=', 'ingest').execute()).toEqual([]);
+    expect(await loggedErrors(ctx.server, 'ingest')).toEqual([]);
   });
 
   const connect = (username: string, password: string, clientId = username): Promise<MqttClient> => {
