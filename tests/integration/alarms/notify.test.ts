@@ -1,10 +1,11 @@
 import { afterEach, expect, it } from 'vitest';
-import { expectOk, type Row } from '../../support/envelope';
+import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
+import { loggedErrors } from '../../support/failures';
 import { createStaff, type Staff } from '../../support/staff';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
 import { DEMO, demoId, submit, X } from '../monitoring/support';
-import { deliveriesSettled, emit, reading, startReceiver } from './support';
+import { BRIDGE, deliveriesSettled, emit, reading, startReceiver } from './support';
 
 /**
  * Who is told about an alarm, and when (server/alarms/notifier.ts `plan`): a person named several ways — by two
@@ -20,7 +21,8 @@ const clock = (ms: number) => {
   return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
 };
 
-onEveryStore('who is told about an alarm, and when', { signIn: ['demo'] }, (ctx) => {
+// Reminders are looked for every 0.2 s, not every 30 s: a test sees the server plan them by itself.
+onEveryStore('who is told about an alarm, and when', { signIn: ['demo'], config: { reminderCheckMs: 200 } }, (ctx) => {
   const strategies: string[] = [];
   let t = Date.now() - 3_600_000;
   const tick = () => (t += 1000);
@@ -41,12 +43,17 @@ onEveryStore('who is told about an alarm, and when', { signIn: ['demo'] }, (ctx)
     return alarm as Row;
   };
   const deliveries = (alarmId: string) => db().selectFrom('wit_alarm_delivery').selectAll().where('alarmId', '=', alarmId).orderBy('personKey').execute();
+  /** Who was told of an alarm in which round, as `userId|round`. */
+  const told = async (alarmId: string) =>
+    (await db().selectFrom('wit_alarm_send_log').select(['userId', 'round']).where('alarmId', '=', alarmId).execute()).map((s) => `${s.userId}|${s.round}`).sort();
   const sentTo = async (alarmId: string) =>
     (await db().selectFrom('wit_alarm_send_log').select(['userId', 'channel', 'success']).where('alarmId', '=', alarmId).execute()).map((s) => `${s.userId}|${s.channel}|${s.success}`).sort();
 
   afterEach(async () => {
     // Each test's strategies stop, so the next test's alarms reach only the people it names.
     for (const id of strategies.splice(0)) await ctx.demo.request('POST', `${X}/alarmnoticestrategy/remove`, { query: { ids: id } });
+    // Planning and sending log what fails unexpectedly: no test here leaves such a failure behind.
+    expect(await loggedErrors(ctx.server, 'alarm')).toEqual([]);
   });
 
   it('tells a person named by two strategies, and as a recipient and as its user, once per channel', async () => {
@@ -75,8 +82,9 @@ onEveryStore('who is told about an alarm, and when', { signIn: ['demo'] }, (ctx)
     const window = { silenceStart: clock(now - 60 * MINUTE), silenceEnd: clock(now + 60 * MINUTE) };
     // The window ends at the minute its end clock names: an hour from now, to the minute.
     const end = Math.floor((now + 60 * MINUTE) / MINUTE) * MINUTE;
-    await strategy({ name: '静默(红色例外)', userIds: `${held.userId},${both.userId}`, ...window, silenceExceptLevels: '1' });
+    // The excepted strategy first: a held one after it must not hold back what it sends at once.
     await strategy({ name: '静默(蓝色例外)', userIds: `${excepted.userId},${both.userId}`, ...window, silenceExceptLevels: '3,4' });
+    await strategy({ name: '静默(红色例外)', userIds: `${held.userId},${both.userId}`, ...window, silenceExceptLevels: '1' });
 
     const alarm = await raise('QJ-HLS-02', 'settlement');
     // The excepted messages are the barrier: once they are sent, the sender has looked at every delivery due now.
@@ -109,12 +117,20 @@ onEveryStore('who is told about an alarm, and when', { signIn: ['demo'] }, (ctx)
       await submit(ctx.demo, 'alarmrecipient', { id: kept.id, name: '网关', webhookUrl: after.url, channels: 'webhook' });
       expectOk(await ctx.demo.request('POST', `${X}/alarmrecipient/remove`, { query: { ids: gone.id } }));
       expectOk(await ctx.demo.request('POST', '/api/blade-user/remove', { query: { ids: leaver.userId } }));
+      // The send log's list is read while nothing is sent (its count is kept a while).
+      const logged = async () => expectOk(await ctx.demo.get<PageData>(`${X}/alarmsendlog/list`, { alarmId: alarm.id })).total;
+      expect(await logged()).toBe(0);
       await db().updateTable('wit_alarm_delivery').set({ dueAt: Date.now() - 1 }).where('alarmId', '=', alarm.id).execute();
       ctx.server.app.alarms.notifier.kick();
       await deliveriesSettled(ctx.server, alarm.id, 3);
+      // Each attempt is announced: the list counts them at once.
+      expect(await logged()).toBe(3);
 
       expect([before.bodies.length, after.bodies.length]).toEqual([0, 1]);
       const logs = await db().selectFrom('wit_alarm_send_log').selectAll().where('alarmId', '=', alarm.id).execute();
+      // Each attempt carries the alarm's project (the project scope of the log's readers) and its reading's time.
+      expect(logs.map((l) => [l.projectId, Number(l.readingTs)])).toEqual(logs.map(() => [BRIDGE, Number(alarm.readingTs)]));
+      expect(alarm.readingTs).not.toBeNull();
       const of = (field: 'recipientId' | 'userId', id: string) =>
         logs.filter((l) => l[field] === id).map((l) => [l.channel, l.attempt, l.success, l.target, l.detail, l.recipientName]);
       expect(of('recipientId', kept.id)).toEqual([['webhook', 1, 1, after.url, expect.stringMatching(/^200 /), '网关']]);
@@ -128,5 +144,73 @@ onEveryStore('who is told about an alarm, and when', { signIn: ['demo'] }, (ctx)
       await before.close();
       await after.close();
     }
+  });
+
+  it('raises the alarm and tells nobody when the only person its strategy names was removed', async () => {
+    const gone = await staff('notify_removed');
+    await strategy({ name: '已删除的人', userIds: gone.userId });
+    expectOk(await ctx.demo.request('POST', '/api/blade-user/remove', { query: { ids: gone.userId } }));
+    const alarm = await raise('QJ-GNSS-01', 'dz');
+    expect(await deliveries(alarm.id)).toEqual([]);
+  });
+
+  it('tells a user named directly and through their recipient entry as the entry says: its channels, its address', async () => {
+    const duty = await staff('notify_entry');
+    const receiver = await startReceiver();
+    try {
+      const entry = await submit(ctx.demo, 'alarmrecipient', { name: '值班网关', userId: duty.userId, webhookUrl: receiver.url, channels: 'webhook' });
+      await strategy({ name: '用户与接收人', recipientIds: entry.id, userIds: duty.userId, channels: 'notice,webhook' });
+      const alarm = await raise('QJ-GNSS-01', 'dx');
+      await deliveriesSettled(ctx.server, alarm.id, 1);
+      expect((await deliveries(alarm.id)).map((d) => [d.personKey, d.channel, Number(d.state)])).toEqual([[`u:${duty.userId}`, 'webhook', 1]]);
+      expect(receiver.bodies).toHaveLength(1);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('reminds on each repeating strategy’s own interval, only the people it names, and on its own', async () => {
+    const [repeating, once, late] = [await staff('remind_every'), await staff('remind_once'), await staff('remind_late')];
+    await strategy({ name: '每分钟提醒', userIds: repeating.userId, repeatInterval: 1 });
+    await strategy({ name: '不提醒', userIds: once.userId });
+    const alarm = await raise('QJ-TILT-01', 'tilt_y');
+    await ctx.server.app.alarms.idle();
+    // Made after the alarm was raised: it tells of it from its first interval on, not at once.
+    await strategy({ name: '每两分钟提醒', userIds: late.userId, repeatInterval: 2 });
+
+    // 70 s after the level changed: round 1 of the one-minute strategy; nothing of the two-minute one yet.
+    await db().updateTable('wit_alarm').set({ levelAt: Date.now() - 70_000 }).where('id', '=', alarm.id).execute();
+    await ctx.server.app.alarms.notifier.planReminders();
+    await ctx.server.app.alarms.idle();
+    expect(await told(alarm.id)).toEqual([`${once.userId}|0`, `${repeating.userId}|0`, `${repeating.userId}|1`].sort());
+
+    // 130 s: the server plans the next rounds by itself (every ALARM_REMINDER_CHECK, 0.2 s in this suite).
+    await db().updateTable('wit_alarm').set({ levelAt: Date.now() - 130_000 }).where('id', '=', alarm.id).execute();
+    const all = [`${once.userId}|0`, `${repeating.userId}|0`, `${repeating.userId}|1`, `${repeating.userId}|2`, `${late.userId}|1`].sort();
+    await until(async () => (await told(alarm.id)).length >= all.length, 10_000, 'the reminders planned by the server');
+    await ctx.server.app.alarms.idle();
+    expect(await told(alarm.id)).toEqual(all);
+  });
+
+  it('drops a held reminder once its alarm is cleared or handled, and still tells of the change itself', async () => {
+    const duty = await staff('remind_drop');
+    const now = Date.now();
+    await strategy({ name: '静默提醒', userIds: duty.userId, repeatInterval: 1, silenceStart: clock(now - 60 * MINUTE), silenceEnd: clock(now + 60 * MINUTE) });
+    const cleared = await raise('QJ-HLS-01', 'settlement');
+    const handled = await raise('QJ-RAIN-01', 'rainfall');
+    const ids = [cleared.id, handled.id];
+    // Round 1 of each, held by the window as round 0 is.
+    await db().updateTable('wit_alarm').set({ levelAt: Date.now() - 70_000 }).where('id', 'in', ids).execute();
+    await ctx.server.app.alarms.notifier.planReminders();
+    const states = async (alarmId: string) => (await deliveries(alarmId)).map((d) => [Number(d.round), Number(d.state), d.lastError]).sort();
+    for (const id of ids) expect(await states(id)).toEqual([[0, 0, null], [1, 0, null]]);
+
+    await emit(ctx.server, [reading('QJ-HLS-01', 'settlement', 1, tick())]);
+    expectOk(await postParams(ctx.demo, `${X}/alarm/batchHandle`, { ids: handled.id, handleResult: '已现场处理' }));
+    await db().updateTable('wit_alarm_delivery').set({ dueAt: Date.now() - 1 }).where('alarmId', 'in', ids).execute();
+    ctx.server.app.alarms.notifier.kick();
+    await until(async () => (await db().selectFrom('wit_alarm_delivery').select('state').where('alarmId', 'in', ids).execute()).every((d) => Number(d.state) !== 0 && Number(d.state) !== 4), 10_000, 'the held messages settled');
+    await ctx.server.app.alarms.idle();
+    for (const id of ids) expect(await states(id)).toEqual([[0, 1, null], [1, 3, '告警已恢复、已处理或已删除,不再提醒']]);
   });
 });
