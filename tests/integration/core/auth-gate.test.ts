@@ -27,6 +27,11 @@ onEveryStore('the API gate', { signIn: ['demo'] }, (ctx) => {
     }
   });
 
+  it('reads a token only as `bearer <token>`: that word first, nothing after, any run of spaces between', async () => {
+    expect((await call(INFO, { 'blade-auth': `bearer   ${token()}` })).status).toBe(200);
+    for (const value of [`xbearer ${token()}`, `bearer ${token()} extra`, token()]) expect((await call(INFO, { 'blade-auth': value })).status, value.slice(0, 12)).toBe(401);
+  });
+
   it('answers a public route as for anyone when the token is not valid, and refuses it elsewhere', async () => {
     expect((await call(PUBLIC, { 'blade-auth': 'bearer not-a-token' })).status).toBe(200);
     expect((await call(INFO, { 'blade-auth': 'bearer not-a-token' })).status).toBe(401);

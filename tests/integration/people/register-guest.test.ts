@@ -110,9 +110,11 @@ describe.each(await storeKinds())('third-party registration on %s', (store) => {
     expect(expectOk(await again.client.get<Row>('/api/blade-user/info'))).toMatchObject({ id, account: 'alice', roleName: '角色 observer' });
   });
 
-  it('lets a guest read who it is and sign out, and its token opens nothing after', async () => {
+  it('lets a guest read who it is and sign out, and nothing else; its token opens nothing after', async () => {
     const { client: guest } = await social('dave');
     expect(expectOk(await guest.get<{ userId: string; account: string }>('/api/blade-auth/oauth/user-info'))).toMatchObject({ userId: '-1', account: 'dave' });
+    // A guest holds no menu: the users' list is closed to it, as every other screen's calls are.
+    expect((await guest.get('/api/blade-user/list')).status).toBe(401);
     expectOk(await guest.post('/api/blade-auth/oauth/logout', {}));
     expect((await guest.get('/api/blade-auth/oauth/user-info')).status).toBe(401);
   });
