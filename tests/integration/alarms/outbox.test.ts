@@ -1,11 +1,14 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Database, Db, DialectName } from '../../../server/db/database';
 import { migrateTo, migrateToLatest } from '../../../server/db/migrate';
 import { nextId } from '../../../server/ids';
 import { formatDateTime } from '../../../server/time';
 import { storeKinds, withFreshStore } from '../../support/databases';
 import type { Row } from '../../support/envelope';
+import { loggedErrors } from '../../support/failures';
 import { onEveryStore } from '../../support/suite';
 import { DEMO, demoId, submit } from '../monitoring/support';
 import { emit, reading } from './support';
@@ -57,19 +60,51 @@ async function makeUnclaimable(db: Db, dialect: DialectName): Promise<() => Prom
   };
 }
 
+/** A webhook receiver that holds its first answer until released: a delivery under way for as long as a test needs. */
+async function startHeldReceiver(): Promise<{ url: string; arrived: Promise<void>; release(): void; close(): Promise<void> }> {
+  let arrive = () => {};
+  const arrived = new Promise<void>((resolve) => {
+    arrive = resolve;
+  });
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const server = createServer((request, response) => {
+    request.resume();
+    arrive();
+    void released.then(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hooks/alarm`, arrived, release, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
 onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
   let restore: (() => Promise<void>) | undefined;
   afterAll(async () => restore?.());
+  // A pass that fails unexpectedly is logged and ends: no test here leaves such a failure behind (the restart test
+  // checks the server it started itself).
+  let restarted = false;
+  afterEach(async () => {
+    if (!restarted) expect(await loggedErrors(ctx.server, 'alarm')).toEqual([]);
+  });
+
+  /** An alarm with nobody to tell (no strategy): the rows a test adds are the whole outbox of it. */
+  const quietAlarm = async (code: string, pointKey: string): Promise<Row> => {
+    await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId(`device:${code}`), pointKey, level1Upper: 1000, level4Upper: 0.1 });
+    await emit(ctx.server, [reading(code, pointKey, 50)]);
+    const db = ctx.server.app.platform.db;
+    return (await db.selectFrom('wit_alarm').selectAll().where('deviceId', '=', demoId(`device:${code}`)).where('pointKey', '=', pointKey).executeTakeFirstOrThrow()) as Row;
+  };
+  const adminId = async () =>
+    (await ctx.server.app.platform.db.selectFrom('blade_user').select('id').where('tenantId', '=', DEMO).where('account', '=', 'admin').executeTakeFirstOrThrow()).id;
 
   it('ends a pass past deliveries it cannot claim, and sends the ones behind them', async () => {
     const { db, dialect } = ctx.server.app.platform;
     const notifier = ctx.server.app.alarms.notifier;
-    // An alarm with nobody to tell (no strategy): the rows below are the whole outbox of it.
-    const code = 'QJ-CRACK-02';
-    await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId(`device:${code}`), pointKey: 'crack', level1Upper: 1000, level4Upper: 10 });
-    await emit(ctx.server, [reading(code, 'crack', 50)]);
-    const alarm = (await db.selectFrom('wit_alarm').selectAll().where('deviceId', '=', demoId(`device:${code}`)).executeTakeFirstOrThrow()) as Row;
-    const admin = await db.selectFrom('blade_user').select('id').where('tenantId', '=', DEMO).where('account', '=', 'admin').executeTakeFirstOrThrow();
+    const alarm = await quietAlarm('QJ-CRACK-02', 'crack');
+    const admin = { id: await adminId() };
 
     // More unclaimable rows than one select takes (50), all due before the one that can go out.
     restore = await makeUnclaimable(db, dialect);
@@ -99,19 +134,49 @@ onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
     expect(new Set(after.map((w) => Number(w.state)))).toEqual(new Set([1]));
   });
 
+  it('runs another pass when woken during one, for what became due behind it', async () => {
+    const { db } = ctx.server.app.platform;
+    const notifier = ctx.server.app.alarms.notifier;
+    const alarm = await quietAlarm('QJ-HLS-01', 'settlement');
+    const hook = await startHeldReceiver();
+    try {
+      const gateway = await submit(ctx.demo, 'alarmrecipient', { name: '慢网关', webhookUrl: hook.url, channels: 'webhook' });
+      const slow = delivery(alarm, { personKey: `r:${gateway.id}`, recipientId: gateway.id, channel: 'webhook' });
+      await db.insertInto('wit_alarm_delivery').values(slow).execute();
+      notifier.kick();
+      await hook.arrived;
+      // Due before the delivery under way: the pass has moved past it and does not look back.
+      const admin = await adminId();
+      const behind = delivery(alarm, { personKey: `u:${admin}`, userId: admin, dueAt: Number(slow.dueAt) - 60_000 });
+      await db.insertInto('wit_alarm_delivery').values(behind).execute();
+      notifier.kick();
+      hook.release();
+      // Idle once the pass it was woken for has ended too.
+      await notifier.idle();
+      const states = await db.selectFrom('wit_alarm_delivery').select(['id', 'state']).where('id', 'in', [String(slow.id), String(behind.id)]).execute();
+      expect(new Map(states.map((d) => [d.id, Number(d.state)]))).toEqual(
+        new Map([
+          [slow.id, 1],
+          [behind.id, 1],
+        ]),
+      );
+    } finally {
+      hook.release();
+      await hook.close();
+    }
+  });
+
   // Last: it restarts the suite's server.
   it('sends at its next start what a sender that died mid-send had claimed, and leaves a recent claim to its sender', async () => {
     const { db } = ctx.server.app.platform;
-    const code = 'QJ-TILT-01';
-    await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId(`device:${code}`), pointKey: 'tilt_x', level1Upper: 1000, level4Upper: 0.1 });
-    await emit(ctx.server, [reading(code, 'tilt_x', 0.5)]);
-    const alarm = (await db.selectFrom('wit_alarm').selectAll().where('deviceId', '=', demoId(`device:${code}`)).executeTakeFirstOrThrow()) as Row;
-    const admin = await db.selectFrom('blade_user').select('id').where('tenantId', '=', DEMO).where('account', '=', 'admin').executeTakeFirstOrThrow();
+    const alarm = await quietAlarm('QJ-TILT-01', 'tilt_x');
+    const admin = { id: await adminId() };
     // Claimed (state 4) six minutes ago by a process that died, and a minute ago by one still sending.
     const dead = delivery(alarm, { personKey: `u:${admin.id}`, userId: admin.id, state: 4, claimedAt: Date.now() - 6 * 60_000 });
     const busy = delivery(alarm, { personKey: 'u:busy', userId: admin.id, state: 4, claimedAt: Date.now() - 60_000 });
     await db.insertInto('wit_alarm_delivery').values([dead, busy]).execute();
 
+    restarted = true;
     const server = await ctx.server.restart();
     try {
       await server.app.alarms.notifier.idle();
@@ -124,6 +189,7 @@ onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
       );
       const logged = await server.app.platform.db.selectFrom('wit_alarm_send_log').select(['userId', 'channel', 'success']).where('alarmId', '=', String(alarm.id)).execute();
       expect(logged.map((l) => `${l.userId}|${l.channel}|${l.success}`)).toEqual([`${admin.id}|notice|1`]);
+      expect(await loggedErrors(server, 'alarm')).toEqual([]);
     } finally {
       await server.stop();
     }
