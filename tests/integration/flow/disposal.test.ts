@@ -6,7 +6,7 @@ import { loggedErrors } from '../../support/failures';
 import { onEveryStore } from '../../support/suite';
 import { emit, reading } from '../alarms/support';
 import { DEMO, demoId, submit, X } from '../monitoring/support';
-import { claim, complete, F, instanceOf, sequence, taskIn, tasksOf, upload } from './support';
+import { claim, complete, F, instanceOf, parallel, sequence, taskIn, tasksOf, upload } from './support';
 
 onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhangsan'] }, (ctx) => {
   const alarmOf = async (code: string, pointKey: string) =>
@@ -109,23 +109,15 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
   });
 
   it('lists every task a disposal has open, and none once the process ended', async () => {
-    const xml = `<?xml version="1.0" encoding="UTF-8"?>
-<definitions id="defs_parallel_check" xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" targetNamespace="http://vigil.test">
-  <process id="parallel_check" name="联合核查" isExecutable="true">
-    <startEvent id="start" />
-    <parallelGateway id="fork" />
-    <userTask id="structure" name="结构检查" camunda:assignee="admin" />
-    <userTask id="sensors" name="传感器检查" camunda:assignee="admin" />
-    <parallelGateway id="join" />
-    <endEvent id="end" />
-    <sequenceFlow id="f1" sourceRef="start" targetRef="fork" />
-    <sequenceFlow id="f2" sourceRef="fork" targetRef="structure" />
-    <sequenceFlow id="f3" sourceRef="fork" targetRef="sensors" />
-    <sequenceFlow id="f4" sourceRef="structure" targetRef="join" />
-    <sequenceFlow id="f5" sourceRef="sensors" targetRef="join" />
-    <sequenceFlow id="f6" sourceRef="join" targetRef="end" />
-  </process>
-</definitions>`;
+    const xml = parallel(
+      'parallel_check',
+      [
+        { id: 'structure', name: '结构检查', assignee: 'admin' },
+        { id: 'sensors', name: '传感器检查', assignee: 'admin' },
+      ],
+      [],
+      '联合核查',
+    );
     expectOk(await upload(ctx.demo, [{ name: 'parallel_check.bpmn', xml }]));
     expectOk(await ctx.demo.post('/api/blade-system/param/submit', { paramName: '黄色告警处置流程', paramKey: 'alarm.flow.3', paramValue: 'parallel_check' }));
     const alarm = await raise('QJ-RAIN-01', 'rainfall', 60, { level3Upper: 50 });

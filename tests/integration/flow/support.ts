@@ -43,22 +43,41 @@ export const claim = (api: ApiClient, taskId: string) => api.request('POST', `${
 export const noticeTitles = async (api: ApiClient) =>
   expectOk(await api.get<PageData<{ title: string }>>('/api/blade-desk/notice/list', { size: 200 })).records.map((n) => n.title);
 
-/** A process of user tasks in a row, each with its attributes, e.g. `[{ id: 'a', candidateGroups: 'role:engineer' }]`. */
-export function sequence(key: string, tasks: ReadonlyArray<Record<string, string> & { id: string }>, name = key): string {
-  const ids = ['start', ...tasks.map((t) => t.id), 'end'];
-  const body = tasks
-    .map(({ id, ...attributes }) => `<userTask id="${id}" name="${id}" ${Object.entries(attributes).map(([k, v]) => `camunda:${k}="${v}"`).join(' ')} />`)
-    .join('\n    ');
-  const flows = ids.slice(1).map((id, i) => `<sequenceFlow id="f${i}" sourceRef="${ids[i]}" targetRef="${id}" />`).join('\n    ');
+/** A user task: its id, its name (the id unless given) and its camunda attributes, e.g. `candidateGroups`. */
+export type UserTask = Readonly<Record<string, string> & { id: string }>;
+
+const userTask = ({ id, name = id, ...attributes }: UserTask) =>
+  `<userTask id="${id}" name="${name}" ${Object.entries(attributes).map(([k, v]) => `camunda:${k}="${v}"`).join(' ')} />`;
+
+/** A process document of these elements and flows (`[from, to]`), from its `start` to its `end`. */
+function processXml(key: string, name: string, elements: readonly string[], flows: ReadonlyArray<readonly [string, string]>): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <definitions id="defs_${key}" xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" targetNamespace="http://vigil.test">
   <process id="${key}" name="${name}" isExecutable="true">
     <startEvent id="start" />
-    ${body}
+    ${elements.join('\n    ')}
     <endEvent id="end" />
-    ${flows}
+    ${flows.map(([from, to], i) => `<sequenceFlow id="f${i}" sourceRef="${from}" targetRef="${to}" />`).join('\n    ')}
   </process>
 </definitions>`;
+}
+
+/** A process of user tasks in a row, e.g. `[{ id: 'a', candidateGroups: 'role:engineer' }]`. */
+export function sequence(key: string, tasks: readonly UserTask[], name = key): string {
+  const ids = ['start', ...tasks.map((t) => t.id), 'end'];
+  return processXml(key, name, tasks.map(userTask), ids.slice(1).map((id, i) => [ids[i], id] as const));
+}
+
+/** A process that forks into `branches` run side by side, joins them, then runs `then` in a row. */
+export function parallel(key: string, branches: readonly UserTask[], then: readonly UserTask[] = [], name = key): string {
+  const tail = [...then.map((t) => t.id), 'end'];
+  const flows: Array<readonly [string, string]> = [
+    ['start', 'fork'],
+    ...branches.flatMap((b) => [['fork', b.id] as const, [b.id, 'join'] as const]),
+    ['join', tail[0]],
+    ...tail.slice(1).map((id, i) => [tail[i], id] as const),
+  ];
+  return processXml(key, name, ['<parallelGateway id="fork" />', ...branches.map(userTask), '<parallelGateway id="join" />', ...then.map(userTask)], flows);
 }
 
 /** Deploys a document by multipart upload (manager/deploy-upload), as the deployment manager does. */

@@ -5,7 +5,7 @@ import { seedId } from '../../../server/db/seed/ids';
 import { expectOk, expectRefused, expectRefusedExactly, type PageData, type Row } from '../../support/envelope';
 import { createStaff, type Staff } from '../../support/staff';
 import { onEveryStore } from '../../support/suite';
-import { claim, complete, definitionOf, F, instanceOf, LEAVE, noticeTitles, sequence, startLeave, taskIn, tasksOf, upload } from './support';
+import { claim, complete, definitionOf, F, instanceOf, LEAVE, noticeTitles, parallel, sequence, startLeave, taskIn, tasksOf, upload } from './support';
 
 const DEMO = '100001';
 
@@ -126,25 +126,15 @@ onEveryStore('workflow tasks', { signIn: ['demo', 'zhangsan', 'lisi', 'operator'
   });
 
   it('runs parallel branches and joins them: the process goes on once both are done', async () => {
-    const xml = `<?xml version="1.0" encoding="UTF-8"?>
-<definitions id="defs_parallel" xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" targetNamespace="http://vigil.test">
-  <process id="inspection_parallel" name="联合检查" isExecutable="true">
-    <startEvent id="start" />
-    <parallelGateway id="fork" />
-    <userTask id="structure" name="结构检查" camunda:assignee="zhangsan" />
-    <userTask id="sensors" name="传感器检查" camunda:assignee="lisi" />
-    <parallelGateway id="join" />
-    <userTask id="sign" name="签发" camunda:assignee="admin" />
-    <endEvent id="end" />
-    <sequenceFlow id="f1" sourceRef="start" targetRef="fork" />
-    <sequenceFlow id="f2" sourceRef="fork" targetRef="structure" />
-    <sequenceFlow id="f3" sourceRef="fork" targetRef="sensors" />
-    <sequenceFlow id="f4" sourceRef="structure" targetRef="join" />
-    <sequenceFlow id="f5" sourceRef="sensors" targetRef="join" />
-    <sequenceFlow id="f6" sourceRef="join" targetRef="sign" />
-    <sequenceFlow id="f7" sourceRef="sign" targetRef="end" />
-  </process>
-</definitions>`;
+    const xml = parallel(
+      'inspection_parallel',
+      [
+        { id: 'structure', name: '结构检查', assignee: 'zhangsan' },
+        { id: 'sensors', name: '传感器检查', assignee: 'lisi' },
+      ],
+      [{ id: 'sign', name: '签发', assignee: 'admin' }],
+      '联合检查',
+    );
     const [definition] = expectOk(await upload(ctx.demo, [{ name: 'parallel.bpmn', xml }]));
     const { processInstanceId } = expectOk(await ctx.zhangsan.post<{ processInstanceId: string }>(`${F}/process/start-process`, { processDefinitionId: definition.id, variables: { remark: '季度检查' } }));
     // A process without a business record: its instance and variables are what its pages show.
