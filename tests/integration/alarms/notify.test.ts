@@ -77,20 +77,22 @@ onEveryStore('who is told about an alarm, and when', { signIn: ['demo'], config:
   });
 
   it('holds a silenced strategy’s messages until the window ends, and sends excepted levels at once', async () => {
-    const [held, excepted, both] = [await staff('notify_held'), await staff('notify_excepted'), await staff('notify_both')];
+    const [held, excepted, both, after] = [await staff('notify_held'), await staff('notify_excepted'), await staff('notify_both'), await staff('notify_after')];
     const now = Date.now();
     const window = { silenceStart: clock(now - 60 * MINUTE), silenceEnd: clock(now + 60 * MINUTE) };
     // The window ends at the minute its end clock names: an hour from now, to the minute.
     const end = Math.floor((now + 60 * MINUTE) / MINUTE) * MINUTE;
-    // The excepted strategy first: a held one after it must not hold back what it sends at once.
+    // Whichever strategy was made first, a person it holds and another sends at once is told at once: `both` is named
+    // by an excepted strategy and a held one after it, `after` by the held one and an excepted one after it.
     await strategy({ name: '静默(蓝色例外)', userIds: `${excepted.userId},${both.userId}`, ...window, silenceExceptLevels: '3,4' });
-    await strategy({ name: '静默(红色例外)', userIds: `${held.userId},${both.userId}`, ...window, silenceExceptLevels: '1' });
+    await strategy({ name: '静默(红色例外)', userIds: `${held.userId},${both.userId},${after.userId}`, ...window, silenceExceptLevels: '1' });
+    await strategy({ name: '静默(黄蓝例外)', userIds: after.userId, ...window, silenceExceptLevels: '3,4' });
 
     const alarm = await raise('QJ-HLS-02', 'settlement');
     // The excepted messages are the barrier: once they are sent, the sender has looked at every delivery due now.
-    await until(async () => (await sentTo(alarm.id)).length === 2, 10_000, 'the excepted messages');
+    await until(async () => (await sentTo(alarm.id)).length === 3, 10_000, 'the excepted messages');
     await ctx.server.app.alarms.notifier.idle();
-    expect(await sentTo(alarm.id)).toEqual([`${both.userId}|notice|1`, `${excepted.userId}|notice|1`].sort());
+    expect(await sentTo(alarm.id)).toEqual([`${both.userId}|notice|1`, `${excepted.userId}|notice|1`, `${after.userId}|notice|1`].sort());
     const pending = (await deliveries(alarm.id)).filter((d) => d.personKey === `u:${held.userId}`);
     expect(pending.map((d) => [Number(d.state), Number(d.dueAt)])).toEqual([[0, end]]);
 
@@ -146,11 +148,14 @@ onEveryStore('who is told about an alarm, and when', { signIn: ['demo'], config:
     }
   });
 
-  it('raises the alarm and tells nobody when the only person its strategy names was removed', async () => {
-    const gone = await staff('notify_removed');
+  it('raises the alarm and tells nobody when its strategies name only a removed person or another project', async () => {
+    const [gone, elsewhere] = [await staff('notify_removed'), await staff('notify_elsewhere')];
     await strategy({ name: '已删除的人', userIds: gone.userId });
     expectOk(await ctx.demo.request('POST', '/api/blade-user/remove', { query: { ids: gone.userId } }));
+    const project = await submit(ctx.demo, 'project', { name: '另一座桥', code: 'NOTIFY-OTHER', structureType: 1 });
+    await strategy({ name: '另一项目', userIds: elsewhere.userId, projectIds: project.id });
     const alarm = await raise('QJ-GNSS-01', 'dz');
+    expect(alarm.projectId).toBe(BRIDGE);
     expect(await deliveries(alarm.id)).toEqual([]);
   });
 
