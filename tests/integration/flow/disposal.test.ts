@@ -54,6 +54,8 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
       expectOk(await client.get<PageData<Row & Record<string, unknown>>>(`${X}/alarm/list`, { deviceId: demoId('device:QJ-HLS-01'), pointKey_equal: 'settlement', ...query }));
     expect((await listed(ctx.operator)).records[0]).toMatchObject({ id: alarm.id, processState: 1, processTasks: '复核' });
     expect((await listed(ctx.demo, { handleState: 0 })).total).toBe(1);
+    const logged = async () => expectOk(await ctx.demo.get<PageData>(`${X}/alarmlog/list`, { alarmId: alarm.id })).total;
+    const before = await logged();
     expectOk(await complete(ctx.demo, close.taskId, true, '同意关闭'));
 
     expect((await instanceOf(ctx.demo, instanceId)).state).toBe(3);
@@ -62,8 +64,9 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
     // Handled by whoever acted last, with what each step said, in order.
     expect(handled).toMatchObject({ handleState: 1, handleUser: admin.id, handleUserName: '管理员', processState: 3, processTasks: '' });
     expect(handled.handleResult).toBe('告警处置流程完成 (告警确认: 已确认, 派人核查; 现场核查: 支座沉降, 已加密观测; 复核: 补充照片; 现场核查: 照片已上传; 复核: 同意关闭)');
-    // The lists count it as handled at once: the handling is announced, not left to the count's expiry.
+    // The lists count it as handled at once, and its log the handling: announced, not left to the counts' expiry.
     expect((await listed(ctx.demo, { handleState: 0 })).total).toBe(0);
+    expect(await logged()).toBe(before + 1);
     const logs = expectOk(await ctx.demo.get<PageData<Row & { action: number }>>(`${X}/alarmlog/list`, { alarmId: alarm.id, size: 50 })).records;
     expect(logs.filter((l) => l.action === 5)).toHaveLength(1);
   });
