@@ -1,4 +1,6 @@
 import { expect, it } from 'vitest';
+import type { App } from '../../../server/app';
+import { startServer } from '../../support/server';
 import { createStaff } from '../../support/staff';
 import { onEveryStore } from '../../support/suite';
 
@@ -54,4 +56,11 @@ onEveryStore('the API gate', { signIn: ['demo'] }, (ctx) => {
     const rows = await db.selectFrom('blade_log_api').select('userAgent').where('userAgent', 'like', 'GateProbe/1.0%').execute();
     expect(rows.map((r) => r.userAgent)).toEqual([agent.slice(0, 500)]);
   });
+});
+
+it('refuses to start with an API route that declares no right', async () => {
+  const undeclared = ({ app }: App) => {
+    app.get('/blade-test/open', async () => ({ open: true }));
+  };
+  await expect(startServer('sqlite', {}, undeclared)).rejects.toThrow('GET /blade-test/open declares no right (server/auth/rights.ts)');
 });
