@@ -5,6 +5,7 @@ import type { RetryPolicy } from '../../../server/alarms/notifier';
 import { Secrets } from '../../../server/auth/secrets';
 import { expectOk, type PageData, type Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
+import { figure, scrape } from '../ops/support';
 import { until } from '../../support/wait';
 import { DEMO, demoId, staffUser, submit, X } from '../monitoring/support';
 import { BRIDGE, deliveriesSettled, emit, reading, startReceiver, startSmtp } from './support';
@@ -140,12 +141,22 @@ onEveryStore('alarm channels', { signIn: ['demo'] }, (ctx) => {
         notifier.kick();
       };
 
+      // The earlier tests' strategies end, so that the counts below are this delivery's alone.
+      const earlier = expectOk(await ctx.demo.get<PageData>(`${X}/alarmnoticestrategy/list`, { size: 100 })).records.map((r) => r.id);
+      expectOk(await ctx.demo.request('POST', `${X}/alarmnoticestrategy/remove`, { query: { ids: earlier.join(',') } }));
+      const counted = async () => {
+        const { text } = await scrape(ctx.server.url, ctx.server.app.platform.config.metricsToken);
+        return (['sent', 'retry', 'failed'] as const).map((outcome) => figure(text, 'vigil_notifications_total', { channel: 'webhook', outcome }));
+      };
+      const before = await counted();
       await attempt(1, () => raise('QJ-TILT-01', 'tilt_x', 2, { recipientIds: busy.id }, 'webhook'), backoffMs);
       await attempt(2, due, 4 * backoffMs);
       await attempt(3, due, 16 * backoffMs);
       // The last attempt gives up: the delivery has failed.
       expect(await attempt(4, due, 0)).toBe(2);
       expect(failing.bodies).toHaveLength(4);
+      // Counted as operators see them: three retries, then one failure.
+      expect((await counted()).map((n, i) => n - before[i])).toEqual([0, 3, 1]);
     } finally {
       notifier.retry = quick;
     }

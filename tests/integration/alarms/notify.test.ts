@@ -3,6 +3,7 @@ import { expectOk, type PageData, postParams, type Row } from '../../support/env
 import { loggedErrors } from '../../support/failures';
 import { createStaff, type Staff } from '../../support/staff';
 import { onEveryStore } from '../../support/suite';
+import { figure, scrape } from '../ops/support';
 import { until } from '../../support/wait';
 import { DEMO, demoId, submit, X } from '../monitoring/support';
 import { BRIDGE, deliveriesSettled, emit, reading, startReceiver } from './support';
@@ -210,6 +211,8 @@ onEveryStore('who is told about an alarm, and when', { signIn: ['demo'], config:
     const states = async (alarmId: string) => (await deliveries(alarmId)).map((d) => [Number(d.round), Number(d.state), d.lastError]).sort();
     for (const id of ids) expect(await states(id)).toEqual([[0, 0, null], [1, 0, null]]);
 
+    const dropped = async () => figure((await scrape(ctx.server.url, ctx.server.app.platform.config.metricsToken)).text, 'vigil_notifications_total', { channel: 'notice', outcome: 'dropped' });
+    const before = await dropped();
     await emit(ctx.server, [reading('QJ-HLS-01', 'settlement', 1, tick())]);
     expectOk(await postParams(ctx.demo, `${X}/alarm/batchHandle`, { ids: handled.id, handleResult: '已现场处理' }));
     await db().updateTable('wit_alarm_delivery').set({ dueAt: Date.now() - 1 }).where('alarmId', 'in', ids).execute();
@@ -217,5 +220,6 @@ onEveryStore('who is told about an alarm, and when', { signIn: ['demo'], config:
     await until(async () => (await db().selectFrom('wit_alarm_delivery').select('state').where('alarmId', 'in', ids).execute()).every((d) => Number(d.state) !== 0 && Number(d.state) !== 4), 10_000, 'the held messages settled');
     await ctx.server.app.alarms.idle();
     for (const id of ids) expect(await states(id)).toEqual([[0, 1, null], [1, 3, '告警已恢复、已处理或已删除,不再提醒']]);
+    expect((await dropped()) - before).toBe(2);
   });
 });
