@@ -3,8 +3,11 @@ import { FLOW_MESSAGES, type FlowHistoryStep, type LeaveDetail } from '../../../
 import { seedId } from '../../../server/db/seed/ids';
 import { type ApiClient, signedIn } from '../../support/client';
 import { expectOk, expectRefused, expectRefusedExactly, type PageData } from '../../support/envelope';
+import { loggedErrors } from '../../support/failures';
 import { startPeer, type TestServer } from '../../support/server';
 import { ACCOUNTS, onEveryStore } from '../../support/suite';
+import { reading } from '../alarms/support';
+import { demoId, submit } from '../monitoring/support';
 import { claim, complete, definitionOf, F, LEAVE, sequence, startLeave, taskIn, upload } from './support';
 
 /**
@@ -170,5 +173,28 @@ onEveryStore('workflow actions racing across two processes', { signIn: ['demo', 
       ['李四', 'resolve'],
       ['张三', null],
     ]);
+  });
+
+  it('starts one disposal of an alarm two processes take up at once: the later start is undone', async () => {
+    const db = ctx.server.app.platform.db;
+    await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId('device:QJ-HLS-01'), pointKey: 'settlement', level1Upper: 40 });
+    // The peer judges a red reading and starts the alarm's disposal (alarm.flow.1), held before it writes.
+    const gateAt = held.hold();
+    peer.app.platform.events.emit('readings', [reading('QJ-HLS-01', 'settlement', 45)]);
+    await gateAt.reached;
+    const alarm = await db.selectFrom('wit_alarm').select(['id', 'tenantId', 'processInstanceId']).where('deviceId', '=', demoId('device:QJ-HLS-01')).where('pointKey', '=', 'settlement').executeTakeFirstOrThrow();
+    expect(alarm.processInstanceId).toBeNull();
+
+    // Meanwhile this process takes the alarm up too (as after a restart's catch-up), and links its own disposal.
+    ctx.server.app.platform.events.emit('alarms', { tenantId: alarm.tenantId, ids: [alarm.id], at: Date.now() });
+    await ctx.server.app.workflow.disposal.settled();
+    const { processInstanceId: linked } = await db.selectFrom('wit_alarm').select('processInstanceId').where('id', '=', alarm.id).executeTakeFirstOrThrow();
+    expect(linked).not.toBeNull();
+
+    gateAt.open();
+    await peer.app.workflow.disposal.settled();
+    const instances = await db.selectFrom('wf_instance').select('id').where('businessId', '=', alarm.id).execute();
+    expect(instances.map((i) => i.id)).toEqual([linked]);
+    expect(await loggedErrors(peer, 'alarm.disposal')).toEqual([]);
   });
 });
