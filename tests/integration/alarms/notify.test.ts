@@ -12,7 +12,8 @@ import { BRIDGE, deliveriesSettled, emit, reading, startReceiver } from './suppo
  * Who is told about an alarm, and when (server/alarms/notifier.ts `plan`): a person named several ways — by two
  * strategies, or as a recipient tied to a user and as that user — gets one message per channel and round; a strategy's
  * silence window holds its messages until the window ends, except for the levels it lists in silenceExceptLevels,
- * and a person named by a held and an excepted strategy is told at once.
+ * and a person named by a held and an excepted strategy is told at once. A held message goes to the person as they
+ * are when it is sent; reminders follow each strategy's interval (docs/alarms.md "Reminders").
  */
 
 const MINUTE = 60_000;
