@@ -1,9 +1,8 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Database, Db, DialectName } from '../../../server/db/database';
 import { migrateTo, migrateToLatest } from '../../../server/db/migrate';
+import { seedId } from '../../../server/db/seed/ids';
 import { nextId } from '../../../server/ids';
 import { formatDateTime } from '../../../server/time';
 import { storeKinds, withFreshStore } from '../../support/databases';
@@ -11,7 +10,7 @@ import type { Row } from '../../support/envelope';
 import { loggedErrors } from '../../support/failures';
 import { onEveryStore } from '../../support/suite';
 import { DEMO, demoId, submit } from '../monitoring/support';
-import { emit, reading } from './support';
+import { emit, reading, startReceiver } from './support';
 
 /**
  * The notification outbox (docs/alarms.md "Exactly once"): the sender claims a delivery by its id. A delivery that
@@ -60,25 +59,8 @@ async function makeUnclaimable(db: Db, dialect: DialectName): Promise<() => Prom
   };
 }
 
-/** A webhook receiver that holds its first answer until released: a delivery under way for as long as a test needs. */
-async function startHeldReceiver(): Promise<{ url: string; arrived: Promise<void>; release(): void; close(): Promise<void> }> {
-  let arrive = () => {};
-  const arrived = new Promise<void>((resolve) => {
-    arrive = resolve;
-  });
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const server = createServer((request, response) => {
-    request.resume();
-    arrive();
-    void released.then(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hooks/alarm`, arrived, release, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
+/** The demo tenant's administrator, the one person the tests' rows name. */
+const ADMIN = seedId(`user:${DEMO}:admin`);
 
 onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
   let restore: (() => Promise<void>) | undefined;
@@ -97,21 +79,18 @@ onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
     const db = ctx.server.app.platform.db;
     return (await db.selectFrom('wit_alarm').selectAll().where('deviceId', '=', demoId(`device:${code}`)).where('pointKey', '=', pointKey).executeTakeFirstOrThrow()) as Row;
   };
-  const adminId = async () =>
-    (await ctx.server.app.platform.db.selectFrom('blade_user').select('id').where('tenantId', '=', DEMO).where('account', '=', 'admin').executeTakeFirstOrThrow()).id;
 
   it('ends a pass past deliveries it cannot claim, and sends the ones behind them', async () => {
     const { db, dialect } = ctx.server.app.platform;
     const notifier = ctx.server.app.alarms.notifier;
     const alarm = await quietAlarm('QJ-CRACK-02', 'crack');
-    const admin = { id: await adminId() };
 
     // More unclaimable rows than one select takes (50), all due before the one that can go out.
     restore = await makeUnclaimable(db, dialect);
     const early = Date.now() - 3_600_000;
-    const stuck = Array.from({ length: 120 }, (_, i) => delivery(alarm, { personKey: `stuck:${i}`, userId: admin.id, dueAt: early + i }));
+    const stuck = Array.from({ length: 120 }, (_, i) => delivery(alarm, { personKey: `stuck:${i}`, userId: ADMIN, dueAt: early + i }));
     await db.insertInto('wit_alarm_delivery').values(stuck).execute();
-    const free = delivery(alarm, { personKey: `u:${admin.id}`, userId: admin.id });
+    const free = delivery(alarm, { personKey: `u:${ADMIN}`, userId: ADMIN });
     await db.insertInto('wit_alarm_delivery').values(free).execute();
 
     notifier.kick();
@@ -120,7 +99,7 @@ onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
     const sent = await db.selectFrom('wit_alarm_delivery').select(['state', 'attempts']).where('id', '=', String(free.id)).executeTakeFirstOrThrow();
     expect([Number(sent.state), Number(sent.attempts)]).toEqual([1, 1]);
     const logged = await db.selectFrom('wit_alarm_send_log').select(['userId', 'channel', 'success']).where('alarmId', '=', String(alarm.id)).execute();
-    expect(logged.map((l) => `${l.userId}|${l.channel}|${l.success}`)).toEqual([`${admin.id}|notice|1`]);
+    expect(logged.map((l) => `${l.userId}|${l.channel}|${l.success}`)).toEqual([`${ADMIN}|notice|1`]);
     // The unclaimable rows are still waiting, untouched, for a pass that can claim them.
     const waiting = await db.selectFrom('wit_alarm_delivery').select('state').where('personKey', 'like', 'stuck:%').execute();
     expect(waiting.map((w) => Number(w.state))).toEqual(stuck.map(() => 0));
@@ -138,7 +117,7 @@ onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
     const { db } = ctx.server.app.platform;
     const notifier = ctx.server.app.alarms.notifier;
     const alarm = await quietAlarm('QJ-HLS-01', 'settlement');
-    const hook = await startHeldReceiver();
+    const hook = await startReceiver(undefined, { held: true });
     try {
       const gateway = await submit(ctx.demo, 'alarmrecipient', { name: '慢网关', webhookUrl: hook.url, channels: 'webhook' });
       const slow = delivery(alarm, { personKey: `r:${gateway.id}`, recipientId: gateway.id, channel: 'webhook' });
@@ -146,8 +125,7 @@ onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
       notifier.kick();
       await hook.arrived;
       // Due before the delivery under way: the pass has moved past it and does not look back.
-      const admin = await adminId();
-      const behind = delivery(alarm, { personKey: `u:${admin}`, userId: admin, dueAt: Number(slow.dueAt) - 60_000 });
+      const behind = delivery(alarm, { personKey: `u:${ADMIN}`, userId: ADMIN, dueAt: Number(slow.dueAt) - 60_000 });
       await db.insertInto('wit_alarm_delivery').values(behind).execute();
       notifier.kick();
       hook.release();
@@ -170,10 +148,9 @@ onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
   it('sends at its next start what a sender that died mid-send had claimed, and leaves a recent claim to its sender', async () => {
     const { db } = ctx.server.app.platform;
     const alarm = await quietAlarm('QJ-TILT-01', 'tilt_x');
-    const admin = { id: await adminId() };
     // Claimed (state 4) six minutes ago by a process that died, and a minute ago by one still sending.
-    const dead = delivery(alarm, { personKey: `u:${admin.id}`, userId: admin.id, state: 4, claimedAt: Date.now() - 6 * 60_000 });
-    const busy = delivery(alarm, { personKey: 'u:busy', userId: admin.id, state: 4, claimedAt: Date.now() - 60_000 });
+    const dead = delivery(alarm, { personKey: `u:${ADMIN}`, userId: ADMIN, state: 4, claimedAt: Date.now() - 6 * 60_000 });
+    const busy = delivery(alarm, { personKey: 'u:busy', userId: ADMIN, state: 4, claimedAt: Date.now() - 60_000 });
     await db.insertInto('wit_alarm_delivery').values([dead, busy]).execute();
 
     restarted = true;
@@ -188,7 +165,7 @@ onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
         ]),
       );
       const logged = await server.app.platform.db.selectFrom('wit_alarm_send_log').select(['userId', 'channel', 'success']).where('alarmId', '=', String(alarm.id)).execute();
-      expect(logged.map((l) => `${l.userId}|${l.channel}|${l.success}`)).toEqual([`${admin.id}|notice|1`]);
+      expect(logged.map((l) => `${l.userId}|${l.channel}|${l.success}`)).toEqual([`${ADMIN}|notice|1`]);
       expect(await loggedErrors(server, 'alarm')).toEqual([]);
     } finally {
       await server.stop();

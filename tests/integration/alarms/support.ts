@@ -62,22 +62,43 @@ export async function startSmtp(): Promise<{ port: number; mails: Mail[]; connec
   return { port, mails, connections: () => connections, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** A local HTTP receiver that keeps every JSON body posted to it, and answers each with `answer`. */
-export async function startReceiver(answer = { status: 200, body: '{"ok":true}' }): Promise<{ url: string; bodies: unknown[]; types: string[]; close(): Promise<void> }> {
+export interface Receiver {
+  url: string;
+  bodies: unknown[];
+  types: string[];
+  /** Resolves once the first post has arrived. */
+  arrived: Promise<void>;
+  /** Lets a `held` receiver answer (what it holds, and every post after). */
+  release(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A local HTTP receiver that keeps every JSON body posted to it and answers each with `answer`; a `held` one answers
+ * only once released, keeping a delivery under way for as long as a test needs.
+ */
+export async function startReceiver(answer = { status: 200, body: '{"ok":true}' }, { held = false } = {}): Promise<Receiver> {
   const bodies: unknown[] = [];
   const types: string[] = [];
+  let arrive = () => {};
+  const arrived = new Promise<void>((resolve) => {
+    arrive = resolve;
+  });
+  let release = () => {};
+  const released = held ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       types.push(String(request.headers['content-type']));
       bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      response.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
+      arrive();
+      void released.then(() => response.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}/hooks/alarm`, bodies, types, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { url: `http://127.0.0.1:${port}/hooks/alarm`, bodies, types, arrived, release: () => release(), close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** A port where a TCP server accepts connections and never says a word (an SMTP server that hangs). */

@@ -1,8 +1,10 @@
 import { request } from 'node:http';
 import { expect, it } from 'vitest';
 import { SECRET_MASK } from '../../../resources/define';
+import { seedId } from '../../../server/db/seed/ids';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
+import { DEMO } from '../monitoring/support';
 
 /**
  * What the API log (blade_log_api, the log page's 接口日志; server/http/auth-hook.ts `installApiLog`) keeps of a call:
@@ -27,11 +29,10 @@ onEveryStore('the API log', { signIn: ['demo'] }, (ctx) => {
     // The SMTP password param (its key typed with spaces), a field named as a secret, and one the resources declare secret.
     const body = { paramName: 'SMTP 密码', paramKey: ' alarm.smtp.password ', paramValue: 'smtp-secret', remark: '值班邮箱', password: 'p', headers: 'X-Key: k' };
     const reply = await ctx.demo.request('POST', uri, { query: { probe: 'api-log' }, json: body });
-    const admin = await ctx.server.app.platform.db.selectFrom('blade_user').select('id').where('tenantId', '=', '100001').where('account', '=', 'admin').executeTakeFirstOrThrow();
 
     const [row, ...more] = await loggedOnce(uri);
     expect(more).toEqual([]);
-    expect(row).toMatchObject({ tenantId: '100001', createUser: admin.id, createBy: 'admin', type: String(reply.status), title: route, methodName: route, method: 'POST' });
+    expect(row).toMatchObject({ tenantId: DEMO, createUser: seedId(`user:${DEMO}:admin`), createBy: 'admin', type: String(reply.status), title: route, methodName: route, method: 'POST' });
     expect(JSON.parse(String(row.params))).toEqual({
       probe: 'api-log',
       body: { paramName: 'SMTP 密码', paramKey: ' alarm.smtp.password ', paramValue: SECRET_MASK, remark: '值班邮箱', password: SECRET_MASK, headers: SECRET_MASK },
