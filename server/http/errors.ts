@@ -27,7 +27,9 @@ function mapFrameworkError(error: FastifyError): ApiError | undefined {
   }
   // Redis away: a captcha cannot be issued or checked until it is back (docs/operations.md), not a fault to log.
   if (error instanceof StoreUnavailable) return new ApiError(503, MESSAGES.unavailable);
-  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return new ApiError(error.statusCode, error.message);
+  // Any other refusal of the framework or its plugins (a multipart field named __proto__): its status, our words, not
+  // the library's English.
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return new ApiError(error.statusCode, MESSAGES.validation);
   return undefined;
 }
 

@@ -83,6 +83,11 @@ onEveryStore('bad input', { signIn: ['admin', 'demo'], prepare: boom, config: { 
     for (let i = 0; i < 1001; i++) fields.append(`f${i}`, 'x');
     const parts = await ctx.admin.request('POST', '/api/blade-flow/manager/deploy-upload', { raw: fields });
     expect([parts.status, parts.body]).toMatchObject([413, { code: 413, success: false, msg: '上传文件过大' }]);
+    // Any other refusal of the upload's parser keeps its status and takes our words.
+    const poisoned = new FormData();
+    poisoned.append('__proto__', 'x');
+    const proto = await ctx.admin.request('POST', '/api/blade-flow/manager/deploy-upload', { raw: poisoned });
+    expect([proto.status, proto.body]).toEqual([400, { code: 400, success: false, data: null, msg: '参数校验失败' }]);
   });
 
   it('refuses missing and mistyped parameters', async () => {
