@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, signedIn } from '../../support/client';
 import { storeKinds } from '../../support/databases';
 import { expectOk, expectRefusedExactly, postParams, type Row } from '../../support/envelope';
-import { startServer, type TestServer } from '../../support/server';
+import { CALL_LIMITS } from '../../../server/http/limits';
+import { RELAXED_LIMITS, startServer, type TestServer } from '../../support/server';
 import { findByAccount, insertRole } from './support';
 
 /**
@@ -40,6 +41,8 @@ async function startProvider(): Promise<{ url: string; close(): Promise<void> }>
 
 type TokenBody = Record<string, string>;
 
+const REGISTER_LIMIT = 20;
+
 describe.each(await storeKinds())('third-party registration on %s', (store) => {
   let provider: Awaited<ReturnType<typeof startProvider>>;
   let server: TestServer;
@@ -49,6 +52,8 @@ describe.each(await storeKinds())('third-party registration on %s', (store) => {
     provider = await startProvider();
     server = await startServer(store, {
       socialProviders: [{ source: 'local', clientId: 'vigil', clientSecret: 'vigil-secret', tokenUrl: `${provider.url}/token`, userInfoUrl: `${provider.url}/user` }],
+      // Twenty registrations an hour from one address: more than the tests before the last make.
+      limits: { ...RELAXED_LIMITS, register: { ...CALL_LIMITS.register, max: REGISTER_LIMIT } },
     });
     tenantAdmin = await signedIn(server.url, 'admin', 'admin', '100001');
   });
@@ -140,5 +145,17 @@ describe.each(await storeKinds())('third-party registration on %s', (store) => {
     expect(again).toMatchObject({ user_id: '-1', oauth_id: token.oauth_id });
     expectOk(await daveAgain.post('/api/blade-user/register-guest', { ...form, account: 'dave_again' }));
     expect(await findByAccount(tenantAdmin, 'dave_again')).toMatchObject({ status: 0 });
+  });
+
+  // Last: it spends the address's registrations for the hour.
+  it('refuses registrations from one address past the hour’s limit, in its own words', async () => {
+    const { client: erin } = await social('erin');
+    let refused: Awaited<ReturnType<typeof erin.post>> | undefined;
+    for (let i = 0; i <= REGISTER_LIMIT && !refused; i++) {
+      const answer = await erin.post('/api/blade-user/register-guest', { tenantId: '100001', account: '' });
+      if (answer.status === 429) refused = answer;
+      else expect(answer.body.msg).toBe('请先输入账号名称');
+    }
+    expect(refused?.body).toMatchObject({ code: 429, success: false, msg: expect.stringMatching(/^注册过于频繁,请 \d+ 秒后再试$/) });
   });
 });

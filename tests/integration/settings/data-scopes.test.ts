@@ -38,7 +38,7 @@ onEveryStore('data scopes by author and by dept tree', { signIn: ['admin'] }, (c
   let lead: ApiClient;
   let author: ApiClient;
 
-  const scope = async (scopeType: number, name: string, rule: { scopeColumn?: string; scopeValue?: string } = {}) =>
+  const scope = async (scopeType: number, name: string, rule: { scopeColumn?: string; scopeValue?: string; resourceCode?: string } = {}) =>
     expectOk(await ctx.admin.post<{ id: string }>('/api/blade-system/data-scope/submit', { menuId: '1', resourceCode: 'blade-system/param', scopeName: name, scopeType, ...rule })).id;
 
   beforeAll(async () => {
@@ -130,6 +130,20 @@ onEveryStore('data scopes by author and by dept tree', { signIn: ['admin'] }, (c
     expect(await seen(fallback.client)).toEqual({ listed: [], opened: [], exported: [] });
     expectOk(await fallback.client.post(`${PARAM}/submit`, { paramName: 'scope.nocol', paramKey: 'scope.nocol', paramValue: 'v' }));
     expect((await seen(fallback.client)).listed).toEqual(['scope.nocol']);
+  });
+
+  it('applies a scope to a list that joins a table of the same columns: the follow-up’s instances with their definitions', async () => {
+    const follower = await staffWith('scope_follow', 'sibling', [await scope(2, '本人流程', { resourceCode: 'wf_instance' })]);
+    const db = ctx.server.app.platform.db;
+    const definition = await db.selectFrom('wf_definition').select(['id', 'processKey']).where('tenantId', '=', DEMO).executeTakeFirstOrThrow();
+    const instance = (title: string, createUser: string) => ({
+      id: nextId(), tenantId: DEMO, definitionId: definition.id, processKey: definition.processKey, title, state: 3, startTime: STAMP,
+      createUser, createTime: STAMP, updateTime: STAMP, status: 1, isDeleted: 0,
+    });
+    const own = instance('本人发起', follower.userId);
+    await db.insertInto('wf_instance').values([own, instance('他人发起', '1')]).execute();
+    const listed = expectOk(await follower.client.get<PageData>('/api/blade-flow/follow/list', { size: 100 }));
+    expect([listed.total, listed.records.map((r) => r.processInstanceId)]).toEqual([1, [own.id]]);
   });
 
   it('widens with every scope granted: own rows and all rows show all rows', async () => {

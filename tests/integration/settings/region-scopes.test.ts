@@ -136,6 +136,22 @@ onEveryStore('regions and scopes', { signIn: ['admin', 'demo'] }, (ctx) => {
     }
   });
 
+  it('never holds the caller’s own and session routes to an API scope: nobody is locked out of their profile or sign-out', async () => {
+    const staff = await createStaff(ctx.server, '100001', 'session_scoped');
+    const own = ['/wit-xinde/alarm/getNoticeInfo', '/blade-auth/oauth/user-info'];
+    const ids: string[] = [];
+    try {
+      for (const path of own) {
+        const scope = { menuId: '1', resourceCode: `own_${ids.length}`, scopeName: `本人接口 ${path}`, scopePath: path, scopeType: 1 };
+        ids.push(expectOk(await ctx.admin.post<{ id: string }>('/api/blade-system/api-scope/submit', scope)).id);
+      }
+      // Covered by scopes the staff's role is not granted, and still answered.
+      for (const path of own) expect((await staff.client.get(`/api${path}`)).status, path).toBe(200);
+    } finally {
+      expectOk(await ctx.admin.post('/api/blade-system/api-scope/remove', undefined, { ids: ids.join(',') }));
+    }
+  });
+
   it('enforces "own dept and its children", by the dept tree and not by a look-alike id', async () => {
     const db = ctx.server.app.platform.db;
     const now = '2026-01-01 00:00:00';
