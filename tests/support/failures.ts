@@ -30,3 +30,10 @@ export async function loggedErrors(server: TestServer, kind: string): Promise<st
   const rows = await server.app.platform.db.selectFrom('blade_log_error').select('message').where('exceptionName', '=', kind).execute();
   return rows.map((row) => String(row.message));
 }
+
+/** The messages the error log holds of one kind, removed from it: a test that caused them leaves none behind. */
+export async function takeLoggedErrors(server: TestServer, kind: string): Promise<string[]> {
+  const messages = await loggedErrors(server, kind);
+  await server.app.platform.db.deleteFrom('blade_log_error').where('exceptionName', '=', kind).execute();
+  return messages;
+}

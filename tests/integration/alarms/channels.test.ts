@@ -208,8 +208,29 @@ onEveryStore('alarm channels', { signIn: ['demo'] }, (ctx) => {
     expect(logs.find((l) => l.channel === 'email')).toMatchObject({ success: 1, target: 'duty@example.com', attempt: 1 });
   });
 
+  it('mails a user at their own address when their recipient entry leaves it blank, and names a user without a real name by their name', async () => {
+    // The mail server set up in the test before.
+    const db = ctx.server.app.platform.db;
+    const [entryUser, direct] = [await staffUser(ctx.server, DEMO, 'blank_entry'), await staffUser(ctx.server, DEMO, 'no_real_name')];
+    await db.updateTable('blade_user').set({ email: 'own@example.com' }).where('id', '=', entryUser.userId).execute();
+    await db.updateTable('blade_user').set({ email: 'direct@example.com', realName: null, name: '值班丙' }).where('id', '=', direct.userId).execute();
+    const entry = await submit(ctx.demo, 'alarmrecipient', { name: '值班乙', userId: entryUser.userId, email: '', phone: '', channels: 'email' });
+    // Blue: no strategy of the tests before tells anyone of it.
+    const alarm = await raise('QJ-TILT-02', 'tilt_y', 4, { recipientIds: entry.id, userIds: direct.userId }, 'email');
+    await deliveriesSettled(ctx.server, alarm.id, 2);
+    const logs = (await sendLogs(alarm.id)).map((l) => [l.recipientName, l.target, l.success]).sort();
+    expect(logs).toEqual([
+      ['值班丙', 'direct@example.com', 1],
+      ['值班乙', 'own@example.com', 1],
+    ]);
+    // Nor does this one of the tests after.
+    const [strategy] = expectOk(await ctx.demo.get<PageData>(`${X}/alarmnoticestrategy/list`, { name: 'QJ-TILT-02 tilt_y' })).records;
+    expect(strategy.name).toBe('QJ-TILT-02 tilt_y');
+    expectOk(await ctx.demo.post(`${X}/alarmnoticestrategy/remove`, undefined, { ids: String(strategy.id) }));
+  });
+
   it('gives an e-mail up at once when the stored SMTP password opens under no configured key', async () => {
-    // The mail server of the test before, and a password sealed under a key this server does not have.
+    // The mail server set up above, and a password sealed under a key this server does not have.
     const sealed = new Secrets([randomBytes(32)]).seal('smtp-secret');
     expectOk(await ctx.demo.post('/api/blade-system/param/submit', { paramName: 'SMTP 密码', paramKey: SMTP_PARAMS.password, paramValue: 'placeholder' }));
     await ctx.server.app.platform.db.updateTable('blade_param').set({ paramValue: sealed }).where('tenantId', '=', DEMO).where('paramKey', '=', SMTP_PARAMS.password).execute();

@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
-import { loggedErrors } from '../../support/failures';
+import { failInserts, loggedErrors, takeLoggedErrors } from '../../support/failures';
 import { createStaff, type Staff } from '../../support/staff';
 import { onEveryStore } from '../../support/suite';
 import { figure, scrape } from '../ops/support';
@@ -222,5 +222,26 @@ onEveryStore('who is told about an alarm, and when', { signIn: ['demo'], config:
     await ctx.server.app.alarms.idle();
     for (const id of ids) expect(await states(id)).toEqual([[0, 1, null], [1, 3, '告警已恢复、已处理或已删除,不再提醒']]);
     expect((await dropped()) - before).toBe(2);
+  });
+
+  it('logs a reminder the store refuses to plan, and plans it at the next check once the store takes it', async () => {
+    const duty = await staff('remind_refused');
+    await strategy({ name: '存储故障提醒', userIds: duty.userId, repeatInterval: 1 });
+    const alarm = await raise('QJ-TILT-02', 'tilt_x');
+    await ctx.server.app.alarms.idle();
+    const restore = await failInserts(ctx.server, 'wit_alarm_delivery', 'new.round >= 1');
+    try {
+      await db().updateTable('wit_alarm').set({ levelAt: Date.now() - 70_000 }).where('id', '=', alarm.id).execute();
+      await until(async () => (await loggedErrors(ctx.server, 'alarm')).length > 0, 10_000, 'the refused plan logged');
+    } finally {
+      await restore();
+    }
+    // One line per refused check (every 0.2 s here), each naming the store's refusal.
+    const errors = await takeLoggedErrors(ctx.server, 'alarm');
+    expect(errors.length).toBeGreaterThan(0);
+    for (const error of errors) expect(error).toContain('storage failure');
+    expect(await told(alarm.id)).toEqual([`${duty.userId}|0`]);
+    await until(async () => (await told(alarm.id)).length === 2, 10_000, 'the reminder planned at the next check');
+    expect(await told(alarm.id)).toEqual([`${duty.userId}|0`, `${duty.userId}|1`]);
   });
 });

@@ -7,9 +7,10 @@ import { nextId } from '../../../server/ids';
 import { formatDateTime } from '../../../server/time';
 import { storeKinds, withFreshStore } from '../../support/databases';
 import type { Row } from '../../support/envelope';
-import { loggedErrors } from '../../support/failures';
+import { failInserts, loggedErrors, takeLoggedErrors } from '../../support/failures';
 import { onEveryStore } from '../../support/suite';
 import { DEMO, demoId, submit } from '../monitoring/support';
+import { figure, scrape } from '../ops/support';
 import { emit, reading, startReceiver } from './support';
 
 /**
@@ -138,6 +139,69 @@ onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
           [behind.id, 1],
         ]),
       );
+    } finally {
+      hook.release();
+      await hook.close();
+    }
+  });
+
+  it('logs a send whose outcome the store refuses, and leaves its claim to the next start', async () => {
+    const { db } = ctx.server.app.platform;
+    const notifier = ctx.server.app.alarms.notifier;
+    const alarm = await quietAlarm('QJ-CRACK-01', 'crack');
+    const notice = delivery(alarm, { personKey: `u:${ADMIN}`, userId: ADMIN });
+    await db.insertInto('wit_alarm_delivery').values(notice).execute();
+    const restore = await failInserts(ctx.server, 'wit_alarm_send_log', `new.alarm_id = '${alarm.id}'`);
+    try {
+      notifier.kick();
+      await notifier.idle();
+    } finally {
+      await restore();
+    }
+    expect(await takeLoggedErrors(ctx.server, 'alarm')).toEqual([expect.stringContaining('storage failure')]);
+    // Sent, but with no outcome stored it stays claimed: a restart's reclaim sends it again (at least once).
+    const row = await db.selectFrom('wit_alarm_delivery').select(['state', 'attempts']).where('id', '=', String(notice.id)).executeTakeFirstOrThrow();
+    expect([Number(row.state), Number(row.attempts)]).toEqual([4, 0]);
+  });
+
+  // It stops the suite's sender; the test after it restarts the server.
+  it('counts what waits in its backlog, and once stopped finishes the send under way, waits for it and sends nothing more', async () => {
+    const { db } = ctx.server.app.platform;
+    const notifier = ctx.server.app.alarms.notifier;
+    const backlog = async () => figure((await scrape(ctx.server.url, ctx.server.app.platform.config.metricsToken)).text, 'vigil_notifier_backlog');
+    const stateOf = async (row: Record<string, unknown>) =>
+      Number((await db.selectFrom('wit_alarm_delivery').select('state').where('id', '=', String(row.id)).executeTakeFirstOrThrow()).state);
+    // Besides what earlier tests left claimed.
+    const before = await backlog();
+
+    const alarm = await quietAlarm('QJ-HLS-02', 'settlement');
+    const hook = await startReceiver(undefined, { held: true });
+    try {
+      const gateway = await submit(ctx.demo, 'alarmrecipient', { name: '停机网关', webhookUrl: hook.url, channels: 'webhook' });
+      const slow = delivery(alarm, { personKey: `r:${gateway.id}`, recipientId: gateway.id, channel: 'webhook' });
+      await db.insertInto('wit_alarm_delivery').values(slow).execute();
+      notifier.kick();
+      await hook.arrived;
+      // Due behind the send under way, in the same pass's next select.
+      const later = delivery(alarm, { personKey: `u:${ADMIN}`, userId: ADMIN, dueAt: Number(slow.dueAt) + 1 });
+      await db.insertInto('wit_alarm_delivery').values(later).execute();
+      expect((await backlog()) - before).toBe(2); // one being sent, one waiting
+
+      let stopped = false;
+      const stopping = notifier.stop().then(() => {
+        stopped = true;
+      });
+      // A stop that did not wait for the send would have ended within this read (nothing else of it waits).
+      expect(await stateOf(slow)).toBe(4);
+      expect(stopped).toBe(false);
+      hook.release();
+      await stopping;
+      expect(await stateOf(slow)).toBe(1);
+      // The pass ended at its next select; a kick of a stopped sender starts none.
+      notifier.kick();
+      await notifier.idle();
+      expect(await stateOf(later)).toBe(0);
+      expect((await backlog()) - before).toBe(1);
     } finally {
       hook.release();
       await hook.close();

@@ -1,15 +1,22 @@
-import { expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import { afterAll, expect, it } from 'vitest';
 import { signedIn } from '../../support/client';
 import type { FlowDefinition, FlowTask } from '../../../resources/wire/flow';
 import { seedId } from '../../../server/db/seed/ids';
 import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
-import { loggedErrors } from '../../support/failures';
+import { failInserts, loggedErrors } from '../../support/failures';
 import { onEveryStore } from '../../support/suite';
-import { emit, reading } from '../alarms/support';
+import { until } from '../../support/wait';
+import { BRIDGE, emit, reading } from '../alarms/support';
 import { DEMO, demoId, submit, X } from '../monitoring/support';
+import { createLink, screenSocket } from '../screen/support';
 import { claim, complete, F, instanceOf, parallel, sequence, taskIn, tasksOf, upload } from './support';
 
 onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhangsan'] }, (ctx) => {
+  const sockets: Socket[] = [];
+  afterAll(() => {
+    for (const socket of sockets) socket.close();
+  });
   const alarmOf = async (code: string, pointKey: string) =>
     expectOk(await ctx.demo.get<PageData<Row & Record<string, unknown>>>(`${X}/alarm/list`, { deviceId: demoId(`device:${code}`), pointKey_equal: pointKey, descs: 'firstTime' })).records[0];
   /** A channel's rule with these limits, a reading of `value`, and the alarm it raised once the disposal looked at it. */
@@ -57,7 +64,10 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
     expect((await listed(ctx.demo, { handleState: 0 })).total).toBe(1);
     const logged = async () => expectOk(await ctx.demo.get<PageData>(`${X}/alarmlog/list`, { alarmId: alarm.id })).total;
     const before = await logged();
+    // The wall screen hears of the handling, as of a person's.
+    const screen = await screenSocket(ctx.server, (await createLink(ctx.demo, { projectIds: [BRIDGE] })).secret, sockets);
     expectOk(await complete(ctx.demo, close.taskId, true, '同意关闭'));
+    await until(() => screen.alarms.some((a) => a.id === alarm.id && a.handleState === 1), 10_000, 'the handling on the wall screen');
 
     expect((await instanceOf(ctx.demo, instanceId)).state).toBe(3);
     const handled = await alarmOf('QJ-HLS-01', 'settlement');
@@ -134,6 +144,24 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
     const [last] = await open();
     expectOk(await complete(ctx.demo, last.taskId, true, '传感器正常'));
     expect(await alarmOf('QJ-RAIN-01', 'rainfall')).toMatchObject({ processState: 3, processTasks: '', handleState: 1 });
+  });
+
+  it('logs a disposal the store refuses to start, with its alarm, leaves nothing half-started and goes on with the next alarm', async () => {
+    const db = ctx.server.app.platform.db;
+    const red = (pointKey: string) => raise('QJ-TILT-02', pointKey, 45, { level1Upper: 40 });
+    const restore = await failInserts(ctx.server, 'wf_instance', "new.business_table = 'wit_alarm'");
+    let refused: Row;
+    try {
+      refused = await red('tilt_x');
+    } finally {
+      await restore();
+    }
+    const logged = await loggedErrors(ctx.server, 'alarm.disposal');
+    expect(logged.filter((message) => message.includes('storage failure'))).toEqual([`${refused.id}: storage failure`]);
+    expect(refused).toMatchObject({ alarmLevel: 1, processInstanceId: null, processState: null });
+    expect(await db.selectFrom('wf_instance').select('id').where('businessId', '=', refused.id).execute()).toEqual([]);
+    // The failure ends that consideration only: the next alarm's disposal starts.
+    expect(await red('tilt_y')).toMatchObject({ alarmLevel: 1, processState: 1, processTasks: '告警确认' });
   });
 
   // Last: it restarts the suite's server.
