@@ -24,7 +24,8 @@ function visibleProjects(p: Principal, binned: boolean, only?: readonly string[]
   return sql`select id from wit_project where ${live} and (id in (${assigned}) or not exists (${assigned}))`;
 }
 
-const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
+/** A hop of `projectThrough`: `table.column`, both plain identifiers (they go into the SQL as they are). */
+const HOP = /^([a-z][a-z0-9_]*)\.([a-z][a-z0-9_]*)$/;
 
 /**
  * `field` (or the chain of live rows of `table.column` hops from it) leads to a visible project; rows of no project
@@ -42,8 +43,8 @@ export function projectScope(p: Principal, field: string, through: readonly stri
   // Innermost first: the last hop holds the project id; each earlier hop selects ids of its table.
   let inner: RawBuilder<unknown> | undefined;
   for (const hop of [...through].reverse()) {
-    const [table, column] = hop.split('.');
-    if (!IDENTIFIER.test(table) || !IDENTIFIER.test(column)) throw new Error(`bad projectThrough hop ${hop}`);
+    const [, table, column] = HOP.exec(hop) ?? [];
+    if (!table || !column) throw new Error(`bad projectThrough hop ${hop}`);
     const test = inner ? sql`${sql.raw(column)} in (${inner})` : last(sql.raw(column));
     inner = sql`select id from ${sql.raw(table)} where ${live} and ${test}`;
   }
