@@ -73,6 +73,10 @@ onEveryStore('projects, customers, categories and user projects', { signIn: ['ad
 
     // Without assignments a user sees every project of the tenant.
     expect(expectOk(await staff.client.get<PageData>(`${X}/project/list`)).total).toBeGreaterThanOrEqual(2);
+    // Counted now, the lists' totals must not outlive the assignment below (a count is cached a while).
+    const total = async (resource: string) => expectOk(await staff.client.get<PageData>(`${X}/${resource}/list`, { size: 100 })).total;
+    expect(await total('device')).toBe(10);
+    expect(await total('devicepoint')).toBe(16); // the other project's device has none
 
     expectOk(await postParams(ctx.demo, `${X}/userproject/setUserProject`, { userId: staff.userId, projectIds: bridge }));
     const assigned = expectOk(await ctx.demo.get<{ projectIds: string[] }>(`${X}/userproject/selectUserProject`, { userId: staff.userId }));
@@ -87,6 +91,13 @@ onEveryStore('projects, customers, categories and user projects', { signIn: ['ad
     expect(expectOk(await staff.client.get(`${X}/device/detail`, { id: unplaced.id }))).toBeNull();
     const points = expectOk(await staff.client.get<PageData>(`${X}/devicepoint/list`, { size: 100 }));
     expect(points.total).toBe(16);
+    // A device moved to the other project takes its points out of sight at once (the points' scope reads the devices).
+    const moved = demoId('device:QJ-CRACK-02');
+    const { groupId } = expectOk(await ctx.demo.get<Row>(`${X}/device/detail`, { id: moved }));
+    expectOk(await ctx.demo.post(`${X}/device/submit`, { id: moved, projectId: other.id, groupId: null }));
+    expect([await total('device'), await total('devicepoint')]).toEqual([8, 14]);
+    expectOk(await ctx.demo.post(`${X}/device/submit`, { id: moved, projectId: bridge, groupId }));
+    expect([await total('device'), await total('devicepoint')]).toEqual([9, 16]);
     expectEvery(expectOk(await staff.client.get<PageData>(`${X}/monitorpoint/list`, { size: 100 })).records, (p) => p.projectId === bridge);
     expect(expectOk(await staff.client.get<PageData>(`${X}/gateway/list`)).total).toBe(1);
     // Nor can the user write into the other project, or widen the own assignment.
@@ -137,6 +148,8 @@ onEveryStore('projects, customers, categories and user projects', { signIn: ['ad
     await submit(ctx.demo, 'pointrelationdevice', { monitorPointId: mp.id, deviceId: dev.id, pointKey: 'depth_1' });
     await submit(ctx.demo, 'mqttuser', { username: 'pit-01', password: 'Device#Secret01', clientType: 1, clientId: 'PIT-01' });
 
+    // Counted before the removal: the count must not outlive it.
+    expect(expectOk(await ctx.demo.get<PageData>(`${X}/device/list`, { code: 'PIT-01' })).total).toBe(1);
     expectOk(await ctx.demo.request('POST', `${X}/project/remove`, { query: { ids: project.id } }) as never);
     expect(expectOk(await ctx.demo.get(`${X}/project/detail`, { id: project.id }))).toBeNull();
     expect(expectOk(await ctx.demo.get<PageData>(`${X}/device/list`, { code: 'PIT-01' })).total).toBe(0);

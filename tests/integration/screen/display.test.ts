@@ -197,7 +197,7 @@ onEveryStore('a display link reads its screen and nothing else', { signIn: ['dem
     expect((await displayCall(ctx.server, moved.secret, TREND, { deviceId: moving.devices.B1.id, pointKey: 'settlement' })).status).toBe(404);
   });
 
-  it('leaves out what was removed: a monitor point in the recycle bin is off the screen', async () => {
+  it('leaves out what was removed: a monitor point or a project in the recycle bin is off the screen', async () => {
     const r = await buildStructure(ctx.demo, 'RM');
     const removing = await createLink(ctx.demo, { projectIds: [r.projectA] });
     const points = async () => expectOk(await displayCall<ScreenData>(ctx.server, removing.secret, DATA)).projects[0].points.map((p) => p.id);
@@ -206,6 +206,10 @@ onEveryStore('a display link reads its screen and nothing else', { signIn: ['dem
     expectOk(await postParams(ctx.demo, `${X}/pointrelationdevice/remove`, { ids: bindings.map((b) => b.id).join(',') }));
     expectOk(await postParams(ctx.demo, `${X}/monitorpoint/remove`, { ids: r.points.M2 }));
     expect(await points()).toEqual([r.points.M1]);
+    // Its project removed, the link shows nothing of it: no project, no device's trend.
+    expectOk(await ctx.demo.request('POST', `${X}/project/remove`, { query: { ids: r.projectA } }) as never);
+    expect(expectOk(await displayCall<ScreenData>(ctx.server, removing.secret, DATA)).projects).toEqual([]);
+    expect((await displayCall(ctx.server, removing.secret, TREND, { deviceId: r.devices.A1.id, pointKey: 'tilt_x' })).status).toBe(404);
   });
 
   it('pushes readings over real MQTT, alarms and presence of its projects only, one event per project and batch', async () => {

@@ -37,6 +37,8 @@ onEveryStore('logs and data sources', { signIn: ['admin', 'demo'] }, (ctx) => {
       [[], '没有要上传的日志'],
       [[{ type: 'x' }], '请输入错误信息'],
       [[{ message: 'x', time: 'yesterday' }], '日期格式应为 yyyy-MM-dd HH:mm:ss'],
+      // Each fault named by where it is, all of them.
+      [[{ message: 'x' }, { type: 'x' }, { message: 'x', time: 'yesterday' }], '1.message: 请输入错误信息; 2.time: 日期格式应为 yyyy-MM-dd HH:mm:ss'],
       [Array.from({ length: 101 }, () => ({ message: 'x' })), '单次最多上传100条日志'],
     ];
     for (const [body, message] of bad) {
