@@ -20,10 +20,11 @@ import { type LooseDb, type LooseSchema, loose, type Tables } from './tables';
  * and write of a declared resource goes through here, from the generic routes and from hand-written modules.
  *
  * Module code that needs more than the row calls uses the same gate:
- * - `select(ctx)`, `updating(ctx, changes)`, `deleting(ctx)`: Kysely builders with the scope already applied (its
- *   columns named by table, so joins stay unambiguous), typed by the resource's table; the module adds its own
- *   where, joins and aggregates, checked by the compiler.
- * - `updateWhere` / `removeWhere`: bulk updates and soft deletes by conditions, with the audit columns.
+ * - `select(ctx)`: a Kysely select with the scope already applied (its columns named by table, so joins stay
+ *   unambiguous), typed by the resource's table; the module adds its own where, joins and aggregates, checked by the
+ *   compiler.
+ * - `updateWhere` / `removeWhere` / `purgeWhere`: bulk updates and soft deletes (with the audit columns) and hard
+ *   deletes by conditions.
  * - `build` / `insertMany`: rows with their base columns (id, tenant, audit), for batch inserts.
  * - `within(trx)`: the same repository bound to a transaction; `transact` runs one and tells the caches of what its
  *   views wrote once it has committed.
@@ -48,10 +49,6 @@ export type Select<R extends Resource = Resource> = Generic<R> extends true
   ? LooseSelect
   : // biome-ignore lint/complexity/noBannedTypes: Kysely's own type of a select with nothing selected yet
     SelectQueryBuilder<Schema, TableOf<R>, {}>;
-export type Update<R extends Resource = Resource> = Generic<R> extends true
-  ? LooseUpdate
-  : UpdateQueryBuilder<Schema, TableOf<R>, TableOf<R>, UpdateResult>;
-export type Delete<R extends Resource = Resource> = Generic<R> extends true ? LooseDelete : DeleteQueryBuilder<Schema, TableOf<R>, DeleteResult>;
 /** Columns a module sets or writes: any value (the zod schema or the module checks it), but only the table's columns. */
 export type Values<R extends Resource = Resource> = { [C in ColumnOf<R>]?: unknown };
 type ColumnOf<R extends Resource> = Generic<R> extends true ? string : Extract<keyof Tables[TableOf<R>], string>;
@@ -63,10 +60,10 @@ type LooseUpdate = UpdateQueryBuilder<LooseSchema, string, string, UpdateResult>
 type LooseDelete = DeleteQueryBuilder<LooseSchema, string, DeleteResult>;
 
 /**
- * The one cast between the two views: a builder made on the loose view of `this.resource.table` is handed out typed
- * by that same table (`Select<R>`, `Update<R>`, `Delete<R>`), which the compiler cannot see through a run-time name.
+ * The one cast between the two views: a select made on the loose view of `this.resource.table` is handed out typed
+ * by that same table (`Select<R>`), which the compiler cannot see through a run-time name.
  */
-function typed<Typed>(builder: LooseSelect | LooseUpdate | LooseDelete): Typed {
+function typed<Typed>(builder: LooseSelect): Typed {
   return builder as unknown as Typed;
 }
 
@@ -139,7 +136,7 @@ export class Repository<R extends Resource = Resource> {
     readonly resource: R,
     private readonly deps: RepositoryDeps,
   ) {
-    const tenantField = resource.tenancy === 'tenant' ? { tenantId: z.string().regex(/^\d{6}$/).optional() } : {};
+    const tenantField = resource.tenancy === 'tenant' ? { tenantId: z.string().regex(/^\d{6}$/, '租户编号应为6位数字').optional() } : {};
     const full = resource.fields.extend(BASE_WRITABLE.shape).extend(tenantField);
     this.insertSchema = full as unknown as z.ZodType<Row>;
     this.updateSchema = full.partial() as unknown as z.ZodType<Row>;
@@ -226,21 +223,11 @@ export class Repository<R extends Resource = Resource> {
     return qb;
   }
 
-  /** A scoped update setting `changes` (secrets sealed, no audit columns: `updateWhere` adds them). */
-  async updating(ctx: CallContext, changes: Values<R>, options?: ScopeOptions): Promise<Update<R>> {
-    return typed(await this.scopedUpdate(ctx, this.sealedByConditions(changes), options));
-  }
-
   private async scopedUpdate(ctx: CallContext, changes: Row, options?: ScopeOptions): Promise<LooseUpdate> {
     if (ctx.display) throw forbidden();
     let qb = this.loose.updateTable(this.table).set(changes);
     for (const condition of await this.scope(ctx, options)) qb = qb.where(condition);
     return qb;
-  }
-
-  /** A scoped hard delete: purging rows for good (with `{ deleted: true }`, only rows already in the recycle bin). */
-  async deleting(ctx: CallContext, options?: ScopeOptions): Promise<Delete<R>> {
-    return typed(await this.scopedDelete(ctx, options));
   }
 
   private async scopedDelete(ctx: CallContext, options?: ScopeOptions): Promise<LooseDelete> {
@@ -296,11 +283,11 @@ export class Repository<R extends Resource = Resource> {
   }
 
   /** A scoped select with the query's filters and sorting, plus any conditions the caller adds. */
-  async query(ctx: CallContext, query: Query, extra: Condition[] = [], skip?: ReadonlySet<string>): Promise<Select<R>> {
+  async query(ctx: CallContext, query: Query, extra: Condition[], skip?: ReadonlySet<string>): Promise<Select<R>> {
     return typed(await this.filtered(ctx, query, extra, skip));
   }
 
-  private async filtered(ctx: CallContext, query: Query, extra: Condition[] = [], skip?: ReadonlySet<string>): Promise<LooseSelect> {
+  private async filtered(ctx: CallContext, query: Query, extra: Condition[], skip?: ReadonlySet<string>): Promise<LooseSelect> {
     let qb = await this.scopedSelect(ctx);
     for (const condition of [...filtersOf(this.resource, this.deps.dialect, query, skip), ...extra]) qb = qb.where(condition);
     return qb;
@@ -311,7 +298,7 @@ export class Repository<R extends Resource = Resource> {
     return qb.orderBy('id', 'desc');
   }
 
-  async page(ctx: CallContext, query: Query, extra: Condition[] = []): Promise<Page<PresentedRowOf<R>>> {
+  async page(ctx: CallContext, query: Query, extra: Condition[]): Promise<Page<PresentedRowOf<R>>> {
     const { current, size } = pagingOf(query);
     const qb = await this.filtered(ctx, query, extra);
     const counting = qb.select((eb) => eb.fn.countAll<number>().as('total'));
@@ -327,7 +314,7 @@ export class Repository<R extends Resource = Resource> {
   }
 
   /** The ids of the rows a list query names, in its order, at most `limit` (a list export reads the rows by id after). */
-  async ids(ctx: CallContext, query: Query, extra: Condition[] = [], limit = 10_000): Promise<string[]> {
+  async ids(ctx: CallContext, query: Query, extra: Condition[], limit = 10_000): Promise<string[]> {
     const qb = await this.filtered(ctx, query, extra);
     const rows = await this.sorted(qb.select(`${this.table}.id as id`), query).limit(limit).execute();
     return rows.map((row) => String(row.id));

@@ -16,6 +16,7 @@ const STAFF: Principal = {
   clientId: 'saber',
   jti: 'j',
   sessionId: 's',
+  exp: 0,
 };
 
 describe('the project scope (server/db/project-scope.ts)', () => {

@@ -75,6 +75,13 @@ onEveryStore('ownership of rows under update', { signIn: ['admin', 'demo'] }, (c
     const { path, body } = CASES.param;
     const created = expectOk(await ctx.demo.post<Row>(`${path}/submit`, { ...body, paramKey: 'owner.moved' }));
     const before = await detail(path, created.id);
+    // A new row's audit columns: its author is its last editor, at the same time.
+    expect([before.updateUser, before.updateTime, before.status, before.isDeleted]).toEqual([before.createUser, before.createTime, 1, 0]);
+    // A tenant is named by its six digits, nothing around them.
+    for (const tenantId of ['0000001', '000000x', 'x000000']) {
+      expectRefused(await ctx.admin.post(`${path}/update`, { id: created.id, tenantId }), 'tenantId: 租户编号应为6位数字');
+    }
+    expect(ownership(await detail(path, created.id))).toEqual(ownership(before));
     expectOk(await ctx.admin.post(`${path}/update`, { id: created.id, ...FORGED }));
     const after = await detail(path, created.id);
     expect(ownership(after)).toEqual({ ...ownership(before), tenantId: PLATFORM });
