@@ -3,7 +3,11 @@ import { expect, it } from 'vitest';
 import type { App } from '../../../server/app';
 import { needs } from '../../../server/auth/rights';
 import type { Row } from '../../../server/db/database';
-import { type ExportRows, pagedRows, sendExport } from '../../../server/http/export';
+import { contextOf } from '../../../server/http/context';
+import { ok } from '../../../server/http/envelope';
+import { type ExportRows, pagedRows, repositoryRows, sendExport } from '../../../server/http/export';
+import { param } from '../../../resources/system/param';
+import { expectOk } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
 
 /**
@@ -32,7 +36,19 @@ function watched(rows: ExportRows): ExportRows {
   return { total: rows.total, pages: pages() };
 }
 
-const routes = ({ app }: App) => {
+const routes = ({ app, platform }: App) => {
+  // The rows of a list export read a page at a time, the first row of the last page removed after the first page.
+  app.get('/blade-test/export/removing', needs('param'), async (request) => {
+    const ctx = contextOf(request);
+    const repo = platform.repo(param);
+    const rows = await repositoryRows(repo, ctx, { paramKey: 'export.removing.' }, [], async (page) => page, { maxRows: 100, pageSize: 2 });
+    const keys: unknown[] = [];
+    for await (const page of rows.pages) {
+      if (keys.length === 0) await repo.removeWhere(ctx, [(eb) => eb('paramKey', '=', 'export.removing.2')]);
+      keys.push(...page.map((row) => row.paramKey));
+    }
+    return ok({ total: rows.total, keys });
+  });
   app.get('/blade-test/export/long', needs.public, async (request, reply) => {
     const rows = await pagedRows(async (current) => {
       state.reads += 1;
@@ -49,7 +65,7 @@ const routes = ({ app }: App) => {
   });
 };
 
-onEveryStore('export streams', { prepare: routes }, (ctx) => {
+onEveryStore('export streams', { signIn: ['admin'], prepare: routes }, (ctx) => {
   it('stops reading the list when the client goes away', async () => {
     state.reads = 0;
     const finished = new Promise<void>((resolve) => (state.finished = resolve));
@@ -70,5 +86,12 @@ onEveryStore('export streams', { prepare: routes }, (ctx) => {
     expect(response.status).toBe(200);
     // The headers went out with the first page; the failure can only cut the body, never leave it hanging.
     await expect(response.arrayBuffer()).rejects.toThrow();
+  });
+
+  it('leaves out a row removed after the list was read, and keeps the order of the rest', async () => {
+    for (const n of [1, 2, 3, 4]) expectOk(await ctx.admin.post('/api/blade-system/param/submit', { paramName: `导出${n}`, paramKey: `export.removing.${n}`, paramValue: 'v' }));
+    // Newest first, two a page: the removed row is the first of the second page.
+    const answer = expectOk(await ctx.admin.get<{ total: number; keys: string[] }>('/api/blade-test/export/removing'));
+    expect(answer).toEqual({ total: 4, keys: ['export.removing.4', 'export.removing.3', 'export.removing.1'] });
   });
 });

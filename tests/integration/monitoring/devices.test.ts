@@ -219,4 +219,14 @@ onEveryStore('gateways and devices', { signIn: ['demo', 'admin'] }, (ctx) => {
     // Other fields of a bound device change freely.
     expectOk(await ctx.demo.post(`${X}/gateway/submit`, { id: gatewayId, installPosition: '北岸机房' }));
   });
+
+  // Last: it adds a thousand devices to the suite's tenant.
+  it('saves the largest batch the route takes, a thousand devices, in one go', async () => {
+    const codes = Array.from({ length: 1000 }, (_, i) => `BULK-${String(i).padStart(4, '0')}`);
+    const saved = expectOk(await ctx.demo.post<Row[]>(`${X}/device/saveBatch`, codes.map((code) => ({ code, name: `批量${code}` }))));
+    expect(saved.map((d) => d.code)).toEqual(codes);
+    // Each stored once, in the batch's order.
+    const stored = await ctx.server.app.platform.db.selectFrom('wit_device').select('code').where('code', 'like', 'BULK-%').orderBy('code').execute();
+    expect(stored.map((d) => d.code)).toEqual(codes);
+  });
 });
