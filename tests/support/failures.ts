@@ -37,3 +37,16 @@ export async function takeLoggedErrors(server: TestServer, kind: string): Promis
   await server.app.platform.db.deleteFrom('blade_log_error').where('exceptionName', '=', kind).execute();
   return messages;
 }
+
+/**
+ * Makes every read and write of `table` fail, as a store that lost it would: the table is renamed aside. Resolves to
+ * what puts it back. Callers tell the server's caches (`changed`) when they should read it again.
+ */
+export async function hideTable(server: TestServer, table: string): Promise<() => Promise<void>> {
+  const db = server.app.platform.db;
+  const [name, aside] = [sql.raw(table), sql.raw(`${table}_hidden`)];
+  await sql`alter table ${name} rename to ${aside}`.execute(db);
+  return async () => {
+    await sql`alter table ${aside} rename to ${name}`.execute(db);
+  };
+}

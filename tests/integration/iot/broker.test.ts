@@ -3,8 +3,10 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signedIn } from '../../support/client';
 import { expectOk } from '../../support/envelope';
+import { hideTable, loggedErrors, takeLoggedErrors } from '../../support/failures';
 import { startServer } from '../../support/server';
 import { onEveryStore } from '../../support/suite';
+import { until } from '../../support/wait';
 
 onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
   const clients: MqttClient[] = [];
@@ -127,6 +129,33 @@ onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
     expect((await ctx.demo.post('/api/wit-xinde/mqttuser/submit', { id, password: 'Rotated#Secret2' })).body.code).toBe(200);
     await expect(connect('dev-inc-01', 'Device#Secret01', 'INC-01')).rejects.toThrow(/Bad User Name or Password|bad username/i);
     await connect('dev-inc-01', 'Rotated#Secret2', 'INC-01');
+  });
+
+  it('answers "server unavailable" while the identities or the topic rules cannot be read, logs it, and goes on once they can', async () => {
+    const { events } = ctx.server.app.platform;
+    expect((await ctx.demo.post('/api/wit-xinde/mqttuser/submit', { username: 'dev-inc-09', password: 'Device#Secret09', clientType: 1, clientId: 'INC-09' })).body.code).toBe(200);
+    const device = await connect('dev-inc-03', 'Device#Secret03', 'INC-03');
+    const restoreRules = await hideTable(ctx.server, 'wit_mqtt_acl');
+    const restoreIdentities = await hideTable(ctx.server, 'wit_mqtt_user');
+    try {
+      // The rules read afresh for a subscription: refused, the connection ended, not left waiting.
+      events.emit('changed', 'wit_mqtt_acl');
+      await expect(device.subscribeAsync('vigil/100001/device/INC-03/command')).rejects.toThrow();
+      // A CONNECT whose identity cannot be looked up: refused as the server unavailable (3), not as bad credentials.
+      await expect(connect('dev-inc-09', 'Device#Secret09', 'INC-09')).rejects.toThrow(/Server unavailable/i);
+      // The walk over connected identities after a change cannot read them either: logged.
+      events.emit('changed', 'wit_mqtt_user');
+      await until(async () => (await loggedErrors(ctx.server, 'ingest')).length > 0, 10_000, 'the failed walk logged');
+    } finally {
+      await restoreIdentities();
+      await restoreRules();
+    }
+    const errors = await takeLoggedErrors(ctx.server, 'ingest');
+    expect(errors.length).toBeGreaterThan(0);
+    for (const message of errors) expect(message).toMatch(/^revoked identities: /);
+    events.emit('changed', 'wit_mqtt_acl');
+    const back = await connect('dev-inc-09', 'Device#Secret09', 'INC-09');
+    expect((await back.subscribeAsync('vigil/100001/device/INC-09/command'))[0].qos).toBe(0);
   });
 
   it('does not start while its MQTT port is taken, and says why', async () => {

@@ -32,7 +32,7 @@ onEveryStore('device credentials', { signIn: ['demo'], config: { deviceSignIn: {
   const verifierOf = (username: string) => db().selectFrom('wit_mqtt_verifier').selectAll().where('userId', '=', identities.get(username) as string).executeTakeFirst();
   const logged = async (text: string) => {
     await ctx.server.app.platform.logs.flush();
-    const rows = await db().selectFrom('blade_log_usual').select(['tenantId', 'logData']).where('logId', '=', 'mqtt').execute();
+    const rows = await db().selectFrom('blade_log_usual').select(['tenantId', 'logLevel', 'logData']).where('logId', '=', 'mqtt').execute();
     return rows.filter((row) => String(row.logData).includes(text));
   };
 
@@ -78,7 +78,7 @@ onEveryStore('device credentials', { signIn: ['demo'], config: { deviceSignIn: {
     await expect(connect('cred-removed', 'Device#Secret04')).rejects.toThrow(/bad user ?name or password/i);
     // Logged to the identity's tenant, with who was cut off.
     expect(await logged('MQTT 连接已断开: 身份已删除、停用或更换了客户端编号 (username=cred-removed, clientId=cred-removed)')).toEqual([
-      { tenantId: DEMO, logData: 'MQTT 连接已断开: 身份已删除、停用或更换了客户端编号 (username=cred-removed, clientId=cred-removed)' },
+      { tenantId: DEMO, logLevel: 'warn', logData: 'MQTT 连接已断开: 身份已删除、停用或更换了客户端编号 (username=cred-removed, clientId=cred-removed)' },
     ]);
   });
 
