@@ -81,6 +81,17 @@ onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
     return (await db.selectFrom('wit_alarm').selectAll().where('deviceId', '=', demoId(`device:${code}`)).where('pointKey', '=', pointKey).executeTakeFirstOrThrow()) as Row;
   };
 
+  /** A webhook delivery of `alarm` under way: resolves once its receiver holds the request (the sender is mid-send). */
+  const heldSend = async (alarm: Row, name: string) => {
+    const hook = await startReceiver(undefined, { held: true });
+    const gateway = await submit(ctx.demo, 'alarmrecipient', { name, webhookUrl: hook.url, channels: 'webhook' });
+    const slow = delivery(alarm, { personKey: `r:${gateway.id}`, recipientId: gateway.id, channel: 'webhook' });
+    await ctx.server.app.platform.db.insertInto('wit_alarm_delivery').values(slow).execute();
+    ctx.server.app.alarms.notifier.kick();
+    await hook.arrived;
+    return { hook, slow };
+  };
+
   it('ends a pass past deliveries it cannot claim, and sends the ones behind them', async () => {
     const { db, dialect } = ctx.server.app.platform;
     const notifier = ctx.server.app.alarms.notifier;
@@ -118,13 +129,8 @@ onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
     const { db } = ctx.server.app.platform;
     const notifier = ctx.server.app.alarms.notifier;
     const alarm = await quietAlarm('QJ-HLS-01', 'settlement');
-    const hook = await startReceiver(undefined, { held: true });
+    const { hook, slow } = await heldSend(alarm, '慢网关');
     try {
-      const gateway = await submit(ctx.demo, 'alarmrecipient', { name: '慢网关', webhookUrl: hook.url, channels: 'webhook' });
-      const slow = delivery(alarm, { personKey: `r:${gateway.id}`, recipientId: gateway.id, channel: 'webhook' });
-      await db.insertInto('wit_alarm_delivery').values(slow).execute();
-      notifier.kick();
-      await hook.arrived;
       // Due before the delivery under way: the pass has moved past it and does not look back.
       const behind = delivery(alarm, { personKey: `u:${ADMIN}`, userId: ADMIN, dueAt: Number(slow.dueAt) - 60_000 });
       await db.insertInto('wit_alarm_delivery').values(behind).execute();
@@ -175,13 +181,8 @@ onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
     const before = await backlog();
 
     const alarm = await quietAlarm('QJ-HLS-02', 'settlement');
-    const hook = await startReceiver(undefined, { held: true });
+    const { hook, slow } = await heldSend(alarm, '停机网关');
     try {
-      const gateway = await submit(ctx.demo, 'alarmrecipient', { name: '停机网关', webhookUrl: hook.url, channels: 'webhook' });
-      const slow = delivery(alarm, { personKey: `r:${gateway.id}`, recipientId: gateway.id, channel: 'webhook' });
-      await db.insertInto('wit_alarm_delivery').values(slow).execute();
-      notifier.kick();
-      await hook.arrived;
       // Due behind the send under way, in the same pass's next select.
       const later = delivery(alarm, { personKey: `u:${ADMIN}`, userId: ADMIN, dueAt: Number(slow.dueAt) + 1 });
       await db.insertInto('wit_alarm_delivery').values(later).execute();
