@@ -43,8 +43,9 @@ export function projectScope(p: Principal, field: string, through: readonly stri
   // Innermost first: the last hop holds the project id; each earlier hop selects ids of its table.
   let inner: RawBuilder<unknown> | undefined;
   for (const hop of [...through].reverse()) {
-    const [, table, column] = HOP.exec(hop) ?? [];
-    if (!table || !column) throw new Error(`bad projectThrough hop ${hop}`);
+    const match = HOP.exec(hop);
+    if (!match) throw new Error(`bad projectThrough hop ${hop}`);
+    const [, table, column] = match;
     const test = inner ? sql`${sql.raw(column)} in (${inner})` : last(sql.raw(column));
     inner = sql`select id from ${sql.raw(table)} where ${live} and ${test}`;
   }
