@@ -170,11 +170,14 @@ export class Channels {
   }
 }
 
-/** The param naming the SMTP server is judged by the outbound guard when it is written (param page). */
+/**
+ * The param naming the SMTP server is judged by the outbound guard when its key or value is written (param page); a
+ * rename is not. Keys arrive trimmed (the param schema's `required`).
+ */
 export async function checkSmtpParam(platform: Platform, values: Row, existing: Row | undefined): Promise<void> {
   if (values.paramKey === undefined && values.paramValue === undefined) return;
   const merged = { ...existing, ...values };
-  if (String(merged.paramKey ?? '').trim() === SMTP_PARAMS.host) await refuseLocalHost(platform, merged.paramValue);
+  if (merged.paramKey === SMTP_PARAMS.host) await refuseLocalHost(platform, merged.paramValue);
 }
 
 interface SmtpSettings {
@@ -194,7 +197,8 @@ async function smtpSettings(platform: Platform, tenantId: string): Promise<SmtpS
     .where('isDeleted', '=', 0)
     .where('paramKey', 'in', Object.values(SMTP_PARAMS))
     .execute();
-  const value = (key: string) => String((rows as Row[]).find((r) => r.paramKey === key)?.paramValue ?? '').trim();
+  // Values arrive trimmed (the param schema's `required`).
+  const value = (key: string) => String((rows as Row[]).find((r) => r.paramKey === key)?.paramValue ?? '');
   const secure = ['true', '1', 'yes'].includes(value(SMTP_PARAMS.secure).toLowerCase());
   return {
     host: value(SMTP_PARAMS.host),

@@ -8,7 +8,7 @@ import { expectOk, expectRefused, type PageData, postParams, type Row } from '..
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
 import { DEMO, demoId, staffUser, submit, X } from '../monitoring/support';
-import { BRIDGE, emit, reading, startReceiver, startSilentServer, startSmtp } from './support';
+import { BRIDGE, emit, reading, setParam, startReceiver, startSilentServer, startSmtp } from './support';
 
 type Notice = Row & { title: string; href: string; alarmLevel: number };
 interface NoticeInfo {
@@ -34,7 +34,6 @@ function decodeHeader(raw: string, name: string): string {
 onEveryStore('thresholds, alarms and notifications', { signIn: ['demo'] }, (ctx) => {
   let adminId: string;
   const sockets: Socket[] = [];
-  const params: Record<string, string> = {};
   let t = Date.now() - 3_600_000;
   /** Reading times that always move forward. */
   const tick = () => (t += 1000);
@@ -42,10 +41,7 @@ onEveryStore('thresholds, alarms and notifications', { signIn: ['demo'] }, (ctx)
   const alarmsOf = async (deviceCode: string, pointKey: string) =>
     expectOk(await ctx.demo.get<PageData>(`${X}/alarm/list`, { deviceId: demoId(`device:${deviceCode}`), pointKey_equal: pointKey, descs: 'firstTime', size: 50 })).records;
   const sendLogs = async (alarmId: string) => expectOk(await ctx.demo.get<PageData>(`${X}/alarmsendlog/list`, { alarmId, size: 100, ascs: 'revision,attempt' })).records;
-  const setParam = async (key: string, value: string) => {
-    const row = expectOk(await ctx.demo.post<Row>('/api/blade-system/param/submit', { ...(params[key] ? { id: params[key] } : {}), paramName: key, paramKey: key, paramValue: value }));
-    params[key] = row.id;
-  };
+  const set = async (key: string, value: string) => expectOk(await setParam(ctx.demo, key, value));
 
   beforeAll(async () => {
     ctx.server.app.alarms.notifier.retry = { attempts: 3, backoffMs: 50 };
@@ -213,10 +209,10 @@ onEveryStore('thresholds, alarms and notifications', { signIn: ['demo'] }, (ctx)
     try {
       const sms = expectOk(await ctx.demo.post<Row>('/api/blade-resource/sms/submit', { category: 1, smsCode: 'alarm-sms', templateId: 'ALARM_01', endpoint: smsGateway.url, signName: 'Vigil' }));
       expectOk(await postParams(ctx.demo, '/api/blade-resource/sms/enable', { id: sms.id }));
-      await setParam('alarm.smtp.host', '127.0.0.1');
-      await setParam('alarm.smtp.port', String(smtp.port));
-      await setParam('alarm.smtp.secure', 'false');
-      await setParam('alarm.smtp.from', 'vigil@example.com');
+      await set('alarm.smtp.host', '127.0.0.1');
+      await set('alarm.smtp.port', String(smtp.port));
+      await set('alarm.smtp.secure', 'false');
+      await set('alarm.smtp.from', 'vigil@example.com');
       const owner = await submit(ctx.demo, 'alarmrecipient', { name: '业主代表', email: 'owner@example.com', phone: '13800138000', webhookUrl: receiver.url, channels: 'email,webhook,sms' });
       expectOk(await ctx.demo.post(`${X}/alarmnoticestrategy/submit`, { name: '业主', recipientIds: owner.id, channels: 'email,webhook,sms', levels: '1,2', projectIds: BRIDGE }));
       expectOk(await ctx.demo.post(`${X}/devicethreshold/submit`, { targetType: 1, deviceId: demoId('device:QJ-TH-01'), pointKey: 'temperature', level2Upper: 50, level4Upper: 40 }));
@@ -282,7 +278,7 @@ onEveryStore('thresholds, alarms and notifications', { signIn: ['demo'] }, (ctx)
     const silent = await startSilentServer();
     ctx.server.app.alarms.notifier.channels.timeoutMs = 1_500;
     try {
-      await setParam('alarm.smtp.port', String(silent.port));
+      await set('alarm.smtp.port', String(silent.port));
       const supervisor = await submit(ctx.demo, 'alarmrecipient', { name: '监理', email: 'supervisor@example.com', channels: 'email' });
       expectOk(await ctx.demo.post(`${X}/alarmnoticestrategy/submit`, { name: '监理', recipientIds: supervisor.id, channels: 'email', levels: '3' }));
       expectOk(await ctx.demo.post(`${X}/devicethreshold/submit`, { targetType: 1, deviceId: demoId('device:QJ-TH-01'), pointKey: 'humidity', level3Upper: 90 }));

@@ -8,7 +8,7 @@ import { onEveryStore } from '../../support/suite';
 import { figure, scrape } from '../ops/support';
 import { until } from '../../support/wait';
 import { DEMO, demoId, staffUser, submit, X } from '../monitoring/support';
-import { BRIDGE, deliveriesSettled, emit, reading, startReceiver, startSmtp } from './support';
+import { alarmMessage, BRIDGE, deliveriesSettled, emit, reading, setParam, startReceiver, startSmtp } from './support';
 
 /**
  * What each channel does with one person (docs/alarms.md "Channels"): a person without the channel's address, or a
@@ -28,8 +28,13 @@ function mailText(raw: string): string {
   return Buffer.from(bytes, 'latin1').toString('utf8').replace(/\r\n/g, '\n');
 }
 
+/** OpenSSL's refusal of a plain SMTP server's greeting read as a TLS record (`wrong version number`). */
+const TLS_REFUSED = /SSL routines/;
+
 onEveryStore('alarm channels', { signIn: ['demo'] }, (ctx) => {
   const closers: Array<() => Promise<void>> = [];
+  /** The mail server the tests from the mail's words on are configured with. */
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let t = Date.now() - 600_000;
   const tick = () => (t += 1000);
   /** The retry policy the server started with, before the suite's quick one. */
@@ -163,7 +168,7 @@ onEveryStore('alarm channels', { signIn: ['demo'] }, (ctx) => {
   });
 
   it('puts the alarm’s words in the notice as text with a link to it, and mails them with the time and the link', async () => {
-    const smtp = await startSmtp();
+    smtp = await startSmtp();
     closers.push(smtp.close);
     for (const [key, value] of [
       ['alarm.smtp.host', '127.0.0.1'],
@@ -227,6 +232,24 @@ onEveryStore('alarm channels', { signIn: ['demo'] }, (ctx) => {
     const [strategy] = expectOk(await ctx.demo.get<PageData>(`${X}/alarmnoticestrategy/list`, { name: 'QJ-TILT-02 tilt_y' })).records;
     expect(strategy.name).toBe('QJ-TILT-02 tilt_y');
     expectOk(await ctx.demo.post(`${X}/alarmnoticestrategy/remove`, undefined, { ids: String(strategy.id) }));
+  });
+
+  it('mails over TLS when alarm.smtp.secure says so, in any case and spacing, and in plain SMTP otherwise', async () => {
+    // The mail server set up above speaks plain SMTP: a client that opens with a TLS handshake fails there at once.
+    const person = { key: 'r:tls', recipientId: null, userId: null, name: '传输', email: 'tls@example.com' };
+    const mailWith = async (secure: string) => {
+      expectOk(await setParam(ctx.demo, SMTP_PARAMS.secure, secure));
+      return ctx.server.app.alarms.notifier.channels.send('email', person, alarmMessage(DEMO)).then(
+        () => 'sent',
+        (error: Error) => error.message,
+      );
+    };
+    const before = smtp.mails.length;
+    for (const secure of ['false', '0', 'no', 'off']) expect(await mailWith(secure), secure).toBe('sent');
+    expect(smtp.mails.length - before).toBe(4);
+    for (const secure of [' YES ', 'True', '1']) expect(await mailWith(secure), secure).toMatch(TLS_REFUSED);
+    expect(smtp.mails.length - before).toBe(4);
+    expectOk(await setParam(ctx.demo, SMTP_PARAMS.secure, 'false'));
   });
 
   it('gives an e-mail up at once when the stored SMTP password opens under no configured key', async () => {

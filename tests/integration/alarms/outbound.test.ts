@@ -4,7 +4,7 @@ import { storeKinds } from '../../support/databases';
 import { expectOk, expectRefused, type PageData, postParams, type Row } from '../../support/envelope';
 import { GUARDED, startServer, type TestServer } from '../../support/server';
 import { DEMO, demoId, submit, X } from '../monitoring/support';
-import { BRIDGE, deliveriesSettled, emit, reading, startReceiver, startSmtp } from './support';
+import { BRIDGE, deliveriesSettled, emit, reading, setParam, startReceiver, startSmtp } from './support';
 
 /**
  * The outbound guard on alarm channels (docs/push.md "Outbound addresses"): a server started as a deployment is,
@@ -30,17 +30,13 @@ describe.each(await storeKinds())('outbound guard on alarm channels on %s', (sto
   /** One client per server, signed in as the demo tenant's administrator. */
   const clients = new Map<TestServer, ApiClient>();
   const api = (server: TestServer) => clients.get(server)!;
-  const setParam = async (server: TestServer, key: string, value: string) => {
-    const [existing] = expectOk(await api(server).get<PageData>('/api/blade-system/param/list', { paramKey_equal: key })).records;
-    return api(server).post<Row>('/api/blade-system/param/submit', { ...(existing ? { id: existing.id } : {}), paramName: key, paramKey: key, paramValue: value });
-  };
   /** An enabled SMS gateway, SMTP settings, a recipient on every channel, a strategy and a threshold on QJ-TH-01. */
   const channels = async (server: TestServer, addresses: { hook: string; smtp: string; sms: string }) => {
     const sms = expectOk(await api(server).post<Row>('/api/blade-resource/sms/submit', { category: 1, smsCode: 'alarm-sms', templateId: 'ALARM_01', endpoint: addresses.sms }));
     expectOk(await postParams(api(server), '/api/blade-resource/sms/enable', { id: sms.id }));
-    expectOk(await setParam(server, 'alarm.smtp.host', addresses.smtp));
-    expectOk(await setParam(server, 'alarm.smtp.port', String(smtp.port)));
-    expectOk(await setParam(server, 'alarm.smtp.secure', 'false'));
+    expectOk(await setParam(api(server), 'alarm.smtp.host', addresses.smtp));
+    expectOk(await setParam(api(server), 'alarm.smtp.port', String(smtp.port)));
+    expectOk(await setParam(api(server), 'alarm.smtp.secure', 'false'));
     const recipient = await submit(api(server), 'alarmrecipient', { name: '业主代表', email: 'owner@example.com', phone: '13800138000', webhookUrl: addresses.hook, channels: 'email,webhook,sms' });
     expectOk(await api(server).post(`${X}/alarmnoticestrategy/submit`, { name: '业主', recipientIds: recipient.id, channels: 'email,webhook,sms', levels: '2', projectIds: BRIDGE }));
     expectOk(await api(server).post(`${X}/devicethreshold/submit`, { targetType: 1, deviceId: demoId('device:QJ-TH-01'), pointKey: 'temperature', level2Upper: 50 }));
@@ -87,7 +83,7 @@ describe.each(await storeKinds())('outbound guard on alarm channels on %s', (sto
     }
     expect(expectOk(await demo.get<PageData>(`${X}/alarmrecipient/list`, { name: '本机接收' })).total).toBe(0);
 
-    for (const host of ['127.0.0.1', 'localhost', '::1', '192.168.1.25']) expectRefused(await setParam(guarded, 'alarm.smtp.host', host), `目标地址 ${host} ${REFUSED}`);
+    for (const host of ['127.0.0.1', 'localhost', '::1', '192.168.1.25']) expectRefused(await setParam(api(guarded), 'alarm.smtp.host', host), `目标地址 ${host} ${REFUSED}`);
     expect(expectOk(await demo.get<PageData>('/api/blade-system/param/list', { paramKey_equal: 'alarm.smtp.host' })).total).toBe(0);
     // Renaming a param into the SMTP host is judged too; other params may hold any value.
     const other = expectOk(await demo.post<Row>('/api/blade-system/param/submit', { paramName: '备用', paramKey: 'backup.host', paramValue: '127.0.0.1' }));
@@ -124,12 +120,17 @@ describe.each(await storeKinds())('outbound guard on alarm channels on %s', (sto
     const tested = await postParams(api(guarded), '/api/blade-resource/sms/endpoint/send-message', { phones: '13800138000' });
     expectRefused(tested, `短信发送失败: 目标地址 127.0.0.1 ${REFUSED}`);
     nothingArrived();
+
+    // The stored host is judged again when its value is written, not when the param is only renamed.
+    const [host] = expectOk(await api(guarded).get<PageData>('/api/blade-system/param/list', { paramKey_equal: 'alarm.smtp.host' })).records;
+    expectRefused(await api(guarded).post('/api/blade-system/param/submit', { id: host.id, paramValue: '127.0.0.1' }), `目标地址 127.0.0.1 ${REFUSED}`);
+    expectOk(await api(guarded).post('/api/blade-system/param/submit', { id: host.id, paramName: 'SMTP 服务器' }));
   });
 
   it('delivers to a private address that OUTBOUND_ALLOW names, and refuses the ones it does not', async () => {
     const demo = api(allowing);
     expectRefused(await demo.post(`${X}/alarmrecipient/submit`, { name: '另一本机', webhookUrl: hook.url.replace('127.0.0.1', '127.0.0.2') }), `目标地址 127.0.0.2 ${REFUSED}`);
-    expectRefused(await setParam(allowing, 'alarm.smtp.host', '127.0.0.2'), `目标地址 127.0.0.2 ${REFUSED}`);
+    expectRefused(await setParam(api(allowing), 'alarm.smtp.host', '127.0.0.2'), `目标地址 127.0.0.2 ${REFUSED}`);
 
     await channels(allowing, { hook: hook.url, smtp: '127.0.0.1', sms: gateway.url });
     const logs = await alarmSent(allowing);

@@ -1,7 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import type { AlarmMessage } from '../../../resources/wire/alarms';
 import type { StoredReading } from '../../../server/ingest/types';
+import type { ApiClient } from '../../support/client';
+import { expectOk, type PageData, type Row } from '../../support/envelope';
 import type { TestServer } from '../../support/server';
 import { until } from '../../support/wait';
 import { DEMO, demoId } from '../monitoring/support';
@@ -9,6 +12,19 @@ import { DEMO, demoId } from '../monitoring/support';
 /** Fixtures of the alarm suites: readings as the pipeline hands them on, a local SMTP server, a webhook receiver. */
 
 export const BRIDGE = demoId('project:bridge');
+
+/** Sets a param of the client's tenant: edits the row of that key, or adds one. Returns the answer. */
+export async function setParam(client: ApiClient, key: string, value: string) {
+  const [existing] = expectOk(await client.get<PageData>('/api/blade-system/param/list', { paramKey_equal: key })).records;
+  return client.post<Row>('/api/blade-system/param/submit', { ...(existing ? { id: existing.id } : {}), paramName: key, paramKey: key, paramValue: value });
+}
+
+/** An alarm's message as the sender hands it to a channel, for a tenant. */
+export const alarmMessage = (tenantId: string): AlarmMessage => ({
+  alarmId: '1', tenantId, projectId: null, deviceId: '1', deviceCode: 'QJ-TH-01', pointKey: 'temperature', alarmLevel: 2, levelName: '橙色',
+  alarmType: 1, alarmState: 0, title: '温度告警', content: '温度 55', value: 55, limitValue: 50, unit: '℃', ts: Date.now(), time: '2026-01-01 00:00:00',
+  revision: 1, round: 0, href: '/xinde/alarm?id=1',
+});
 
 /** A stored reading of a demo device channel, as the ingestion pipeline emits it. */
 export function reading(code: string, pointKey: string, value: number, ts = Date.now()): StoredReading {

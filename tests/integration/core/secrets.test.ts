@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { AlarmMessage } from '../../../resources/wire/alarms';
 import { keyIdOf } from '../../../server/auth/secrets';
 import type { Row as DbRow } from '../../../server/db/database';
 import { loose } from '../../../server/db/tables';
@@ -10,6 +9,7 @@ import { signedIn } from '../../support/client';
 import { expectOk, type PageData, type Row } from '../../support/envelope';
 import { startServer, type TestServer } from '../../support/server';
 import { onEveryStore } from '../../support/suite';
+import { alarmMessage, setParam } from '../alarms/support';
 import { type OwnerBroker, type Receiver, startOwnerBroker, startReceiver } from '../push/support';
 import { until } from '../../support/wait';
 
@@ -58,12 +58,6 @@ async function startSmtpWithLogin() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { port: (server.server.address() as AddressInfo).port, mails, logins, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
-
-const message = (tenantId: string): AlarmMessage => ({
-  alarmId: '1', tenantId, projectId: null, deviceId: '1', deviceCode: 'QJ-TH-01', pointKey: 'temperature', alarmLevel: 2, levelName: '橙色',
-  alarmType: 1, alarmState: 0, title: '温度告警', content: '温度 55', value: 55, limitValue: 50, unit: '℃', ts: Date.now(), time: '2026-01-01 00:00:00',
-  revision: 1, round: 0, href: '/xinde/alarm?id=1',
-});
 
 onEveryStore('secrets at rest', { signIn: ['demo', 'admin'] }, (ctx) => {
   let broker: OwnerBroker;
@@ -122,15 +116,12 @@ onEveryStore('secrets at rest', { signIn: ['demo', 'admin'] }, (ctx) => {
   it('seals the SMTP password param, answers it masked, keeps it on an edit and signs in to the SMTP server with it', async () => {
     const smtp = await startSmtpWithLogin();
     try {
-      const setParam = async (key: string, value: string) => {
-        const [existing] = expectOk(await ctx.demo.get<PageData>('/api/blade-system/param/list', { paramKey_equal: key })).records;
-        return expectOk(await ctx.demo.post<Row>('/api/blade-system/param/submit', { ...(existing ? { id: existing.id } : {}), paramName: key, paramKey: key, paramValue: value }));
-      };
-      await setParam('alarm.smtp.host', '127.0.0.1');
-      await setParam('alarm.smtp.port', String(smtp.port));
-      await setParam('alarm.smtp.secure', 'false');
-      await setParam('alarm.smtp.user', 'mailer');
-      const password = await setParam('alarm.smtp.password', SMTP_PASSWORD);
+      const set = async (key: string, value: string) => expectOk(await setParam(ctx.demo, key, value));
+      await set('alarm.smtp.host', '127.0.0.1');
+      await set('alarm.smtp.port', String(smtp.port));
+      await set('alarm.smtp.secure', 'false');
+      await set('alarm.smtp.user', 'mailer');
+      const password = await set('alarm.smtp.password', SMTP_PASSWORD);
       expect(password.paramValue).toBe('******');
       expect((await stored(ctx.server, 'blade_param', password.id)).paramValue).toEqual(sealed);
 
@@ -148,7 +139,7 @@ onEveryStore('secrets at rest', { signIn: ['demo', 'admin'] }, (ctx) => {
       expect(ctx.server.app.platform.secrets.open(kept)).toBe(SMTP_PASSWORD);
 
       const person = { key: 'user:mail', recipientId: null, userId: null, name: '业主', email: 'owner@example.com' };
-      await ctx.server.app.alarms.notifier.channels.send('email', person, message('100001'));
+      await ctx.server.app.alarms.notifier.channels.send('email', person, alarmMessage('100001'));
       expect(smtp.logins).toEqual(['mailer:right']);
       expect(smtp.mails).toEqual(['owner@example.com']);
     } finally {

@@ -209,10 +209,9 @@ onEveryStore('sign-in abuse rules', { signIn: ['admin'], config: BEHIND_PROXY },
     expect((await signInTo({ account: 'target', from })).access_token).toBeTruthy();
   });
 
-  /** Runs `work` with the guard's clock `ms` ahead of now. */
-  const later = async (ms: number, work: () => Promise<void>) => {
+  /** Runs `work` with the guard's clock at `at` (epoch ms). */
+  const atTime = async (at: number, work: () => Promise<void>) => {
     const guard = ctx.server.app.platform.signIn;
-    const at = Date.now() + ms;
     guard.now = () => at;
     try {
       await work();
@@ -220,6 +219,8 @@ onEveryStore('sign-in abuse rules', { signIn: ['admin'], config: BEHIND_PROXY },
       guard.now = Date.now;
     }
   };
+  /** Runs `work` with the guard's clock `ms` ahead of now. */
+  const later = (ms: number, work: () => Promise<void>) => atTime(Date.now() + ms, work);
   const stateOf = (account: string, address: string) => ctx.server.app.platform.signIn.state({ tenantId: '000000', account, address });
 
   it('starts the count again once failures are forgotten: a wrong password 31 minutes after three is the first', async () => {
@@ -287,6 +288,62 @@ onEveryStore('sign-in abuse rules', { signIn: ['admin'], config: BEHIND_PROXY },
     for (let i = 1; i <= 7; i++) failures.push(await guard.failed(attempt));
     expect(failures.map((f) => f.lockedNow)).toEqual([false, false, false, false, true, false, false]);
     expect(new Set(failures.slice(4).map((f) => f.lockedUntil)).size).toBe(1);
+  });
+
+  /** Five wrong passwords from `from`: the account needs a captcha and the address is locked out of it. */
+  const lockOut = async (account: string, from: string) => {
+    for (let i = 1; i <= 3; i++) await signInTo({ account, password: `Wrong@${i}`, from });
+    for (let i = 4; i <= 5; i++) await signInTo({ account, password: `Wrong@${i}`, from, captcha: await solvedCaptcha(ctx.server) });
+  };
+
+  it('tells each listed user’s locks apart, and unlocking one leaves the others’ as they are', async () => {
+    const asked = await create('edgy-asked');
+    await create('edgy-slipped');
+    await create('edgy-locked');
+    for (let i = 1; i <= 3; i++) await signInTo({ account: 'edgy-asked', password: `Wrong@${i}`, from: '203.0.113.53' });
+    await signInTo({ account: 'edgy-slipped', password: 'Wrong@1', from: '203.0.113.54' });
+    await lockOut('edgy-locked', '203.0.113.55');
+    const flags = async () =>
+      expectOk(await ctx.admin.get<PageData>(`${USER}/page`, { account: 'edgy', ascs: 'account', size: 10 })).records.map((r) => [r.account, r.locked, r.captchaRequired]);
+    // One failure is neither a lock nor a captcha demand.
+    expect(await flags()).toEqual([
+      ['edgy-asked', false, true],
+      ['edgy-locked', true, true],
+      ['edgy-slipped', false, false],
+    ]);
+    const locks = async () => (await lockList(ctx.admin, { account: 'edgy', ascs: 'account' })).records.map((r) => [r.account, r.failures, (r.locks as Row[]).map((l) => l.address)]);
+    expect(await locks()).toEqual([
+      ['edgy-asked', 3, []],
+      ['edgy-locked', 5, ['203.0.113.55']],
+    ]);
+    expectOk(await postParams(ctx.admin, `${USER}/unlock`, { userIds: asked.id }));
+    expect(await flags()).toEqual([
+      ['edgy-asked', false, false],
+      ['edgy-locked', true, true],
+      ['edgy-slipped', false, false],
+    ]);
+    expect(await locks()).toEqual([['edgy-locked', 5, ['203.0.113.55']]]);
+  });
+
+  it('ends a lock at its end time exactly, and forgets failures exactly 30 minutes after the last', async () => {
+    await create('punctual');
+    const from = '203.0.113.56';
+    await lockOut('punctual', from);
+    const { lockedUntil } = await stateOf('punctual', from);
+    const locks = async () => (await lockList(ctx.admin, { account: 'punctual' })).records.map((r) => [r.failures, r.captchaRequired, (r.locks as Row[]).length]);
+    await atTime(lockedUntil - 1, async () => {
+      expect(await stateOf('punctual', from)).toEqual({ lockedUntil, captchaRequired: true, failures: 5 });
+      expect(await locks()).toEqual([[5, true, 1]]);
+    });
+    // The lock began with the fifth failure: at its end that failure is 30 minutes old, still remembered.
+    await atTime(lockedUntil, async () => {
+      expect(await stateOf('punctual', from)).toEqual({ lockedUntil: 0, captchaRequired: true, failures: 5 });
+      expect(await locks()).toEqual([[5, true, 0]]);
+    });
+    await atTime(lockedUntil + 1, async () => {
+      expect(await stateOf('punctual', from)).toEqual({ lockedUntil: 0, captchaRequired: false, failures: 0 });
+      expect(await locks()).toEqual([]);
+    });
   });
 
   it('forgets the rows of failures long past, those of made-up accounts too', async () => {
