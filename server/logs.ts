@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Row } from './db/database';
 import { nextId } from './ids';
 import { formatDateTime } from './time';
+import { slices } from './db/slices';
 
 export type LogTable = 'blade_log_api' | 'blade_log_error' | 'blade_log_usual';
 
@@ -64,9 +65,9 @@ export class LogWriter {
     this.pending.clear();
     this.flushing = this.flushing.then(async () => {
       for (const [table, rows] of batches) {
-        for (let i = 0; i < rows.length; i += BATCH) {
+        for (const slice of slices(rows, BATCH)) {
           try {
-            await this.db.insertInto(table).values(rows.slice(i, i + BATCH)).execute();
+            await this.db.insertInto(table).values(slice).execute();
           } catch (error) {
             this.logger.error({ err: error, table }, 'could not store log entries');
           }

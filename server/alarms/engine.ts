@@ -7,6 +7,7 @@ import { formatDateTime } from '../time';
 import { alarmWords, hasRate, judge, type LimitKind, rateOf, type Sample, transition, type Transition } from './evaluate';
 import { logAlarmError, type Notifier } from './notifier';
 import type { RuleBook, SeriesRule } from './rules';
+import { slices } from '../db/slices';
 
 /**
  * Turns stored readings into alarm changes (docs/alarms.md "States"). The `readings` handler only enqueues; one
@@ -120,11 +121,11 @@ export class AlarmEngine {
   /** The open threshold alarms of the devices, by channel. */
   private async openAlarms(deviceIds: readonly string[]): Promise<Map<string, Row>> {
     const out = new Map<string, Row>();
-    for (let i = 0; i < deviceIds.length; i += 500) {
+    for (const slice of slices(deviceIds)) {
       const rows = await this.platform.db
         .selectFrom('wit_alarm')
         .selectAll()
-        .where('deviceId', 'in', deviceIds.slice(i, i + 500) as string[])
+        .where('deviceId', 'in', slice)
         .where('alarmState', '=', ALARM_STATE.open)
         .where('source', '=', ALARM_SOURCE.rule)
         .where('isDeleted', '=', 0)

@@ -7,6 +7,7 @@ import type { Platform } from '../platform';
 import type { Row } from './database';
 import type { CallContext } from './repository';
 import { loose } from './tables';
+import { slices } from './slices';
 
 /**
  * The references a resource declares (resources/define.ts `references`, `inUse`), applied for every resource: a
@@ -62,14 +63,12 @@ export async function referencedRows(platform: Platformish, ctx: CallContext, re
   return found;
 }
 
-const CHUNK = 500;
-
 /** `shows` of the rows of `table` with the given ids, by id; removed rows keep their names (a log names them). */
 async function namesOf(platform: Platformish, table: string, column: string, ids: string[]): Promise<Map<string, unknown>> {
   const out = new Map<string, unknown>();
-  for (let i = 0; i < ids.length; i += CHUNK) {
+  for (const slice of slices(ids)) {
     // Tables and columns come from the declarations at run time: the untyped view.
-    const rows = await loose(platform.db).selectFrom(table).select(['id', column]).where('id', 'in', ids.slice(i, i + CHUNK)).execute();
+    const rows = await loose(platform.db).selectFrom(table).select(['id', column]).where('id', 'in', slice).execute();
     for (const row of rows) out.set(String(row.id), row[column]);
   }
   return out;

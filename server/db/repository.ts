@@ -14,6 +14,7 @@ import { CountCache } from './count-cache';
 import { projectScope, projectScopeTables } from './project-scope';
 import type { Db, DialectName, Row, Schema } from './database';
 import { type LooseDb, type LooseSchema, loose, type Tables } from './tables';
+import { slices } from './slices';
 
 /**
  * The one place where tenant isolation, soft delete, audit columns and data scope are applied. Every list, read
@@ -382,9 +383,8 @@ export class Repository<R extends Resource = Resource> {
     const rows = values.map((v) => this.withBase(ctx, this.sealed(v), now));
     if (rows.length === 0) return rows;
     for (const row of rows) await this.checkUnique(row);
-    // Bounded statements: SQLite takes at most 32766 parameters.
-    const size = Math.max(1, Math.floor(30_000 / Object.keys(rows[0]).length));
-    for (let i = 0; i < rows.length; i += size) await this.loose.insertInto(this.table).values(rows.slice(i, i + size)).execute();
+    // Bounded statements: SQLite takes at most 32,766 values (no table has a thousand columns).
+    for (const slice of slices(rows, Math.floor(30_000 / Object.keys(rows[0]).length))) await this.loose.insertInto(this.table).values(slice).execute();
     this.changed();
     return rows;
   }

@@ -8,6 +8,7 @@ import type { CallContext, Repository } from '../db/repository';
 import { formatDateTime } from '../time';
 import type { Condition, Query } from './conditions';
 import { badRequest } from './envelope';
+import { slices } from '../db/slices';
 
 /**
  * Lists exported as xlsx (docs/resources.md "Export"): the rows of a list call, with its filters and sorting, read
@@ -194,8 +195,7 @@ export async function repositoryRows(repo: Repository, ctx: CallContext, query: 
   const ids = await repo.ids(ctx, query, extra, limits.maxRows + 1);
   if (ids.length > limits.maxRows) assertWithin((await repo.page(ctx, { ...query, size: 1 }, extra)).total, limits.maxRows);
   async function* pages(): AsyncGenerator<Row[]> {
-    for (let i = 0; i < ids.length; i += limits.pageSize) {
-      const chunk = ids.slice(i, i + limits.pageSize);
+    for (const chunk of slices(ids, limits.pageSize)) {
       const found = await repo.all(ctx, {}, [(eb) => eb(`${repo.resource.table}.id`, 'in', chunk)], chunk.length);
       const byId = new Map(found.map((row) => [row.id, row]));
       // A row removed since the ids were read is left out.

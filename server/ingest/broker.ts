@@ -4,6 +4,7 @@ import { inUse } from '../db/in-use';
 import type { Platform } from '../platform';
 import { DeviceCredentials } from './credentials';
 import { type AclRule, allowed, type Identity } from './topics';
+import { slices } from '../db/slices';
 
 /**
  * The embedded MQTT broker (aedes): identities from wit_mqtt_user, topic rights from wit_mqtt_acl and the defaults
@@ -294,10 +295,9 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
       const who = identities.get(client);
       if (who) byName.set(who.username, [...(byName.get(who.username) ?? []), client]);
     }
-    const names = [...byName.keys()];
-    for (let i = 0; i < names.length; i += 500) {
-      const still = await credentials.inUse(names.slice(i, i + 500));
-      for (const name of names.slice(i, i + 500)) {
+    for (const names of slices([...byName.keys()])) {
+      const still = await credentials.inUse(names);
+      for (const name of names) {
         for (const client of byName.get(name) ?? []) {
           const bound = still.get(name);
           if (bound === undefined || (bound !== null && bound !== client.id)) {

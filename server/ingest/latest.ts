@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { formatDateTime } from '../time';
+import { slices } from '../db/slices';
 
 /** Devices per UPDATE of the write-back: 5 parameters each, far below both stores' limits. */
 const PERSIST_BATCH = 500;
@@ -110,13 +111,13 @@ export class LatestValues {
       return sql`(${deviceId}, ${JSON.stringify(values)}, ${JSON.stringify(stored)}, ${formatDateTime(new Date(seenAt))}, ${seenAt})`;
     });
     await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < rows.length; i += PERSIST_BATCH) {
+      for (const slice of slices(rows, PERSIST_BATCH)) {
         // VALUES names its columns column1… on both stores. Another process of the deployment may have heard a device
         // later and written that back already: values only replace older ones, and last_seen (which presence moves
         // too) only moves forward.
         await sql`update wit_device set last_values = v.column2, last_channels = v.column3, last_values_at = cast(v.column5 as bigint),
             last_seen = case when wit_device.last_seen is null or wit_device.last_seen < v.column4 then v.column4 else wit_device.last_seen end
-          from (values ${sql.join(rows.slice(i, i + PERSIST_BATCH))}) as v
+          from (values ${sql.join(slice)}) as v
           where wit_device.id = v.column1 and (wit_device.last_values_at is null or wit_device.last_values_at <= cast(v.column5 as bigint))`.execute(trx);
       }
     });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Platform } from '../platform';
 import { tally } from '../series/store';
+import { slices } from '../db/slices';
 
 /** How often the online rate is sampled; samples fall on the clock's 10-minute boundaries. */
 export const SAMPLE_INTERVAL_MS = 10 * 60_000;
@@ -114,12 +115,11 @@ export class PresenceSampler {
       total.online += row.online;
       rows.set(key, total);
     }
-    const values = [...rows.values()];
     let written = 0;
-    for (let i = 0; i < values.length; i += 500) {
+    for (const slice of slices([...rows.values()])) {
       const result = await db
         .insertInto('wit_presence_sample')
-        .values(values.slice(i, i + 500))
+        .values(slice)
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst();
       written += Number(result.numInsertedOrUpdatedRows ?? 0);

@@ -6,6 +6,7 @@ import type { Platform } from '../platform';
 import { formatDateTime } from '../time';
 import type { Directory } from './directory';
 import type { PresenceChange } from './types';
+import { slices } from '../db/slices';
 
 type Reason = PresenceChange['reason'];
 
@@ -115,8 +116,8 @@ export class Presence {
       ids.push(id);
     }
     const now = formatDateTime(new Date());
-    for (let i = 0; i < ids.length; i += 500) {
-      await this.platform.db.updateTable('wit_device').set({ lastSeen: now }).where('id', 'in', ids.slice(i, i + 500)).where('online', '=', 1).execute();
+    for (const slice of slices(ids)) {
+      await this.platform.db.updateTable('wit_device').set({ lastSeen: now }).where('id', 'in', slice).where('online', '=', 1).execute();
     }
   }
 
@@ -154,11 +155,11 @@ export class Presence {
     const at = Date.now();
     for (const online of [true, false]) {
       const ids = [...changes].filter(([, change]) => change.online === online).map(([id]) => id);
-      for (let i = 0; i < ids.length; i += 500) {
+      for (const slice of slices(ids)) {
         const stored = await this.platform.db
           .updateTable('wit_device')
           .set({ online: online ? 1 : 0, lastSeen: formatDateTime(new Date(at)) })
-          .where('id', 'in', ids.slice(i, i + 500))
+          .where('id', 'in', slice)
           .where((eb) => (online ? eb.or([eb('online', '=', 0), eb('online', 'is', null)]) : eb('online', '=', 1)))
           .returning('id')
           .execute();
@@ -201,11 +202,11 @@ export class Presence {
     const silent = (eb: ExpressionBuilder<Schema, 'wit_device'>) => eb.and([eb('online', '=', 1), eb.or([eb('lastSeen', '<', limit), eb('lastSeen', 'is', null)])]);
     const candidates = await this.platform.db.selectFrom('wit_device').select('id').where(silent).execute();
     const ids = candidates.map((row) => row.id).filter((id) => !this.devices.get(id)?.connected);
-    for (let i = 0; i < ids.length; i += 500) {
+    for (const slice of slices(ids)) {
       const gone = await this.platform.db
         .updateTable('wit_device')
         .set({ online: 0 })
-        .where('id', 'in', ids.slice(i, i + 500))
+        .where('id', 'in', slice)
         .where(silent)
         .returning(['id', 'tenantId', 'code'])
         .execute();

@@ -4,6 +4,7 @@ import type { Db, Row } from '../db/database';
 import type { EventBus } from '../events';
 import type { DeviceInfo, Naming, ProjectInfo, Scope } from './format';
 import { type Target, targetOf } from './target';
+import { slices } from '../db/slices';
 
 /**
  * The bindings of each project (tenantproject rows) with their targets, the project's devices and the targets'
@@ -119,12 +120,12 @@ function inactivity(row: Row, target: Target, project: Row | undefined): string 
 async function loadNamings(db: Db, targetIds: string[], deviceIds: string[]): Promise<Map<string, Naming>> {
   const out = new Map<string, { devices: Map<string, string>; keys: Map<string, string> }>();
   if (targetIds.length === 0 || deviceIds.length === 0) return out;
-  for (let i = 0; i < deviceIds.length; i += 500) {
+  for (const slice of slices(deviceIds)) {
     const rows = await db
       .selectFrom('wit_push_map')
       .select(['mqttParamId', 'deviceId', 'pointKey', 'targetDevice', 'targetKey'])
       .where('mqttParamId', 'in', targetIds)
-      .where('deviceId', 'in', deviceIds.slice(i, i + 500))
+      .where('deviceId', 'in', slice)
       .where('isDeleted', '=', 0)
       .execute();
     for (const row of rows) {

@@ -4,6 +4,7 @@ import type { Row } from '../db/database';
 import { nextId } from '../ids';
 import type { Platform } from '../platform';
 import { formatDateTime } from '../time';
+import { slices } from '../db/slices';
 
 /**
  * The push log (wit_api_send_log) and each binding's last outcome, buffered and written in batches so that a busy
@@ -102,7 +103,7 @@ export class SendLog {
   private async write(rows: Row[], states: Array<[string, BindingState]>): Promise<void> {
     const { db, events } = this.platform;
     try {
-      for (let i = 0; i < rows.length; i += BATCH) await db.insertInto('wit_api_send_log').values(rows.slice(i, i + BATCH)).execute();
+      for (const slice of slices(rows, BATCH)) await db.insertInto('wit_api_send_log').values(slice).execute();
       // The binding's own columns only: no change is announced, so the binding caches stay as they are.
       for (const [id, s] of states) {
         await db

@@ -1,6 +1,7 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database';
 import { type LooseSchema, loose, type TableName } from '../db/tables';
+import { slices } from '../db/slices';
 
 /**
  * Deleting history for good (docs/data-model.md "Purging"). The series, its rollups and the raw messages of a project
@@ -12,14 +13,6 @@ import { type LooseSchema, loose, type TableName } from '../db/tables';
 
 /** Rows per statement: a few milliseconds of the write lock. */
 export const PURGE_CHUNK = 5000;
-/** Values per `in` list: far below the parameter limits of both databases. */
-export const IN_LIST = 500;
-
-export function slices<T>(values: readonly T[], size = IN_LIST): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < values.length; i += size) out.push(values.slice(i, i + size));
-  return out;
-}
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 

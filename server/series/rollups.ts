@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { type Cell, cellOfRow, cellsOfPoints, mergeInto } from './cells';
 import type { Store } from './store';
+import { slices } from '../db/slices';
 
 /**
  * Rollups of the time series (docs/live-and-history.md "Rollups"). Triggers on wit_device_log mark each hour of a
@@ -80,8 +81,8 @@ export async function keysOf(db: Db, deviceId: string, limit = 200): Promise<str
 }
 
 async function insertCells(db: Db, deviceId: string, pointKey: string, step: number, cells: readonly Cell[]): Promise<void> {
-  for (let i = 0; i < cells.length; i += CHUNK) {
-    const rows = cells.slice(i, i + CHUNK).map(({ t, ...cell }) => ({ deviceId, pointKey, step, bucket: t, ...cell }));
+  for (const slice of slices(cells, CHUNK)) {
+    const rows = slice.map(({ t, ...cell }) => ({ deviceId, pointKey, step, bucket: t, ...cell }));
     await db.insertInto('wit_device_log_rollup').values(rows).execute();
   }
 }

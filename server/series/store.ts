@@ -4,6 +4,7 @@ import type { OnConflictBuilder } from 'kysely';
 import { type DayColumn, type LooseSchema, loose } from '../db/tables';
 import type { SeriesRow } from '../ingest/store';
 import type { Platform } from '../platform';
+import { slices } from '../db/slices';
 
 /** The database and its dialect (the platform, or an open Database in the benchmark). */
 export type Store = Pick<Platform, 'db' | 'dialect'>;
@@ -44,8 +45,7 @@ export async function storeSeries(db: Db, rows: readonly SeriesRow[]): Promise<n
   const unique = [...latest.values()];
   const counted = new tally.Tally();
   let fresh = 0;
-  for (let i = 0; i < unique.length; i += CHUNK) {
-    const chunk = unique.slice(i, i + CHUNK);
+  for (const chunk of slices(unique, CHUNK)) {
     const inserted = await db
       .insertInto('wit_device_log')
       .values(chunk.map((r) => ({ deviceId: r.deviceId, pointKey: r.pointKey, ts: r.ts, value: r.value, raw: r.raw })))
@@ -71,11 +71,11 @@ async function addCounts(db: Db, [devices, projects]: CounterRow[][]): Promise<v
   // The day columns are named from tally.cjs's list at run time: the untyped view. 35 parameters a row at most: 500
   // rows stay below both databases' limits.
   const [byDevice, byProject] = tally.COUNTERS;
-  for (let from = 0; from < devices.length; from += 500) {
-    await loose(db).insertInto('wit_device_points').values(counterValues(byDevice.key, devices.slice(from, from + 500))).onConflict(adding('wit_device_points', byDevice.key)).execute();
+  for (const slice of slices(devices)) {
+    await loose(db).insertInto('wit_device_points').values(counterValues(byDevice.key, slice)).onConflict(adding('wit_device_points', byDevice.key)).execute();
   }
-  for (let from = 0; from < projects.length; from += 500) {
-    await loose(db).insertInto('wit_project_points').values(counterValues(byProject.key, projects.slice(from, from + 500))).onConflict(adding('wit_project_points', byProject.key)).execute();
+  for (const slice of slices(projects)) {
+    await loose(db).insertInto('wit_project_points').values(counterValues(byProject.key, slice)).onConflict(adding('wit_project_points', byProject.key)).execute();
   }
 }
 

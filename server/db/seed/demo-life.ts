@@ -8,6 +8,7 @@ import type { Db, Row } from '../database';
 import { seedId } from './ids';
 import { DEMO_DEVICE_CODES } from './monitoring';
 import { CRACK_TEMPERATURE_COEFFICIENT, chance, DAY_MS, modelOf, type Values, Weather, ageDays, withSpikes } from './physics';
+import { slices } from '../slices';
 
 /**
  * The demo's life (docs/data-model.md "Demo life"), seeded only when the server runs as the demo (`npm start`, DEMO=1):
@@ -137,7 +138,7 @@ const typeOf = (kind: LimitKind) => ({ upper: ALARM_TYPE.upper, lower: ALARM_TYP
 const base = (at: number): Row => ({ tenantId: DEMO, createTime: formatDateTime(new Date(at)), updateTime: formatDateTime(new Date(at)), status: 1, isDeleted: 0 });
 
 async function insertChunks(db: Db, table: 'wit_alarm' | 'wit_alarm_log' | 'wit_device_threshold', rows: Row[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 200) await db.insertInto(table).values(rows.slice(i, i + 200)).execute();
+  for (const slice of slices(rows, 200)) await db.insertInto(table).values(slice).execute();
 }
 
 /** Demo seed step: the week, the thresholds and the week's alarms (nothing when the demo bridge is gone). */

@@ -2,6 +2,7 @@ import { formatDateTime } from '../../time';
 import type { Db, Row } from '../database';
 import { loose } from '../tables';
 import { seedId } from './ids';
+import { slices } from '../slices';
 
 /**
  * A numbered seed step (server/db/seed.ts). It runs once per store, in one transaction with the record that it ran;
@@ -21,9 +22,9 @@ function auditColumns(): Row {
 /** Inserts rows as they are (with the base columns unless `withBase` is false): for steps that run on an empty store. */
 export async function insertRows(db: Db, table: string, rows: readonly Row[], withBase = true): Promise<void> {
   const base = withBase ? auditColumns() : {};
-  for (let i = 0; i < rows.length; i += 100) {
+  for (const slice of slices(rows, 100)) {
     // Steps name their tables as data: the untyped view.
-    await loose(db).insertInto(table).values(rows.slice(i, i + 100).map((row) => ({ ...base, ...row }))).execute();
+    await loose(db).insertInto(table).values(slice.map((row) => ({ ...base, ...row }))).execute();
   }
 }
 
@@ -54,8 +55,8 @@ export async function insertMissing(db: Db, table: string, keys: readonly [strin
   const ids = new NaturalIds();
   const keyValues = (row: Row) => keys.map((k) => row[k]);
   const firsts = [...new Set(rows.map((row) => row[keys[0]]))];
-  for (let i = 0; i < firsts.length; i += 500) {
-    const found = await loose(db).selectFrom(table).select(['id', ...keys]).where(keys[0], 'in', firsts.slice(i, i + 500)).execute();
+  for (const slice of slices(firsts)) {
+    const found = await loose(db).selectFrom(table).select(['id', ...keys]).where(keys[0], 'in', slice).execute();
     for (const row of found) ids.set(keyValues(row), String(row.id));
   }
   const missing: Row[] = [];

@@ -1,6 +1,7 @@
 import type { Db, Row } from '../../db/database';
 import { loose, type TableName } from '../../db/tables';
-import { deleteInBatches, deleteInChunks, forgetMarks, slices } from '../../series/purge';
+import { slices } from '../../db/slices';
+import { deleteInBatches, deleteInChunks, forgetMarks } from '../../series/purge';
 
 /**
  * What belongs to a project (docs/data-model.md "Projects", "Purging"): the one description that moving projects to

@@ -4,6 +4,7 @@ import type { SCOPE_API, SCOPE_DATA } from '../../../auth/scopes';
 import type { Db, Row } from '../../../db/database';
 import { withAncestors } from '../../../http/trees';
 import { loose, type TableName } from '../../../db/tables';
+import { slices } from '../../../db/slices';
 
 /**
  * Who may see and grant which menus. Menus are global; roles are granted menus (blade_role_menu); a tenant's
@@ -58,7 +59,7 @@ export class MenuSet {
 /** Inserts link rows in chunks that stay below every driver's parameter limit. */
 export async function insertChunked(db: Db, table: TableName, rows: readonly Row[]): Promise<void> {
   // Rows of any link table, built at run time: the untyped view.
-  for (let i = 0; i < rows.length; i += 200) await loose(db).insertInto(table).values(rows.slice(i, i + 200)).execute();
+  for (const slice of slices(rows, 200)) await loose(db).insertInto(table).values(slice).execute();
 }
 
 /** Ids given as a JSON array or comma-joined (as BladeX stores and sends them), deduplicated. */

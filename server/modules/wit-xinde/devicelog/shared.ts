@@ -7,6 +7,7 @@ import { badRequest, paramType } from '../../../http/envelope';
 import type { Platform } from '../../../platform';
 import { formatDateTime, parseDateTime } from '../../../time';
 import { eq, idArg } from '../common';
+import { slices } from '../../../db/slices';
 
 /**
  * What the calls on stored values share (docs/data-model.md "Device data"): a value's id `<deviceId>.<pointKey>.<ts>`,
@@ -125,10 +126,9 @@ export class DeviceData {
 
   /** Visible devices by id, for the ids of a list of values. */
   protected async devicesById(ctx: CallContext, ids: string[]): Promise<Map<string, Row>> {
-    const unique = [...new Set(ids)];
     const out = new Map<string, Row>();
-    for (let i = 0; i < unique.length; i += 500) {
-      const rows = await this.platform.repo(device).all(ctx, {}, [(eb) => eb('id', 'in', unique.slice(i, i + 500))]);
+    for (const slice of slices([...new Set(ids)])) {
+      const rows = await this.platform.repo(device).all(ctx, {}, [(eb) => eb('id', 'in', slice)]);
       for (const row of rows) out.set(row.id, row);
     }
     return out;
