@@ -59,16 +59,20 @@ export const newSecret = (): string => randomBytes(32).toString('base64url');
 /** What is stored of a secret. */
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
-/** A moment of the contract's date format as epoch ms, or undefined. */
-const epochOf = (value: string | null): number | undefined => (value ? parseDateTime(value)?.getTime() : undefined);
+/** A moment of the contract's date format as epoch ms; none (no end) as infinity. */
+const endOf = (value: string | null): number => (value ? (parseDateTime(value)?.getTime() ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY);
 
 export class DisplayLinks {
+  /** The clock of the expiries, the cache and the last-seen record; tests move it instead of waiting. */
+  now: () => number = Date.now;
   private readonly byHash = new Map<string, { found: Promise<Found | undefined>; at: number }>();
   private readonly seen = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
     events: EventBus,
+    /** Links kept looked up at most; past it the cache starts again (only links found are kept). */
+    private readonly maxCached = MAX_CACHED,
   ) {
     events.whenChanged(['wit_display_link', 'blade_tenant'], () => this.byHash.clear());
   }
@@ -85,21 +89,21 @@ export class DisplayLinks {
     const found = await this.lookup(hash);
     if (!found) return { refused: DISPLAY_MESSAGES.unknown };
     if (found.revoked) return { refused: DISPLAY_MESSAGES.revoked };
-    const now = Date.now();
-    const expires = epochOf(found.link.expiresAt);
-    if (expires !== undefined && expires <= now) return { refused: DISPLAY_MESSAGES.expired };
-    const tenantExpires = epochOf(found.tenantExpires);
-    if (found.tenantStatus !== 1 || (tenantExpires !== undefined && tenantExpires <= now)) return { refused: DISPLAY_MESSAGES.tenant };
-    const ends = [expires, tenantExpires].filter((t): t is number => t !== undefined);
-    return { link: found.link, until: ends.length ? Math.min(...ends) : undefined };
+    const now = this.now();
+    const expires = endOf(found.link.expiresAt);
+    if (expires <= now) return { refused: DISPLAY_MESSAGES.expired };
+    const tenantExpires = endOf(found.tenantExpires);
+    if (found.tenantStatus !== 1 || tenantExpires <= now) return { refused: DISPLAY_MESSAGES.tenant };
+    const until = Math.min(expires, tenantExpires);
+    return { link: found.link, until: Number.isFinite(until) ? until : undefined };
   }
 
   private lookup(hash: string): Promise<Found | undefined> {
     const cached = this.byHash.get(hash);
-    if (cached && Date.now() - cached.at <= CACHE_MS) return cached.found;
+    if (cached && this.now() - cached.at <= CACHE_MS) return cached.found;
     // Misses are not kept: made-up secrets cannot fill the memory, and each costs one indexed read.
-    if (this.byHash.size >= MAX_CACHED) this.byHash.clear();
-    const entry = { found: this.load(hash), at: Date.now() };
+    if (this.byHash.size >= this.maxCached) this.byHash.clear();
+    const entry = { found: this.load(hash), at: this.now() };
     this.byHash.set(hash, entry);
     const forget = () => {
       if (this.byHash.get(hash) === entry) this.byHash.delete(hash);
@@ -140,7 +144,7 @@ export class DisplayLinks {
    * cache anything (no `changed` event), so a busy screen does not make every process re-read its links.
    */
   async touch(link: DisplayLink, address: string, agent: string | undefined): Promise<void> {
-    const now = Date.now();
+    const now = this.now();
     if (now - (this.seen.get(link.id) ?? 0) < SEEN_EVERY_MS) return;
     this.seen.set(link.id, now);
     await this.db

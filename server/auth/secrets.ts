@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Resource, SECRET_MASK } from '../../resources/define';
 import type { Row } from '../db/database';
@@ -58,7 +58,7 @@ export class Secrets {
     const key = this.keys.get(this.currentId) as Buffer;
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv(ALGORITHM, key, iv);
-    const body = Buffer.concat([iv, cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+    const body = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
     return `${SEALED_PREFIX}${this.currentId}:${body.toString('base64url')}`;
   }
 
@@ -67,11 +67,12 @@ export class Secrets {
     if (!isSealed(value)) return value;
     const rest = value.slice(SEALED_PREFIX.length);
     const colon = rest.indexOf(':');
-    const key = colon > 0 ? this.keys.get(rest.slice(0, colon)) : undefined;
+    const key = this.keys.get(rest.slice(0, colon));
+    if (!key) throw new UnreadableSecret();
     const body = Buffer.from(rest.slice(colon + 1), 'base64url');
-    if (!key || body.length < IV_BYTES + TAG_BYTES) throw new UnreadableSecret();
+    // A body altered, or too short to hold its nonce and a whole tag, fails here.
     try {
-      const decipher = createDecipheriv(ALGORITHM, key, body.subarray(0, IV_BYTES));
+      const decipher = createDecipheriv(ALGORITHM, key, body.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
       decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
       return Buffer.concat([decipher.update(body.subarray(IV_BYTES, body.length - TAG_BYTES)), decipher.final()]).toString('utf8');
     } catch {
@@ -108,7 +109,7 @@ export class Secrets {
     const rows = resource.secretRows;
     if (!rows) return out;
     const key = out[rows.keyField] ?? existing?.[rows.keyField];
-    if (!rows.keys.includes(String(key ?? '').trim())) return out;
+    if (!rows.keys.includes(String(key))) return out;
     if (out[rows.field] === SECRET_MASK && existing) delete out[rows.field];
     const value = rows.field in out ? out[rows.field] : existing?.[rows.field];
     if (typeof value === 'string' && value !== '' && !isSealed(value)) out[rows.field] = this.seal(value);
@@ -124,23 +125,22 @@ export function secretsKeysFrom(env: Record<string, string | undefined>, dataDir
   const given = (env.SECRETS_KEY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   if (given.length) {
     return given.map((text, i) => {
-      const key = Buffer.from(text, 'base64');
-      if (key.length !== KEY_BYTES || !/^[A-Za-z0-9+/]+={0,2}$/.test(text)) {
+      // 32 bytes are 43 base64 characters and one `=` of padding, as `openssl rand -base64 32` prints them.
+      if (!/^[A-Za-z0-9+/]{43}=$/.test(text)) {
         throw new Error(`SECRETS_KEY: key ${i + 1} is not base64 of ${KEY_BYTES} bytes (make one with: openssl rand -base64 32)`);
       }
-      return key;
+      return Buffer.from(text, 'base64');
     });
   }
   const file = join(dataDir, 'secrets-key');
-  if (!existsSync(file)) {
-    try {
-      writeFileSync(file, randomBytes(KEY_BYTES).toString('base64'), { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      // Another process starting on the same DATA_DIR wrote it first: use that one.
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
+  try {
+    writeFileSync(file, randomBytes(KEY_BYTES).toString('base64'), { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    // Written at an earlier start, or by another process starting on the same DATA_DIR first: use that one.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  // The decoder skips a line break an editor may have added.
+  const key = Buffer.from(readFileSync(file, 'utf8'), 'base64');
   if (key.length !== KEY_BYTES) throw new Error(`${file} does not hold base64 of ${KEY_BYTES} bytes`);
   return [key];
 }

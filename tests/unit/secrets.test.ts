@@ -33,6 +33,9 @@ describe('sealed secrets', () => {
     expect(() => secrets.open(`${sealed.split(':').slice(0, 3).join(':')}:${body.toString('base64url')}`)).toThrow(UnreadableSecret);
     expect(() => new Secrets([randomBytes(32)]).open(sealed)).toThrow(UnreadableSecret);
     expect(() => secrets.open('enc:v1:nonsense')).toThrow(UnreadableSecret);
+    // Too short for a nonce and a whole tag: a short tag would be a weaker check, never accepted.
+    const id = keyIdOf(key);
+    for (const bytes of [0, 8, 12, 27]) expect(() => secrets.open(`enc:v1:${id}:${randomBytes(bytes).toString('base64url')}`), String(bytes)).toThrow(UnreadableSecret);
   });
 
   it('opens what an earlier key sealed while a rotation lists it after the new one', () => {
@@ -57,12 +60,19 @@ describe('sealed secrets', () => {
     expect(secrets.sealed(param, { paramName: 'SMTP', paramValue: SECRET_MASK }, smtp)).toEqual({ paramName: 'SMTP' });
     const renamed = secrets.sealed(param, { paramKey: 'alarm.smtp.password' }, { paramKey: 'x', paramValue: 'was-plain' });
     expect(secrets.open(String(renamed.paramValue))).toBe('was-plain');
+    // A new value replaces the stored one.
+    const changed = secrets.sealed(param, { paramValue: 'new-pass' }, smtp);
+    expect(secrets.open(String(changed.paramValue))).toBe('new-pass');
+    // A blank or null value is stored as it is: there is nothing to seal.
+    for (const blank of ['', null]) expect(secrets.sealed(param, { paramKey: 'alarm.smtp.password', paramValue: blank })).toStrictEqual({ paramKey: 'alarm.smtp.password', paramValue: blank });
   });
 
   it('reveals a param only on its secret rows', () => {
     const smtp = secrets.sealed(param, { paramKey: 'alarm.smtp.password', paramValue: 'mail-pass' });
     expect(secrets.reveal(param, smtp)).toEqual({ paramKey: 'alarm.smtp.password', paramValue: 'mail-pass' });
     expect(secrets.reveal(param, { paramKey: 'alarm.sound', paramValue: 'on' })).toEqual({ paramKey: 'alarm.sound', paramValue: 'on' });
+    // A declared secret the row does not hold stays absent.
+    expect(secrets.reveal(mqttParam, { name: 'x', password: secrets.seal('p') })).toStrictEqual({ name: 'x', password: 'p' });
   });
 
   it('takes only keys of 32 bytes, at least one', () => {
@@ -88,7 +98,7 @@ describe('SECRETS_KEY', () => {
     const [a, b] = [randomBytes(32), randomBytes(32)];
     const keys = secretsKeysFrom({ SECRETS_KEY: `${a.toString('base64')}, ${b.toString('base64')}` }, dataDir);
     expect(keys.map((k) => k.toString('hex'))).toEqual([a.toString('hex'), b.toString('hex')]);
-    for (const wrong of ['short', randomBytes(16).toString('base64'), `${a.toString('base64')},nope`]) {
+    for (const wrong of ['short', randomBytes(16).toString('base64'), randomBytes(29).toString('base64'), `${a.toString('base64')},nope`]) {
       expect(() => secretsKeysFrom({ SECRETS_KEY: wrong }, dataDir), wrong).toThrow(/SECRETS_KEY/);
     }
   });
@@ -98,6 +108,23 @@ describe('SECRETS_KEY', () => {
     const stray = `${text.slice(0, 10)}!${text.slice(10)}`;
     expect(Buffer.from(stray, 'base64')).toHaveLength(32);
     expect(() => secretsKeysFrom({ SECRETS_KEY: stray }, dataDir)).toThrow(/SECRETS_KEY: key 1 is not base64 of 32 bytes/);
+    // Nor without its padding, or with more of it.
+    for (const padded of [text.slice(0, -1), `${text}=`, `!${text}`]) expect(() => secretsKeysFrom({ SECRETS_KEY: padded }, dataDir), padded).toThrow(/SECRETS_KEY: key 1/);
+  });
+
+  it('reads a key file an editor ended with a line break', () => {
+    const other = mkdtempSync(join(tmpdir(), 'vigil-secrets-key-'));
+    try {
+      const key = randomBytes(32);
+      writeFileSync(join(other, 'secrets-key'), `${key.toString('base64')}\n`);
+      expect(secretsKeysFrom({}, other)[0].equals(key)).toBe(true);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('stops the start when DATA_DIR cannot hold the key file', () => {
+    expect(() => secretsKeysFrom({}, join(dataDir, 'missing', 'folder'))).toThrow(/ENOENT/);
   });
 
   it('stops the start when DATA_DIR/secrets-key does not hold 32 bytes (a file cut short or edited)', () => {

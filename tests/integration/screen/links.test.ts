@@ -4,9 +4,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REFERENCE_IDS } from '../../../resources/iot/examples';
 import type { ScreenData } from '../../../resources/wire/screen';
 import { DISPLAY_HEADER } from '../../../resources/wire/screen';
+import { DisplayLinks } from '../../../server/auth/display';
 import { seedId } from '../../../server/db/seed/ids';
 import { formatDateTime, parseDateTime } from '../../../server/time';
 import { expectOk, expectRefused, type PageData, postParams, refused, type Row } from '../../support/envelope';
+import { hideTable } from '../../support/failures';
 import { createStaff } from '../../support/staff';
 import { onEveryStore } from '../../support/suite';
 import { DEMO, X } from '../monitoring/support';
@@ -139,6 +141,104 @@ onEveryStore('the display link manager', { signIn: ['demo', 'admin'] }, (ctx) =>
       expectOk(await postParams(ctx.admin, '/api/blade-system/tenant/setting', { ids: tenant, expireTime: '' }));
     }
     expect(await untilOf()).toBe(parseDateTime(inTwoDays)?.getTime());
+  });
+
+  /** Runs `work` with the display links' clock at `at` (epoch ms). */
+  const atTime = async (at: number, work: () => Promise<void>) => {
+    const { displays } = ctx.server.app.platform;
+    displays.now = () => at;
+    try {
+      await work();
+    } finally {
+      displays.now = Date.now;
+    }
+  };
+  /** The link a secret opens now, or the refusal's words. */
+  const opened = async (secret: string, displays = ctx.server.app.platform.displays) => {
+    const check = await displays.verify(secret);
+    return 'link' in check ? check.link.id : check.refused;
+  };
+
+  it('refuses a link from the moment it expires, and from the moment its tenant does', async () => {
+    const inTwoDays = formatDateTime(new Date(Date.now() + 2 * DAY_MS));
+    const link = await createLink(ctx.demo, { projectIds: s.projectA, expiresAt: inTwoDays });
+    const end = parseDateTime(inTwoDays)?.getTime() as number;
+    await atTime(end - 1, async () => expect(await opened(link.secret)).toBe(link.id));
+    await atTime(end, async () => expect(await opened(link.secret)).toBe('大屏链接已过期'));
+
+    const tenant = seedId(`tenant:${DEMO}`);
+    const tomorrow = formatDateTime(new Date(Date.now() + DAY_MS));
+    const tenantEnd = parseDateTime(tomorrow)?.getTime() as number;
+    try {
+      expectOk(await postParams(ctx.admin, '/api/blade-system/tenant/setting', { ids: tenant, expireTime: tomorrow }));
+      await atTime(tenantEnd - 1, async () => expect(await opened(link.secret)).toBe(link.id));
+      await atTime(tenantEnd, async () => expect(await opened(link.secret)).toBe('大屏链接所属租户已停用或已过期'));
+    } finally {
+      expectOk(await postParams(ctx.admin, '/api/blade-system/tenant/setting', { ids: tenant, expireTime: '' }));
+    }
+  });
+
+  it('believes a looked-up link for 5 seconds: a revocation another process wrote is read after them', async () => {
+    const link = await createLink(ctx.demo, { projectIds: s.projectA });
+    const db = ctx.server.app.platform.db;
+    const start = Date.now();
+    await atTime(start, async () => expect(await opened(link.secret)).toBe(link.id));
+    // As another process without a relay writes it: no event reaches this one.
+    await db.updateTable('wit_display_link').set({ revoked: 1 }).where('id', '=', link.id).execute();
+    await atTime(start + 5000, async () => expect(await opened(link.secret)).toBe(link.id));
+    await atTime(start + 5001, async () => expect(await opened(link.secret)).toBe('大屏链接已撤销'));
+
+    // A revocation made here is believed at once.
+    const other = await createLink(ctx.demo, { projectIds: s.projectA });
+    await atTime(start, async () => {
+      expect(await opened(other.secret)).toBe(other.id);
+      expectOk(await postParams(ctx.demo, `${X}/displaylink/revoke`, { ids: other.id }));
+      expect(await opened(other.secret)).toBe('大屏链接已撤销');
+    });
+  });
+
+  it('keeps neither a miss nor a failed read: the link is found once it is there', async () => {
+    const link = await createLink(ctx.demo, { projectIds: s.projectA });
+    const db = ctx.server.app.platform.db;
+    const deleted = (isDeleted: number) => db.updateTable('wit_display_link').set({ isDeleted }).where('id', '=', link.id).execute();
+    await deleted(1);
+    expect(await opened(link.secret)).toBe('大屏链接无效');
+    await deleted(0);
+    expect(await opened(link.secret)).toBe(link.id);
+
+    const other = await createLink(ctx.demo, { projectIds: s.projectA });
+    const restore = await hideTable(ctx.server, 'wit_display_link');
+    try {
+      await expect(opened(other.secret)).rejects.toThrow();
+    } finally {
+      await restore();
+    }
+    expect(await opened(other.secret)).toBe(other.id);
+  });
+
+  it('keeps at most its bound of links looked up, then starts again', async () => {
+    const { db, events } = ctx.server.app.platform;
+    const displays = new DisplayLinks(db, events, 2);
+    const [a, b, c] = [await createLink(ctx.demo, { projectIds: s.projectA }), await createLink(ctx.demo, { projectIds: s.projectA }), await createLink(ctx.demo, { projectIds: s.projectA })];
+    expect([await opened(a.secret, displays), await opened(b.secret, displays)]).toEqual([a.id, b.id]);
+    await db.updateTable('wit_display_link').set({ revoked: 1 }).where('id', '=', a.id).execute();
+    // Two links kept: a is still believed.
+    expect(await opened(a.secret, displays)).toBe(a.id);
+    // A third starts the cache again: a is read anew.
+    expect(await opened(c.secret, displays)).toBe(c.id);
+    expect(await opened(a.secret, displays)).toBe('大屏链接已撤销');
+  });
+
+  it('records the next sighting exactly a minute after the last', async () => {
+    const link = await createLink(ctx.demo, { projectIds: s.projectA });
+    const seenBy = (agent: string) => fetch(new URL(DATA, ctx.server.url), { headers: { [DISPLAY_HEADER]: link.secret, 'user-agent': agent } });
+    const agent = async () => (await detail(ctx.demo, link.id))?.lastSeenAgent;
+    const start = Date.now();
+    await atTime(start, async () => expect((await seenBy('first')).status).toBe(200));
+    await atTime(start + 59_999, async () => expect((await seenBy('too soon')).status).toBe(200));
+    expect(await agent()).toBe('first');
+    await atTime(start + 60_000, async () => expect((await seenBy('a minute on')).status).toBe(200));
+    expect(await agent()).toBe('a minute on');
   });
 
   it("names only projects and channels its maker sees: a user limited to projects, another tenant's project", async () => {
