@@ -149,7 +149,7 @@ export interface Resource<
 }
 
 /** `ref` holds another row's id: a plain filter on it means equality, not LIKE. */
-export type FieldKind = 'text' | 'ref' | 'number' | 'datetime' | 'boolean';
+export type FieldKind = 'text' | 'ref' | 'number' | 'datetime';
 
 /** Marks string fields that hold `yyyy-MM-dd HH:mm:ss` dates, so filters compare them as dates. */
 export const fieldKinds = z.registry<{ kind: FieldKind }>();
@@ -173,8 +173,8 @@ function kindOf(schema: z.ZodType): FieldKind {
   if (def.innerType) return kindOf(def.innerType);
   if (def.type === 'pipe' && def.in) return kindOf(def.in);
   if (def.type === 'union' && def.options?.length) return kindOf(def.options[0]);
-  if (def.type === 'number' || def.type === 'int' || def.type === 'bigint') return 'number';
-  if (def.type === 'boolean') return 'boolean';
+  // A boolean is stored as 0 or 1, and filtered as the number.
+  if (def.type === 'number' || def.type === 'int' || def.type === 'bigint' || def.type === 'boolean') return 'number';
   if (def.type === 'literal' && typeof def.values?.[0] === 'number') return 'number';
   return 'text';
 }

@@ -56,7 +56,7 @@ function like(dialect: DialectName, column: string, pattern: string, negate: boo
 }
 
 function condition(dialect: DialectName, key: string, column: string, kind: FieldKind, suffix: FilterSuffix, text: string): Condition | undefined {
-  const value = kind === 'number' || kind === 'boolean' ? numberValue(key, text) : text;
+  const value = kind === 'number' ? numberValue(key, text) : text;
   const compare = (op: '=' | '<>' | '>=' | '<=' | '>' | '<', v: unknown): Condition => (eb) => eb(column, op, v);
   switch (suffix) {
     case '':
@@ -133,7 +133,8 @@ export function sortsOf(resource: Resource, query: Query): Sort[] {
       .map((column) => ({ column, desc }));
   const sorts = [...pick('ascs', false), ...pick('descs', true)];
   if (sorts.length) return sorts;
-  return (resource.orderBy ?? [{ field: 'id', desc: true }]).map((s) => ({ column: s.field, desc: !!s.desc }));
+  // Without a declared order, the repository's last order (the newest first, which also breaks ties) is the only one.
+  return (resource.orderBy ?? []).map((s) => ({ column: s.field, desc: !!s.desc }));
 }
 
 export const MAX_PAGE_SIZE = 1000;

@@ -111,6 +111,11 @@ onEveryStore('the route walk', (ctx) => {
     for (const mode of ['submit', 'save']) expect((await editor.post(`/api/blade-system/param/${mode}`, added)).status, mode).toBe(403);
     expect((await editor.request('POST', '/api/blade-system/param/remove', { query: { ids: row.id } })).status).toBe(403);
     expect(expectOk(await demo.get<{ paramValue: string; isDeleted: number }>('/api/blade-system/param/detail', { id: row.id }))).toMatchObject({ paramValue: 'c', isDeleted: 0 });
+
+    // And the add button alone adds, by either route, and edits nothing.
+    const adder = await holding(ctx.server, DEMO, 'param_adder', ['param', 'param_add']);
+    for (const mode of ['submit', 'save']) expectOk(await adder.post(`/api/blade-system/param/${mode}`, { paramName: '新增者', paramKey: `adder.${mode}`, paramValue: 'x' }));
+    expect((await adder.post('/api/blade-system/param/submit', { id: row.id, paramValue: 'd' })).status).toBe(403);
   });
 
   it("keeps a menu's unpaged lists to its holders; only the pickers are any staff member's", async () => {

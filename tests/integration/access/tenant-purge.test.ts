@@ -187,6 +187,8 @@ describe.each(await storeKinds())('a tenant purge stopped midway (%s)', (kind) =
     const bin = expectOk(await admin.get<PageData>(`${T}/recovery`));
     expect(bin.records).toHaveLength(1);
     expect(bin.records[0]).toMatchObject({ tenantId: s.tenantId, purging: 1, purgeDeleted: Number(job.deleted), purgeStep: 'wit_alarm_log', purgeError: 'simulated crash' });
+    // The bin holds the removed tenants, whatever a query says of `isDeleted`.
+    expect(expectOk(await admin.get<PageData>(`${T}/recovery`, { isDeleted: 0 })).records.map((r) => r.tenantId)).toEqual([s.tenantId]);
     refused(await admin.get(`${T}/recovery`, { ids: s.rowId }), 400, '租户正在彻底删除中,不能恢复');
     expect((await admin.get(`${T}/detail`, { id: s.rowId })).body.data).toBeNull();
 

@@ -5,6 +5,7 @@ import { seedId } from '../../../server/db/seed/ids';
 import { expect, it } from 'vitest';
 import { ApiClient } from '../../support/client';
 import { onEveryStore } from '../../support/suite';
+import { expectOk, expectRefusedExactly } from '../../support/envelope';
 
 const PARAMS = '/api/blade-system/param';
 
@@ -25,6 +26,8 @@ onEveryStore('bad input', { signIn: ['admin', 'demo'], prepare: boom, config: { 
     const unknown = await ctx.admin.get('/api/blade-system/nothing/here');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ code: 404, success: false, data: null, msg: '404 没找到请求' });
+    // A list variant the resource does not declare (params have no `page`) is no route.
+    expect((await ctx.admin.get(`${PARAMS}/page`)).status).toBe(404);
     const method = await ctx.admin.get(`${PARAMS}/submit`);
     expect(method.status).toBe(405);
     expect(method.body.msg).toBe('不支持当前请求方法');
@@ -65,6 +68,12 @@ onEveryStore('bad input', { signIn: ['admin', 'demo'], prepare: boom, config: { 
     expect(await count()).toBe(before);
     expect((await ctx.admin.post(`${PARAMS}/save`, { ...body, id: '' })).body.code).toBe(200);
     expect(await count()).toBe(before + 1);
+    // Nor is a null id; an id that names no row is refused, not added.
+    expectOk(await ctx.admin.post(`${PARAMS}/submit`, { ...body, paramKey: 'mode.null', id: null }));
+    expect(await count()).toBe(before + 2);
+    expectRefusedExactly(await ctx.admin.post(`${PARAMS}/submit`, { ...body, paramKey: 'mode.ghost', id: '1999999999999999999' }), '数据不存在或无权操作');
+    expectRefusedExactly(await ctx.admin.request('POST', `${PARAMS}/remove`, { query: { ids: '1999999999999999999' } }), '数据不存在或无权操作');
+    expect(await count()).toBe(before + 2);
   });
 
   it('refuses an upload that is not multipart, and more files than one upload takes', async () => {
@@ -117,6 +126,8 @@ onEveryStore('bad input', { signIn: ['admin', 'demo'], prepare: boom, config: { 
     for (const query of [{}, { nosuchfield: 'x' }, { paramKey_like: 'account' }]) {
       expect((await ctx.admin.get(`${PARAMS}/detail`, query)).body, JSON.stringify(query)).toMatchObject({ code: 200, data: null });
     }
+    // Likewise a notice, whose opening marks it read: nothing is marked.
+    expect((await ctx.admin.get('/api/blade-desk/notice/detail', { id: '1999999999999999999', isView: 'true' })).body).toMatchObject({ code: 200, data: null });
     expect((await ctx.admin.get<{ paramKey: string }>(`${PARAMS}/detail`, { paramKey: 'account.initPassword' })).body.data.paramKey).toBe('account.initPassword');
   });
 

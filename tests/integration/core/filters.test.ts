@@ -3,6 +3,7 @@ import { formatDateTime } from '../../../server/time';
 import type { Envelope } from '../../support/client';
 import { expectOk, type PageData, type Row } from '../../support/envelope';
 import { onEveryStore } from '../../support/suite';
+import { X } from '../monitoring/support';
 
 /**
  * Every operator of CONTRACT.md "Query conditions" on a text, a number and a date column (params' key, status and
@@ -46,6 +47,44 @@ onEveryStore('list filters', { signIn: ['demo'] }, (ctx) => {
     expect(await keys({ paramKey_ignore: 'flt.alpha' })).toEqual(all);
   });
 
+  it('takes a snake_case name as its field, and a value without the spaces around it', async () => {
+    expect(await keys({ param_key_equal: 'flt.alpha' })).toEqual(['flt.alpha']);
+    expect(await keys({ paramKey_equal: '  flt.beta  ' })).toEqual(['flt.beta']);
+  });
+
+  it('reads "not like" on a number column as "not equal", not as digits left out', async () => {
+    expect(await keys({ status_notlike: 1 })).toEqual(['flt.alphabet', 'x.flt.gamma']);
+  });
+
+  /** The keys in the order the list answers them. */
+  const ordered = async (query: Record<string, string>) =>
+    expectOk(await ctx.demo.get<PageData>(`${PARAMS}/list`, { paramName_equal: NAME, ...query, size: 50 })).records.map((r: Row) => String(r.paramKey));
+
+  it('sorts by ascs then descs, column lists with spaces and snake_case names; newest first unless told', async () => {
+    expect(await ordered({ ascs: 'paramKey' })).toEqual(all);
+    expect(await ordered({ descs: 'paramKey' })).toEqual([...all].reverse());
+    // Status 11, 3, 1, 1: ties newest first.
+    expect(await ordered({ descs: 'status' })).toEqual(['flt.alphabet', 'x.flt.gamma', 'flt.beta', 'flt.alpha']);
+    // Status 1, 1, 3, 11: the ties by key, descending.
+    expect(await ordered({ ascs: 'status', descs: 'param_key' })).toEqual(['flt.beta', 'flt.alpha', 'x.flt.gamma', 'flt.alphabet']);
+    expect(await ordered({ ascs: 'status, paramKey' })).toEqual(['flt.alpha', 'flt.beta', 'x.flt.gamma', 'flt.alphabet']);
+    // A param declares no order: the newest row first (ids grow with time), as made in the order of ROWS.
+    expect(await ordered({})).toEqual(ROWS.map(([key]) => key).reverse());
+  });
+
+  it('lists in the order a resource declares unless told: project categories by their sort, notices newest first', async () => {
+    for (const [code, sort] of [['ORDER-B', 2], ['ORDER-A', 1], ['ORDER-C', 3]] as const) {
+      expectOk(await ctx.demo.post(`${X}/projectcategory/submit`, { parentId: '0', name: `排序 ${code}`, code, sort }));
+    }
+    const categories = expectOk(await ctx.demo.get<PageData>(`${X}/projectcategory/list`, { code_likeright: 'ORDER-', size: 10 })).records.map((r: Row) => r.code);
+    expect(categories).toEqual(['ORDER-A', 'ORDER-B', 'ORDER-C']);
+    for (const day of ['02', '03', '01']) {
+      expectOk(await ctx.demo.post('/api/blade-desk/notice/submit', { title: `排序通知 ${day}`, category: 1, releaseTime: `2026-01-${day} 08:00:00`, content: '<p>排序</p>' }));
+    }
+    const notices = expectOk(await ctx.demo.get<PageData>('/api/blade-desk/notice/list', { title: '排序通知', size: 10 })).records.map((r: Row) => r.title);
+    expect(notices).toEqual(['排序通知 03', '排序通知 02', '排序通知 01']);
+  });
+
   it('takes the first of a repeated parameter', async () => {
     const query = `paramName_equal=${encodeURIComponent(NAME)}&paramKey_equal=flt.beta&paramKey_equal=flt.alpha&size=50`;
     const page = expectOk(await ctx.demo.request<Envelope<PageData>>('GET', `${PARAMS}/list?${query}`));
@@ -82,6 +121,9 @@ onEveryStore('list filters', { signIn: ['demo'] }, (ctx) => {
     expect(await keys({ createTime_datelt: tomorrow })).toEqual(all);
     expect(await keys({ createTime_dateequal: day })).toEqual(all);
     expect(await keys({ createTime_dateequal: yesterday })).toEqual([]);
+    // The day of a moment: its time is not a bound.
+    expect(await keys({ createTime_dateequal: `${day} 23:59:59` })).toEqual(all);
+    expect(await keys({ createTime_dateequal: `${day} 00:00:00` })).toEqual(all);
   });
 
   it('pages from the first page, ten rows unless told, at most 1000', async () => {
