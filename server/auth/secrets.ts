@@ -125,8 +125,9 @@ export function secretsKeysFrom(env: Record<string, string | undefined>, dataDir
   const given = (env.SECRETS_KEY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   if (given.length) {
     return given.map((text, i) => {
-      // 32 bytes are 43 base64 characters and one `=` of padding, as `openssl rand -base64 32` prints them.
-      if (!/^[A-Za-z0-9+/]{43}=$/.test(text)) {
+      // 32 bytes are 43 base64 characters and one `=` of padding, as `openssl rand -base64 32` prints them (the
+      // padding may be left out: the same key).
+      if (!/^[A-Za-z0-9+/]{43}=?$/.test(text)) {
         throw new Error(`SECRETS_KEY: key ${i + 1} is not base64 of ${KEY_BYTES} bytes (make one with: openssl rand -base64 32)`);
       }
       return Buffer.from(text, 'base64');
