@@ -1,5 +1,9 @@
 import { expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineResource } from '../../../resources/define';
+import { text } from '../../../resources/fields';
 import type { App } from '../../../server/app';
+import { registerDeclared } from '../../../server/http/registry';
 import { startServer } from '../../support/server';
 import { createStaff } from '../../support/staff';
 import { onEveryStore } from '../../support/suite';
@@ -56,6 +60,16 @@ onEveryStore('the API gate', { signIn: ['demo'] }, (ctx) => {
     const rows = await db.selectFrom('blade_log_api').select('userAgent').where('userAgent', 'like', 'GateProbe/1.0%').execute();
     expect(rows.map((r) => r.userAgent)).toEqual([agent.slice(0, 500)]);
   });
+});
+
+it('refuses to start with a resource registered but missing from resources/index.ts', async () => {
+  const stray = (name: string) => defineResource({ service: 'blade-test', name, menu: 'param', table: 'blade_param', tenancy: 'tenant', fields: z.object({ paramName: text() }) });
+  // As modules registering their own routes for resources they forgot to list would leave them.
+  const unlisted = ({ app, platform }: App) => {
+    platform.resources.push(stray('stray'), stray('lost'));
+    registerDeclared(app, platform);
+  };
+  await expect(startServer('sqlite', {}, unlisted)).rejects.toThrow('Resources missing from resources/index.ts: blade-test/stray, blade-test/lost');
 });
 
 it('refuses to start with an API route that declares no right', async () => {
