@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import type { AlarmsChanged } from '../../../server/events';
 import { nextId } from '../../../server/ids';
+import { signedIn } from '../../support/client';
 import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
+import { startServer } from '../../support/server';
 import { failInserts, loggedErrors } from '../../support/failures';
 import { onEveryStore } from '../../support/suite';
 import { DEMO, demoId, submit, X } from '../monitoring/support';
@@ -81,6 +83,21 @@ onEveryStore('alarm engine', { signIn: ['demo'] }, (ctx) => {
       [2, 2],
       [5, 2],
     ]);
+  });
+
+  it('judges no reading told after the alarms stopped', async () => {
+    // A server of its own: its alarms are stopped here.
+    const server = await startServer(ctx.store);
+    try {
+      const demo = await signedIn(server.url, 'admin', 'admin', DEMO);
+      await submit(demo, 'devicethreshold', { targetType: 1, deviceId: demoId('device:QJ-TH-01'), pointKey: 'temperature', level1Upper: 40 });
+      await server.app.alarms.stop();
+      // The engine waits for whatever it was given: nothing, once its listener is gone.
+      await emit(server, [reading('QJ-TH-01', 'temperature', 90, Date.now())]);
+      expect(expectOk(await demo.get<PageData>(`${X}/alarm/list`, { deviceId: demoId('device:QJ-TH-01'), pointKey_equal: 'temperature' })).records).toEqual([]);
+    } finally {
+      await server.stop();
+    }
   });
 
   it('is idle only when every batch queued is judged, those queued while it was waited for included', async () => {
