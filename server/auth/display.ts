@@ -71,7 +71,7 @@ export class DisplayLinks {
   constructor(
     private readonly db: Db,
     events: EventBus,
-    /** Links kept looked up at most; past it the cache starts again (only links found are kept). */
+    /** How many looked-up links the cache holds (only links found are kept); when full it starts again. */
     private readonly maxCached = MAX_CACHED,
   ) {
     events.whenChanged(['wit_display_link', 'blade_tenant'], () => this.byHash.clear());
