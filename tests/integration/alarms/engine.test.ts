@@ -47,6 +47,14 @@ onEveryStore('alarm engine', { signIn: ['demo'] }, (ctx) => {
     ]);
   });
 
+  it("raises the alarm of a device that left its project under its threshold's project", async () => {
+    const threshold = await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId('device:QJ-RAIN-01'), pointKey: 'rainfall', level3Upper: 50 });
+    expect(threshold.projectId).toBe(BRIDGE);
+    // The reading of a device no project holds now (docs/alarms.md "Whose alarm").
+    await emit(ctx.server, [{ ...reading('QJ-RAIN-01', 'rainfall', 60, start), projectId: null }]);
+    expect(await alarmOf('QJ-RAIN-01', 'rainfall')).toMatchObject({ alarmLevel: 3, projectId: BRIDGE });
+  });
+
   it('raises, clears and raises again within one batch: two alarms, the first cleared', async () => {
     await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId('device:QJ-GNSS-01'), pointKey: 'dy', level4Upper: 10 });
     await emit(ctx.server, [reading('QJ-GNSS-01', 'dy', 20, start), reading('QJ-GNSS-01', 'dy', 0, start + 1_000), reading('QJ-GNSS-01', 'dy', 30, start + 2_000)]);

@@ -151,6 +151,29 @@ onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
     }
   });
 
+  it("resolves the alarms' idle only once the send under way is done", async () => {
+    const { db } = ctx.server.app.platform;
+    const alarm = await quietAlarm('QJ-TILT-02', 'tilt_x');
+    const { hook, slow } = await heldSend(alarm, '等候网关');
+    try {
+      let idle = false;
+      const settled = ctx.server.app.alarms.idle().then(() => {
+        idle = true;
+      });
+      // The send is held at its receiver: this read cannot end it, nor can anything else of an idle that waits.
+      const held = await db.selectFrom('wit_alarm_delivery').select('state').where('id', '=', String(slow.id)).executeTakeFirstOrThrow();
+      expect([Number(held.state), idle]).toEqual([4, false]);
+      hook.release();
+      await settled;
+      // Nothing polled: an idle that had not waited would see the delivery still under way.
+      const done = await db.selectFrom('wit_alarm_delivery').select('state').where('id', '=', String(slow.id)).executeTakeFirstOrThrow();
+      expect(Number(done.state)).toBe(1);
+    } finally {
+      hook.release();
+      await hook.close();
+    }
+  });
+
   it('logs a send whose outcome the store refuses, and leaves its claim to the next start', async () => {
     const { db } = ctx.server.app.platform;
     const notifier = ctx.server.app.alarms.notifier;
