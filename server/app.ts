@@ -201,6 +201,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     sockets: () => realtime.io.engine.clientsCount,
     notifierBacklog: () => alarms.notifier.backlog(),
     sessionsAway: () => broker?.sessions.away ?? 0,
+    mqttConnections: () => broker?.connections ?? 0,
   });
   registerObserveRoutes(app, {
     metrics,

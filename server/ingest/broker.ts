@@ -3,6 +3,7 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { inUse } from '../db/in-use';
 import type { Platform } from '../platform';
 import { DeviceCredentials } from './credentials';
+import { InFlight, within } from './in-flight';
 import { type AclRule, allowed, type Identity } from './topics';
 import { slices } from '../db/slices';
 
@@ -37,51 +38,20 @@ export interface Broker {
   readonly sessions: SessionExpiry;
   /** Whether it accepts connections now: false once closing (readiness, server/observe). */
   listening(): boolean;
+  /** Open TCP connections, those that have not completed their CONNECT included (the metric vigil_mqtt_connections). */
+  readonly connections: number;
   /**
    * Stops listening, refuses new data, lets data in flight commit (QoS 1 acknowledged) for up to `drainMs`, then
-   * disconnects every client so devices reconnect to another process. Bounded; safe to call more than once.
+   * disconnects every client so devices reconnect to another process, giving aedes up to `disconnectMs` to let them
+   * go. Bounded; safe to call more than once.
    */
-  close(drainMs?: number): Promise<void>;
+  close(drainMs?: number, disconnectMs?: number): Promise<void>;
 }
 
 /** How long data in flight may take to commit at shutdown; past it, unacknowledged messages are resent by devices. */
 export const BROKER_DRAIN_MS = 3_000;
 /** How long aedes may take to close its clients once their sockets are reset. */
 const DISCONNECT_MS = 2_000;
-
-/** Counts promises in flight and resolves `idle` once none is left or the time is up. */
-class InFlight {
-  private count = 0;
-  private readonly waiters = new Set<() => void>();
-
-  track<T>(work: Promise<T>): Promise<T> {
-    this.count += 1;
-    return work.finally(() => {
-      this.count -= 1;
-      if (this.count === 0) for (const wake of this.waiters) wake();
-    });
-  }
-
-  async idle(ms: number): Promise<void> {
-    if (this.count === 0) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.waiters.add(done);
-    });
-  }
-}
-
-/** Resolves when `work` does or after `ms`, whichever comes first. */
-async function within(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
-}
 
 const BAD_CREDENTIALS = 4;
 /** The log's words for each refusal of a CONNECT's credentials. */
@@ -175,9 +145,10 @@ export class SessionExpiry {
     const now = this.now();
     for (const [id, since] of this.goneSince) {
       if (now - since < this.expiryMs) continue;
-      this.goneSince.delete(id);
       await this.store.cleanSubscriptions({ id });
       for await (const packet of this.store.outgoingStream({ id })) await this.store.outgoingClearMessageId({ id }, packet);
+      // Forgotten once dropped (a sweep that failed tries again at the next), unless it came back meanwhile.
+      if (this.goneSince.get(id) === since) this.goneSince.delete(id);
     }
   }
 
@@ -309,13 +280,12 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
     }
   };
 
-  const server: Server = createServer(aedes.handle);
+  // A device that asked for no MQTT keep-alive (0) and vanished is still found dead by TCP's own probes; small
+  // packets (acknowledgements, commands) go out at once rather than waiting for the last one's ACK (Nagle).
+  const server: Server = createServer({ keepAlive: true, keepAliveInitialDelay: TCP_KEEPALIVE_MS, noDelay: true }, aedes.handle);
   // Sockets that have not completed CONNECT are no aedes client yet: tracked here so closing ends them too.
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
-    // A device that asked for no MQTT keep-alive (0) and vanished is still found dead by TCP's own probes.
-    socket.setKeepAlive(true, TCP_KEEPALIVE_MS);
-    socket.setNoDelay(true);
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
@@ -331,7 +301,7 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
       });
     });
   let closed: Promise<void> | undefined;
-  const close = async (drainMs: number) => {
+  const close = async (drainMs: number, disconnectMs: number) => {
     closing = true;
     const unlistened = new Promise<void>((resolve) => server.close(() => resolve()));
     await inFlight.idle(drainMs);
@@ -343,7 +313,7 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
     // tail (bench:connections: 13,000 SYNs resent, none since). A PUBACK still unsent is lost with the connection:
     // the device sends that reading again, as after any lost connection.
     for (const socket of sockets) socket.resetAndDestroy();
-    await within(new Promise<void>((resolve) => aedes.close(() => resolve())), DISCONNECT_MS);
+    await within(new Promise<void>((resolve) => aedes.close(() => resolve())), disconnectMs);
     await unlistened;
     await hooks.handOver(handedOver.splice(0)).catch((error) => platform.logs.error('ingest', error, 'presence at close'));
   };
@@ -355,10 +325,13 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
     listen,
     sessions,
     listening: () => server.listening && !closing,
-    close: (drainMs = BROKER_DRAIN_MS) => {
+    get connections() {
+      return sockets.size;
+    },
+    close: (drainMs = BROKER_DRAIN_MS, disconnectMs = DISCONNECT_MS) => {
       clearTimeout(revoking);
       sessions.stop();
-      return (closed ??= close(drainMs));
+      return (closed ??= close(drainMs, disconnectMs));
     },
   };
 }

@@ -38,6 +38,8 @@ export interface Sources {
   notifierBacklog(): Promise<number>;
   /** Persistent MQTT sessions the embedded broker keeps for devices that are away (server/ingest/broker.ts). */
   sessionsAway(): number;
+  /** Open TCP connections to the embedded broker, those before their CONNECT included. */
+  mqttConnections(): number;
 }
 
 /** Seconds: commits of the series writer take milliseconds (docs/benchmarks.md); a slow disk shows in the top buckets. */
@@ -128,6 +130,12 @@ export class Metrics implements Recorder {
       help: 'Persistent MQTT sessions the embedded broker keeps for devices that are away, until MQTT_SESSION_EXPIRY',
       registers,
       collect: () => away.set(this.sources?.sessionsAway() ?? 0),
+    });
+    const connections: Gauge = new Gauge({
+      name: 'vigil_mqtt_connections',
+      help: 'Open TCP connections to the embedded broker, those that have not completed their CONNECT included',
+      registers,
+      collect: () => connections.set(this.sources?.mqttConnections() ?? 0),
     });
     if (options.defaults !== false) collectDefaultMetrics({ register: this.registry });
 

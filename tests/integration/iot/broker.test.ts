@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { createConnection, createServer, type Socket } from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signedIn } from '../../support/client';
@@ -6,7 +6,9 @@ import { expectOk } from '../../support/envelope';
 import { hideTable, loggedErrors, takeLoggedErrors } from '../../support/failures';
 import { startServer } from '../../support/server';
 import { onEveryStore } from '../../support/suite';
+import { kernelSockets } from '../../support/tcp';
 import { until } from '../../support/wait';
+import { figure, scrape } from '../ops/support';
 
 onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
   const clients: MqttClient[] = [];
@@ -156,6 +158,32 @@ onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
     events.emit('changed', 'wit_mqtt_acl');
     const back = await connect('dev-inc-09', 'Device#Secret09', 'INC-09');
     expect((await back.subscribeAsync('vigil/100001/device/INC-09/command'))[0].qos).toBe(0);
+  });
+
+  it("probes each connection by TCP keep-alive, sends without Nagle's delay, and counts open connections until they close", async () => {
+    const broker = ctx.server.app.broker;
+    if (!broker) throw new Error('no embedded broker');
+    const open = async () => figure((await scrape(ctx.server.url, ctx.server.app.platform.config.metricsToken)).text, 'vigil_mqtt_connections');
+    const before = await open();
+    const device = await connect('dev-inc-03', 'Device#Secret03', 'INC-03');
+    // A socket that never sends its CONNECT is no MQTT client, and counts all the same.
+    const silent = createConnection(broker.port, '127.0.0.1');
+    await until(async () => (await open()) === before + 2, 5000, 'both connections counted');
+
+    // The kernel's record of the broker's end: the keep-alive timer armed (2), first probe within 60 s (USER_HZ ticks),
+    // not the system's two hours.
+    const peer = (device.stream as Socket).localPort as number;
+    const end = () => kernelSockets().find((s) => s.state === '01' && s.localPort === broker.port && s.remotePort === peer);
+    const armed = await until(() => end()?.timer === 2 && end(), 5000, 'the keep-alive timer');
+    expect(armed.timerTicks).toBeLessThanOrEqual(60 * 100);
+    // TCP_NODELAY is not in /proc: Node keeps what it set on the socket.
+    const conn = (broker.aedes as unknown as { clients: Record<string, { conn: Socket }> }).clients['INC-03'].conn;
+    const noDelay = Object.getOwnPropertySymbols(conn).find((symbol) => symbol.description === 'kSetNoDelay');
+    expect(noDelay && (conn as unknown as Record<symbol, unknown>)[noDelay]).toBe(true);
+
+    await device.endAsync();
+    silent.destroy();
+    await until(async () => (await open()) === before, 5000, 'the closed connections no longer counted');
   });
 
   it('does not start while its MQTT port is taken, and says why', async () => {

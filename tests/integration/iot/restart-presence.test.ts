@@ -1,22 +1,17 @@
-import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PresenceChange } from '../../../server/ingest/types';
 import { storeKinds } from '../../support/databases';
+import { failInserts, takeLoggedErrors } from '../../support/failures';
 import { brokerClients } from '../../support/mqtt';
 import { startServer, type TestServer } from '../../support/server';
+import { kernelSockets } from '../../support/tcp';
 import { until } from '../../support/wait';
 import { demoId } from '../monitoring/support';
 
-/** Connections between local `port` and the local `peers` that the kernel keeps in TIME_WAIT (/proc/net/tcp, state 06). */
+/** Connections between local `port` and the local `peers` that the kernel keeps in TIME_WAIT. */
 function inTimeWait(port: number, peers: number[]): number {
-  const hex = (n: number) => n.toString(16).toUpperCase().padStart(4, '0');
-  const ends = new Set(peers.map(hex));
-  const rows = readFileSync('/proc/net/tcp', 'utf8').trim().split('\n').slice(1);
-  return rows.filter((row) => {
-    const [, local, remote, state] = row.trim().split(/\s+/);
-    return state === '06' && local.endsWith(`:${hex(port)}`) && ends.has(remote.split(':')[1]);
-  }).length;
+  return kernelSockets().filter((s) => s.state === '06' && s.localPort === port && peers.includes(s.remotePort)).length;
 }
 
 /**
@@ -63,5 +58,15 @@ describe.each(await storeKinds())('presence across a restart of the embedded bro
     // Closed the ordinary way, the broker's side of each would wait there a minute, and a device reconnecting on the
     // same address and port may have its SYN answered for the old connection (docs/mqtt.md "Restarts").
     expect(inTimeWait(port, peers)).toBe(0);
+  });
+
+  it('logs the hand-over it cannot write at close, and the restart goes on', async () => {
+    await connect('QJ-TILT-02');
+    const id = demoId('device:QJ-TILT-02');
+    await until(async () => (await onlineOf('QJ-TILT-02')) === 1, 5000, 'online');
+    const refuse = await failInserts(server, 'wit_device', `new.id = '${id}'`, 'update');
+    server = await server.restart();
+    await refuse(server);
+    expect(await takeLoggedErrors(server, 'ingest')).toEqual(['presence at close: storage failure']);
   });
 });

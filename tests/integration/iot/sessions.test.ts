@@ -1,5 +1,6 @@
 import type { MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loggedErrors, takeLoggedErrors } from '../../support/failures';
 import { brokerClients } from '../../support/mqtt';
 import { startServer, type TestServer } from '../../support/server';
 import { until } from '../../support/wait';
@@ -118,6 +119,27 @@ describe('persistent sessions of the embedded broker', () => {
     await back.endAsync();
     await until(() => broker().sessions.away === 1, 5000, 'away again');
     await expiresExactly(code);
+  });
+
+  it('logs a sweep the session store fails, keeps counting the session away, and drops it at the next sweep', async () => {
+    const code = 'QJ-HLS-01';
+    await subscribeAndLeave(await persistent(code), code, 1);
+    // The broker's in-memory persistence made to fail once, as a shared one (Redis, a database) can.
+    const persistence = store() as Sessions & { cleanSubscriptions: (client: { id: string }) => Promise<void> };
+    const clean = persistence.cleanSubscriptions;
+    let failures = 0;
+    persistence.cleanSubscriptions = async function (this: unknown, client) {
+      if (failures++ === 0) throw new Error('persistence unavailable');
+      return clean.call(this, client);
+    };
+    try {
+      await until(async () => (await loggedErrors(server, 'ingest')).length > 0, 5000, 'the failed sweep logged');
+      expect(await takeLoggedErrors(server, 'ingest')).toEqual(['session expiry: persistence unavailable']);
+      // The broker's own sweep, a second later, drops it.
+      await until(async () => (await subscriptions(code)) === 0 && broker().sessions.away === 0, 5000, 'the session dropped');
+    } finally {
+      persistence.cleanSubscriptions = clean;
+    }
   });
 
   it('keeps nothing for a device that connected with a clean session', async () => {

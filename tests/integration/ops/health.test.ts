@@ -109,8 +109,11 @@ describe.runIf(hasRedis)('operations probes', () => {
     });
 
     it('/ready answers 503 once the embedded broker stops listening (as at shutdown)', async () => {
-      // A bound past the test's time: with nothing in flight the close does not wait for it.
-      await ctx.server.app.broker?.close(10 * 60_000);
+      // Bounds past the test's time: with nothing in flight the close does not wait for them, and aedes' own close
+      // ends it (no client left to let go).
+      const broker = ctx.server.app.broker;
+      await broker?.close(10 * 60_000, 10 * 60_000);
+      expect(broker?.aedes.closed).toBe(true);
       const reply = await ready();
       expect(reply).toEqual({ status: 503, body: { status: 'unavailable', checks: { database: 'ok', mqtt: 'failed', redis: 'ok', writer: 'ok' }, reasons: ['内置 MQTT 代理未在监听'] } });
     });

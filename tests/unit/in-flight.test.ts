@@ -1,0 +1,118 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { InFlight, within } from '../../server/ingest/in-flight';
+
+/** A promise and the hands that settle it. */
+function deferred() {
+  let resolve = () => {};
+  let reject = (_error: Error) => {};
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Lets every callback already queued run (promise reactions first, then one turn of the loop): no time passes. */
+const settleQueued = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Whether `promise` has settled once what is queued has run. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await settleQueued();
+  return done;
+}
+
+/** The broker's drain at close (server/ingest/broker.ts): data in flight counted, waited for within a bound. */
+describe('InFlight', () => {
+  it('is idle at once with nothing in flight', async () => {
+    expect(await settled(new InFlight().idle(60_000))).toBe(true);
+  });
+
+  it('waits for every piece of work in flight, not the first to end', async () => {
+    const flight = new InFlight();
+    const [first, second] = [deferred(), deferred()];
+    const tracked = [flight.track(first.promise), flight.track(second.promise)];
+    const idle = flight.idle(60_000);
+    first.resolve();
+    await tracked[0];
+    expect(await settled(idle)).toBe(false);
+    second.resolve();
+    await tracked[1];
+    expect(await settled(idle)).toBe(true);
+  });
+
+  it('counts work that fails as ended, and hands its failure back', async () => {
+    const flight = new InFlight();
+    const failing = deferred();
+    const tracked = flight.track(failing.promise);
+    const idle = flight.idle(60_000);
+    failing.reject(new Error('storage failure'));
+    await expect(tracked).rejects.toThrow('storage failure');
+    expect(await settled(idle)).toBe(true);
+    // Nothing is left counted: the next wait ends at once.
+    expect(await settled(flight.idle(60_000))).toBe(true);
+  });
+
+  it('wakes every waiter once the last piece ends', async () => {
+    const flight = new InFlight();
+    const work = deferred();
+    const tracked = flight.track(work.promise);
+    const waits = [flight.idle(60_000), flight.idle(60_000)];
+    work.resolve();
+    await tracked;
+    expect(await Promise.all(waits.map(settled))).toEqual([true, true]);
+  });
+
+  describe('within its bound', () => {
+    beforeEach(() => {
+      vi.useFakeTimers();
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('stops waiting once the time is up, with the work still in flight', async () => {
+      const flight = new InFlight();
+      void flight.track(deferred().promise);
+      let idle = false;
+      void flight.idle(3_000).then(() => (idle = true));
+      await vi.advanceTimersByTimeAsync(2_999);
+      expect(idle).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(idle).toBe(true);
+    });
+  });
+});
+
+describe('within', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('resolves with the work when it ends first, leaving no timer behind', async () => {
+    const work = deferred();
+    let done = false;
+    void within(work.promise, 2_000).then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(done).toBe(false);
+    work.resolve();
+    await vi.advanceTimersByTimeAsync(0);
+    expect([done, vi.getTimerCount()]).toEqual([true, 0]);
+  });
+
+  it('resolves when the time is up, however long the work goes on', async () => {
+    let done = false;
+    void within(deferred().promise, 2_000).then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(done).toBe(true);
+  });
+});
