@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type ExcelJS from 'exceljs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -142,18 +143,35 @@ function disposition(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
+/** A writable stream, Node's or the readable-stream package's (archiver's): both keep `needDrain` and emit `drain`. */
+export interface Intake extends EventEmitter {
+  readonly _writableState?: { needDrain?: boolean };
+  readonly destroyed?: boolean;
+}
+
 /** Resolves once the stream takes more, or is gone. */
-function drained(out: PassThrough): Promise<void> {
-  if (!out.writableNeedDrain || out.destroyed) return Promise.resolve();
+export function drained(stream: Intake): Promise<void> {
+  if (!stream._writableState?.needDrain || stream.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
-      out.off('drain', done);
-      out.off('close', done);
+      stream.off('drain', done);
+      stream.off('close', done);
       resolve();
     };
-    out.on('drain', done);
-    out.on('close', done);
+    stream.on('drain', done);
+    stream.on('close', done);
   });
+}
+
+/**
+ * Where a sheet's rows wait to be zipped. exceljs writes a sheet's XML into a buffer of its own that says yes to
+ * every write and passes it on to archiver's pass-through without waiting, so the response's backpressure stops at
+ * the zip: waiting on the response alone, a slow client's export was read to its end into memory (50 MB of a 55 MB
+ * file ahead of the client: core/export-stream.test.ts). The pass-through fills as the zip stops reading from it.
+ */
+function zipIntake(sheet: ExcelJS.Worksheet): Intake | undefined {
+  const [intake] = (sheet as unknown as { stream?: { pipes?: Intake[] } }).stream?.pipes ?? [];
+  return intake;
 }
 
 const widthOf = (title: string) => Math.max(10, Math.min(40, [...title].reduce((n, ch) => n + (ch.charCodeAt(0) > 255 ? 2 : 1), 0) + 4));
@@ -230,10 +248,13 @@ export async function sendExport(request: FastifyRequest, reply: FastifyReply, s
   reply.raw.on('close', () => {
     gone = !reply.raw.writableFinished;
   });
+  const intake = zipIntake(sheet);
   const write = async () => {
     for await (const page of rows.pages) {
       for (const row of page) sheet.addRow(spec.columns.map((c) => cellOf(row[c.field], spec.labels.get(c.field)))).commit();
-      await drained(out);
+      // The next page is read once the zip and the response take more. A client gone meanwhile ends the wait too:
+      // the response destroys `out`, and the zip, unpiped, reads its intake empty (core/export-stream.test.ts).
+      await Promise.all([intake && drained(intake), drained(out)]);
       await nextTurn();
       if (gone) return void out.destroy();
     }

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { settled } from '../support/wait';
 import { InFlight, within } from '../../server/ingest/in-flight';
 
 /** A promise and the hands that settle it. */
@@ -10,20 +11,6 @@ function deferred() {
     reject = rej;
   });
   return { promise, resolve, reject };
-}
-
-/** Lets every callback already queued run (promise reactions first, then one turn of the loop): no time passes. */
-const settleQueued = () => new Promise((resolve) => setImmediate(resolve));
-
-/** Whether `promise` has settled once what is queued has run. */
-async function settled(promise: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void promise.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  await settleQueued();
-  return done;
 }
 
 /** The broker's drain at close (server/ingest/broker.ts): data in flight counted, waited for within a bound. */
@@ -66,29 +53,9 @@ describe('InFlight', () => {
     await tracked;
     expect(await Promise.all(waits.map(settled))).toEqual([true, true]);
   });
-
-  describe('within its bound', () => {
-    beforeEach(() => {
-      vi.useFakeTimers();
-    });
-    afterEach(() => {
-      vi.useRealTimers();
-    });
-
-    it('stops waiting once the time is up, with the work still in flight', async () => {
-      const flight = new InFlight();
-      void flight.track(deferred().promise);
-      let idle = false;
-      void flight.idle(3_000).then(() => (idle = true));
-      await vi.advanceTimersByTimeAsync(2_999);
-      expect(idle).toBe(false);
-      await vi.advanceTimersByTimeAsync(1);
-      expect(idle).toBe(true);
-    });
-  });
 });
 
-describe('within', () => {
+describe('the bounds, on a fake clock', () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });
@@ -96,7 +63,18 @@ describe('within', () => {
     vi.useRealTimers();
   });
 
-  it('resolves with the work when it ends first, leaving no timer behind', async () => {
+  it("stops waiting for work in flight once the drain's time is up", async () => {
+    const flight = new InFlight();
+    void flight.track(deferred().promise);
+    let idle = false;
+    void flight.idle(3_000).then(() => (idle = true));
+    await vi.advanceTimersByTimeAsync(2_999);
+    expect(idle).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(idle).toBe(true);
+  });
+
+  it('within: resolves with the work when it ends first, leaving no timer behind', async () => {
     const work = deferred();
     let done = false;
     void within(work.promise, 2_000).then(() => (done = true));
@@ -107,7 +85,7 @@ describe('within', () => {
     expect([done, vi.getTimerCount()]).toEqual([true, 0]);
   });
 
-  it('resolves when the time is up, however long the work goes on', async () => {
+  it('within: resolves when the time is up, however long the work goes on', async () => {
     let done = false;
     void within(deferred().promise, 2_000).then(() => (done = true));
     await vi.advanceTimersByTimeAsync(1_999);
