@@ -27,5 +27,7 @@ onEveryStore('batches larger than one statement', { signIn: ['demo'] }, (ctx) =>
     expect(listed.total).toBe(6000);
     const last = expectOk(await ctx.demo.get<PageData>('/api/blade-system/param/list', { paramKey_equal: 'batch.5999' })).records;
     expect(last).toEqual([expect.objectContaining({ tenantId: DEMO, paramValue: '5999' })]);
+    // A batch of nothing (an import of an empty sheet) stores nothing and says so.
+    expect(await ctx.server.app.platform.repo(param).insertMany(caller, [])).toEqual([]);
   });
 });

@@ -239,12 +239,12 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
       expect(instances.map((i) => i.businessId).sort()).toEqual([ended.id, unlinked.id, waiting.id].sort());
       // The second disposal of an alarm is ended (deleted, 4); the one an alarm handled meanwhile does not need would
       // have been, but the store refused it.
-      const states = await server.app.platform.db.selectFrom('wf_instance').select(['id', 'state']).where('id', 'in', [String(doubled.processInstanceId), second, needless]).execute();
-      expect(new Map(states.map((i) => [i.id, Number(i.state)]))).toEqual(
+      const states = await server.app.platform.db.selectFrom('wf_instance').select(['id', 'state', 'deleteReason']).where('id', 'in', [String(doubled.processInstanceId), second, needless]).execute();
+      expect(new Map(states.map((i) => [i.id, [Number(i.state), i.deleteReason]]))).toEqual(
         new Map([
-          [String(doubled.processInstanceId), 1],
-          [second, 4],
-          [needless, 1],
+          [String(doubled.processInstanceId), [1, null]],
+          [second, [4, '告警已有处置流程']],
+          [needless, [1, null]],
         ]),
       );
       expect(await alarm('QJ-GNSS-01', 'dx')).toMatchObject({ processInstanceId: doubled.processInstanceId, processState: 1 });
