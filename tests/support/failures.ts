@@ -9,7 +9,7 @@ export type Restore = (on?: TestServer) => Promise<void>;
  * condition on `new`, the same on both stores), as a full disk or a broken constraint would: a trigger that raises.
  * Resolves to what removes it again. The trigger stays with the store: a server restarted on it meets it too.
  */
-export async function failInserts(server: TestServer, table: string, when: string, event: 'insert' | 'update' = 'insert'): Promise<Restore> {
+export async function failWrites(server: TestServer, table: string, when: string, event: 'insert' | 'update' = 'insert'): Promise<Restore> {
   const db = server.app.platform.db;
   const name = sql.raw(`test_fail_${event}_${table}`);
   const target = sql.raw(table);

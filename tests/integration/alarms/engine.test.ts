@@ -5,7 +5,7 @@ import { nextId } from '../../../server/ids';
 import { signedIn } from '../../support/client';
 import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
 import { startServer } from '../../support/server';
-import { failInserts, loggedErrors } from '../../support/failures';
+import { failWrites, loggedErrors } from '../../support/failures';
 import { onEveryStore } from '../../support/suite';
 import { DEMO, demoId, submit, X } from '../monitoring/support';
 import { until } from '../../support/wait';
@@ -201,7 +201,7 @@ onEveryStore('alarm engine', { signIn: ['demo'] }, (ctx) => {
 
   it('logs a reading it could not judge for a failure of the store, not as a lost race, and judges the next one', async () => {
     await submit(ctx.demo, 'devicethreshold', { targetType: 1, deviceId: demoId('device:QJ-CRACK-01'), pointKey: 'crack', level4Upper: 10 });
-    const stopFailing = await failInserts(ctx.server, 'wit_alarm', 'new.value = 77.5');
+    const stopFailing = await failWrites(ctx.server, 'wit_alarm', 'new.value = 77.5');
     try {
       await emit(ctx.server, [reading('QJ-CRACK-01', 'crack', 77.5, start)]);
     } finally {

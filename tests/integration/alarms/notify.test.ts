@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
-import { failInserts, loggedErrors, takeLoggedErrors } from '../../support/failures';
+import { failWrites, loggedErrors, takeLoggedErrors } from '../../support/failures';
 import { createStaff, type Staff } from '../../support/staff';
 import { onEveryStore } from '../../support/suite';
 import { figure, scrape } from '../ops/support';
@@ -229,7 +229,7 @@ onEveryStore('who is told about an alarm, and when', { signIn: ['demo'], config:
     await strategy({ name: '存储故障提醒', userIds: duty.userId, repeatInterval: 1 });
     const alarm = await raise('QJ-TILT-02', 'tilt_x');
     await ctx.server.app.alarms.idle();
-    const restore = await failInserts(ctx.server, 'wit_alarm_delivery', 'new.round >= 1');
+    const restore = await failWrites(ctx.server, 'wit_alarm_delivery', 'new.round >= 1');
     try {
       await db().updateTable('wit_alarm').set({ levelAt: Date.now() - 70_000 }).where('id', '=', alarm.id).execute();
       await until(async () => (await loggedErrors(ctx.server, 'alarm')).length > 0, 10_000, 'the refused plan logged');

@@ -7,8 +7,9 @@ import { nextId } from '../../../server/ids';
 import { formatDateTime } from '../../../server/time';
 import { storeKinds, withFreshStore } from '../../support/databases';
 import type { Row } from '../../support/envelope';
-import { failInserts, loggedErrors, takeLoggedErrors } from '../../support/failures';
+import { failWrites, loggedErrors, takeLoggedErrors } from '../../support/failures';
 import { onEveryStore } from '../../support/suite';
+import { settled } from '../../support/wait';
 import { DEMO, demoId, submit } from '../monitoring/support';
 import { figure, scrape } from '../ops/support';
 import { emit, reading, startReceiver } from './support';
@@ -156,15 +157,13 @@ onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
     const alarm = await quietAlarm('QJ-TILT-02', 'tilt_x');
     const { hook, slow } = await heldSend(alarm, '等候网关');
     try {
-      let idle = false;
-      const settled = ctx.server.app.alarms.idle().then(() => {
-        idle = true;
-      });
-      // The send is held at its receiver: this read cannot end it, nor can anything else of an idle that waits.
+      const idle = ctx.server.app.alarms.idle();
+      // The send is held at its receiver: nothing ends it, so an idle that waits has not settled.
       const held = await db.selectFrom('wit_alarm_delivery').select('state').where('id', '=', String(slow.id)).executeTakeFirstOrThrow();
-      expect([Number(held.state), idle]).toEqual([4, false]);
+      expect(Number(held.state)).toBe(4);
+      expect(await settled(idle)).toBe(false);
       hook.release();
-      await settled;
+      await idle;
       // Nothing polled: an idle that had not waited would see the delivery still under way.
       const done = await db.selectFrom('wit_alarm_delivery').select('state').where('id', '=', String(slow.id)).executeTakeFirstOrThrow();
       expect(Number(done.state)).toBe(1);
@@ -180,7 +179,7 @@ onEveryStore('the alarm outbox', { signIn: ['demo'] }, (ctx) => {
     const alarm = await quietAlarm('QJ-CRACK-01', 'crack');
     const notice = delivery(alarm, { personKey: `u:${ADMIN}`, userId: ADMIN });
     await db.insertInto('wit_alarm_delivery').values(notice).execute();
-    const restore = await failInserts(ctx.server, 'wit_alarm_send_log', `new.alarm_id = '${alarm.id}'`);
+    const restore = await failWrites(ctx.server, 'wit_alarm_send_log', `new.alarm_id = '${alarm.id}'`);
     try {
       notifier.kick();
       await notifier.idle();

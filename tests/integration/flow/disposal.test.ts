@@ -4,7 +4,7 @@ import { signedIn } from '../../support/client';
 import type { FlowDefinition, FlowTask } from '../../../resources/wire/flow';
 import { seedId } from '../../../server/db/seed/ids';
 import { expectOk, type PageData, postParams, type Row } from '../../support/envelope';
-import { failInserts, hideTable, loggedErrors, takeLoggedErrors } from '../../support/failures';
+import { failWrites, hideTable, loggedErrors, takeLoggedErrors } from '../../support/failures';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
 import { BRIDGE, emit, reading } from '../alarms/support';
@@ -149,7 +149,7 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
   it('logs a disposal the store refuses to start, with its alarm, leaves nothing half-started and goes on with the next alarm', async () => {
     const db = ctx.server.app.platform.db;
     const red = (pointKey: string) => raise('QJ-TILT-02', pointKey, 45, { level1Upper: 40 });
-    const restore = await failInserts(ctx.server, 'wf_instance', "new.business_table = 'wit_alarm'");
+    const restore = await failWrites(ctx.server, 'wf_instance', "new.business_table = 'wit_alarm'");
     let refused: Row;
     try {
       refused = await red('tilt_x');
@@ -216,7 +216,7 @@ onEveryStore('alarm disposal as a process', { signIn: ['demo', 'operator', 'zhan
       );
       // The next start repairs it all, but for a disposal whose ending the store refuses: logged by its id, left running.
       await history(failed);
-      const refuse = await failInserts(failed, 'wf_instance', `new.id = '${needless}'`, 'update');
+      const refuse = await failWrites(failed, 'wf_instance', `new.id = '${needless}'`, 'update');
       server = await failed.restart();
       await server.app.workflow.disposal.settled();
       // (Besides the earlier tests' levels that name processes not deployed, met again by the catch-up.)

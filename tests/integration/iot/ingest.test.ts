@@ -6,7 +6,7 @@ import type { DeviceMessage, PresenceChange, StoredReading } from '../../../serv
 import { formatDateTime } from '../../../server/time';
 import { signedIn } from '../../support/client';
 import { expectOk } from '../../support/envelope';
-import { failInserts, loggedErrors } from '../../support/failures';
+import { failWrites, loggedErrors } from '../../support/failures';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
 import { figure, scrape } from '../ops/support';
@@ -256,7 +256,7 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
     const topic = 'vigil/100001/device/QJ-CRACK-02/data';
     const payload = JSON.stringify({ ts, values: { crack: 0.31 } });
     // The database refuses this message's raw row (a full disk, a broken constraint: any failure of the commit).
-    const stopFailing = await failInserts(ctx.server, 'wit_collect_data', `new.payload like '%${ts}%'`);
+    const stopFailing = await failWrites(ctx.server, 'wit_collect_data', `new.payload like '%${ts}%'`);
     const crack = await deviceId('QJ-CRACK-02');
     const stored = async () => [(await series(crack)).filter((r) => Number(r.ts) === ts).length, (await rawOf(topic)).filter((r) => String(r.payload) === payload).length];
     try {

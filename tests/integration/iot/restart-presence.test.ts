@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PresenceChange } from '../../../server/ingest/types';
 import { storeKinds } from '../../support/databases';
-import { failInserts, takeLoggedErrors } from '../../support/failures';
+import { failWrites, takeLoggedErrors } from '../../support/failures';
 import { brokerClients } from '../../support/mqtt';
 import { startServer, type TestServer } from '../../support/server';
 import { kernelSockets } from '../../support/tcp';
@@ -64,7 +64,7 @@ describe.each(await storeKinds())('presence across a restart of the embedded bro
     await connect('QJ-TILT-02');
     const id = demoId('device:QJ-TILT-02');
     await until(async () => (await onlineOf('QJ-TILT-02')) === 1, 5000, 'online');
-    const refuse = await failInserts(server, 'wit_device', `new.id = '${id}'`, 'update');
+    const refuse = await failWrites(server, 'wit_device', `new.id = '${id}'`, 'update');
     server = await server.restart();
     await refuse(server);
     expect(await takeLoggedErrors(server, 'ingest')).toEqual(['presence at close: storage failure']);
