@@ -48,7 +48,7 @@ const replyOf = (child: ChildProcess, type: Reply['type']) =>
  */
 export async function startGenerators(count: number, mqttUrl: string, tenant: string, password: string, connectTimeoutMs: number, nice: number): Promise<Generators> {
   const script = join(import.meta.dirname, 'devices.ts');
-  const children = Array.from({ length: count }, () => fork(script, [mqttUrl, tenant, password, String(connectTimeoutMs)], { execArgv: ['--import', 'tsx'] }));
+  const children = Array.from({ length: count }, () => fork(script, [mqttUrl, tenant, password, String(connectTimeoutMs)], { execArgv: [...(process.env.BENCH_GENERATOR_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx'] }));
   for (const child of children) if (child.pid) setPriority(child.pid, nice);
   const latest = children.map(() => emptyReport());
   for (const [i, child] of children.entries()) {

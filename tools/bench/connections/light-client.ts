@@ -14,6 +14,8 @@ import mqttPacket, { type Packet } from 'mqtt-packet';
 export interface LightClientOptions {
   host: string;
   port: number;
+  /** The address it connects from. */
+  localAddress?: string;
   clientId: string;
   username: string;
   password: string;
@@ -69,8 +71,8 @@ export class LightClient {
   }
 
   private open(): void {
-    const { host, port, clientId, username, password, keepaliveS, connectTimeoutMs } = this.options;
-    const socket = connect({ host, port, noDelay: true });
+    const { host, port, localAddress, clientId, username, password, keepaliveS, connectTimeoutMs } = this.options;
+    const socket = connect({ host, port, localAddress, noDelay: true });
     this.socket = socket;
     const parser = mqttPacket.parser({ protocolVersion: 4 });
     parser.on('packet', (packet) => this.receive(packet));
