@@ -10,6 +10,7 @@ import { formatDateTime } from '../time';
 import type { Condition, Query } from './conditions';
 import { badRequest } from './envelope';
 import { slices } from '../db/slices';
+import { nextTurn } from '../turn';
 
 /**
  * Lists exported as xlsx (docs/resources.md "Export"): the rows of a list call, with its filters and sorting, read
@@ -225,7 +226,6 @@ export async function repositoryRows(repo: Repository, ctx: CallContext, query: 
 }
 
 /** Lets the socket write what the zip made: with SQLite's synchronous reads, awaiting alone never reaches I/O. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Answers the rows as an xlsx file: one header row of the titles, then the rows as they come. The row count goes

@@ -2,6 +2,7 @@ import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kyse
 import type { Db } from '../db/database';
 import { type LooseSchema, loose, type TableName } from '../db/tables';
 import { slices } from '../db/slices';
+import { nextTurn } from '../turn';
 
 /**
  * Deleting history for good (docs/data-model.md "Purging"). The series, its rollups and the raw messages of a project
@@ -14,7 +15,6 @@ import { slices } from '../db/slices';
 /** Rows per statement: a few milliseconds of the write lock. */
 export const PURGE_CHUNK = 5000;
 
-const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Which rows of a table a purge deletes: a condition on the untyped view. */
 export type PurgeCondition = (eb: ExpressionBuilder<LooseSchema, string>) => Expression<SqlBool>;
@@ -46,7 +46,7 @@ export async function deleteInBatches(db: Db, table: string, key: readonly strin
     });
     deleted += n;
     if (n < PURGE_CHUNK) return deleted;
-    await turn();
+    await nextTurn();
   }
 }
 
