@@ -202,6 +202,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     notifierBacklog: () => alarms.notifier.backlog(),
     sessionsAway: () => broker?.sessions.away ?? 0,
     mqttConnections: () => broker?.connections ?? 0,
+    mqttWaiting: () => broker?.waiting ?? 0,
   });
   registerObserveRoutes(app, {
     metrics,

@@ -54,6 +54,11 @@ export interface Config {
    * gone this long — its subscriptions and the messages queued for it.
    */
   mqttSessionExpiryMs: number;
+  /**
+   * MQTT_CONNECT_RATE: new connections the embedded broker lets in per second, evenly (server/ingest/admission.ts);
+   * those beyond wait their turn. 0: no limit.
+   */
+  mqttConnectRate: number;
   /** ALARM_REMINDER_CHECK (seconds): how often open alarms are looked at for a reminder due; a reminder is at most this late. */
   reminderCheckMs: number;
   /** FLOW_THREADS: threads that run workflow engine steps (server/flow/engine-pool.ts); 0 runs them on the main thread. */
@@ -96,6 +101,13 @@ export interface ExportLimits {
   pageSize: number;
 }
 
+/**
+ * New MQTT connections let in per second by default: the rate at which a 2-core process takes a returning fleet's
+ * CONNECTs and first readings with the devices already back acknowledged in tens of milliseconds, above the 2,000/s
+ * the connection target asks (docs/benchmarks.md "Connections, twenty-ninth session").
+ */
+export const MQTT_CONNECT_RATE = 2_200;
+
 export const EXPORT_LIMITS: ExportLimits = { maxRows: 100_000, pageSize: 1000 };
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -112,6 +124,14 @@ function secondsFrom(value: string | undefined, fallback: number, name: string):
   const seconds = Number(value);
   if (!Number.isInteger(seconds) || seconds < 1) throw new Error(`${name} must be a whole number of seconds, got "${value}"`);
   return seconds;
+}
+
+/** A whole number, 0 included. */
+function countFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
+  return count;
 }
 
 function flagFrom(value: string | undefined, name: string): boolean {
@@ -206,6 +226,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     offlineAfterMs: secondsFrom(env.DEVICE_OFFLINE_AFTER, 600, 'DEVICE_OFFLINE_AFTER') * 1000,
     reminderCheckMs: secondsFrom(env.ALARM_REMINDER_CHECK, 30, 'ALARM_REMINDER_CHECK') * 1000,
     mqttSessionExpiryMs: secondsFrom(env.MQTT_SESSION_EXPIRY, 7200, 'MQTT_SESSION_EXPIRY') * 1000,
+    mqttConnectRate: countFrom(env.MQTT_CONNECT_RATE, MQTT_CONNECT_RATE, 'MQTT_CONNECT_RATE'),
     demo: flagFrom(env.DEMO, 'DEMO'),
     exports: EXPORT_LIMITS,
     socialProviders: env.SOCIAL_PROVIDERS ? (JSON.parse(env.SOCIAL_PROVIDERS) as OAuth2ProviderConfig[]) : [],

@@ -3,7 +3,9 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { inUse } from '../db/in-use';
 import type { Platform } from '../platform';
 import { DeviceCredentials } from './credentials';
+import { Admission } from './admission';
 import { InFlight, within } from './in-flight';
+import { nextTurn } from '../turn';
 import { type AclRule, allowed, type Identity } from './topics';
 import { slices } from '../db/slices';
 
@@ -40,6 +42,8 @@ export interface Broker {
   listening(): boolean;
   /** Open TCP connections, those that have not completed their CONNECT included (the metric vigil_mqtt_connections). */
   readonly connections: number;
+  /** Connections accepted and waiting for their turn under MQTT_CONNECT_RATE (the metric vigil_mqtt_connections_waiting). */
+  readonly waiting: number;
   /**
    * Stops listening, refuses new data, lets data in flight commit (QoS 1 acknowledged) for up to `drainMs`, then
    * disconnects every client so devices reconnect to another process, giving aedes up to `disconnectMs` to let them
@@ -282,7 +286,11 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
 
   // A device that asked for no MQTT keep-alive (0) and vanished is still found dead by TCP's own probes; small
   // packets (acknowledgements, commands) go out at once rather than waiting for the last one's ACK (Nagle).
-  const server: Server = createServer({ keepAlive: true, keepAliveInitialDelay: TCP_KEEPALIVE_MS, noDelay: true }, aedes.handle);
+  const admission = new Admission(platform.config.mqttConnectRate, (socket) => aedes.handle(socket));
+  const server: Server = createServer(
+    { keepAlive: true, keepAliveInitialDelay: TCP_KEEPALIVE_MS, noDelay: true, pauseOnConnect: admission.pacing },
+    (socket) => admission.offer(socket),
+  );
   // Sockets that have not completed CONNECT are no aedes client yet: tracked here so closing ends them too.
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
@@ -303,10 +311,11 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
   let closed: Promise<void> | undefined;
   const close = async (drainMs: number, disconnectMs: number) => {
     closing = true;
+    admission.stop();
     const unlistened = new Promise<void>((resolve) => server.close(() => resolve()));
     await inFlight.idle(drainMs);
     // The last acknowledgements are corked until the next tick (mqtt-packet): let them out before the sockets go.
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     // Reset, not closed: the side that closes keeps each connection in TIME_WAIT for a minute, and a returning
     // device whose new connection reuses one's addresses and ports (behind a NAT; one host's devices) may have its SYN
     // answered for the old connection and resent only after 1, 3, 7 s. That was most of a 20,000-device restart's
@@ -327,6 +336,9 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
     listening: () => server.listening && !closing,
     get connections() {
       return sockets.size;
+    },
+    get waiting() {
+      return admission.waiting;
     },
     close: (drainMs = BROKER_DRAIN_MS, disconnectMs = DISCONNECT_MS) => {
       clearTimeout(revoking);

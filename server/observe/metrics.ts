@@ -40,6 +40,8 @@ export interface Sources {
   sessionsAway(): number;
   /** Open TCP connections to the embedded broker, those before their CONNECT included. */
   mqttConnections(): number;
+  /** Connections accepted and waiting for their turn under MQTT_CONNECT_RATE. */
+  mqttWaiting(): number;
 }
 
 /** Seconds: commits of the series writer take milliseconds (docs/benchmarks.md); a slow disk shows in the top buckets. */
@@ -136,6 +138,12 @@ export class Metrics implements Recorder {
       help: 'Open TCP connections to the embedded broker, those that have not completed their CONNECT included',
       registers,
       collect: () => connections.set(this.sources?.mqttConnections() ?? 0),
+    });
+    const waiting: Gauge = new Gauge({
+      name: 'vigil_mqtt_connections_waiting',
+      help: 'Connections to the embedded broker accepted and waiting for their turn under MQTT_CONNECT_RATE',
+      registers,
+      collect: () => waiting.set(this.sources?.mqttWaiting() ?? 0),
     });
     if (options.defaults !== false) collectDefaultMetrics({ register: this.registry });
 

@@ -141,8 +141,10 @@ describe('Metrics', () => {
   it('reads its gauges from their sources when scraped', async () => {
     const metrics = new Metrics(new EventBus(), { defaults: false });
     let depth = 5;
-    metrics.watch({ writerDepth: () => depth, sockets: () => 2, notifierBacklog: async () => 7, sessionsAway: () => 3, mqttConnections: () => 4 });
-    expect(await metrics.text()).toMatch(/vigil_ingest_writer_queue_depth 5\n[\s\S]*vigil_realtime_sockets 2\n[\s\S]*vigil_notifier_backlog 7\n[\s\S]*vigil_mqtt_sessions_away 3\n[\s\S]*vigil_mqtt_connections 4\n/);
+    metrics.watch({ writerDepth: () => depth, sockets: () => 2, notifierBacklog: async () => 7, sessionsAway: () => 3, mqttConnections: () => 4, mqttWaiting: () => 6 });
+    expect(await metrics.text()).toMatch(
+      /vigil_ingest_writer_queue_depth 5\n[\s\S]*vigil_realtime_sockets 2\n[\s\S]*vigil_notifier_backlog 7\n[\s\S]*vigil_mqtt_sessions_away 3\n[\s\S]*vigil_mqtt_connections 4\n[\s\S]*vigil_mqtt_connections_waiting 6\n/,
+    );
     depth = 0;
     expect(await metrics.text()).toContain('vigil_ingest_writer_queue_depth 0\n');
     metrics.close();

@@ -1,0 +1,96 @@
+// @vitest-environment node
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadConfig, MQTT_CONNECT_RATE } from '../../server/config';
+import { Admission } from '../../server/ingest/admission';
+
+/** A socket as the admission sees one: whether it is gone, and its end. */
+const fakeSocket = (name: string) => ({ name, destroyed: false, destroy() { this.destroyed = true; } });
+type Fake = ReturnType<typeof fakeSocket>;
+
+/** The broker's pacing of new connections (server/ingest/admission.ts), on a clock the test moves. */
+describe('admission of new MQTT connections', () => {
+  let clock = 0;
+  let admitted: string[] = [];
+  beforeEach(() => {
+    vi.useFakeTimers();
+    clock = 0;
+    admitted = [];
+  });
+  afterEach(() => vi.useRealTimers());
+  const admission = (perSecond: number) => new Admission(perSecond, (socket) => admitted.push((socket as unknown as Fake).name), () => clock);
+  const offer = (target: Admission, sockets: Fake[]) => {
+    for (const socket of sockets) target.offer(socket as unknown as Socket);
+  };
+  const burst = (count: number, from = 0) => Array.from({ length: count }, (_, i) => fakeSocket(`s${from + i}`));
+  /** Moves the clock and the timers together. */
+  const advance = (ms: number) => {
+    clock += ms;
+    vi.advanceTimersByTime(ms);
+  };
+
+  it('lets a burst in at the rate, a tick’s worth at a time, oldest first', () => {
+    const pacer = admission(1000); // 5 per 5-ms tick
+    offer(pacer, burst(12));
+    expect(admitted).toEqual(['s0', 's1', 's2', 's3', 's4']);
+    expect(pacer.waiting).toBe(7);
+    advance(5);
+    expect(admitted).toHaveLength(10);
+    advance(5);
+    expect(admitted).toEqual(burst(12).map((s) => s.name));
+    expect(pacer.waiting).toBe(0);
+  });
+
+  it('saves no more than a tick’s worth while idle: a burst after a quiet hour is paced too', () => {
+    const pacer = admission(1000);
+    clock += 3_600_000;
+    offer(pacer, burst(8));
+    expect(admitted).toHaveLength(5);
+  });
+
+  it('spends no turn on a socket that went away while waiting, and ends one that waited past a device’s patience', () => {
+    const pacer = admission(200); // 1 per tick
+    const sockets = burst(4);
+    offer(pacer, sockets);
+    expect(admitted).toEqual(['s0']);
+    sockets[1].destroyed = true;
+    advance(5);
+    expect(admitted).toEqual(['s0', 's2']);
+    // s3 waits 30 s and more (the timers moved only by the clock here: nothing let in meanwhile).
+    clock += 30_001;
+    pacer.drain();
+    expect(admitted).toEqual(['s0', 's2']);
+    expect(sockets[3].destroyed).toBe(true);
+    expect(pacer.waiting).toBe(0);
+  });
+
+  it('lets every connection in at once with no rate, and stops looking once stopped', () => {
+    const open = admission(0);
+    expect(open.pacing).toBe(false);
+    offer(open, burst(50));
+    expect(admitted).toHaveLength(50);
+
+    admitted = [];
+    const pacer = admission(200);
+    offer(pacer, burst(3));
+    pacer.stop();
+    advance(100);
+    expect(admitted).toEqual(['s0']);
+  });
+
+  describe('MQTT_CONNECT_RATE', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-admission-config-'));
+    afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+    const load = (env: Record<string, string>) => loadConfig({ LOG_LEVEL: 'silent', ...env }, { dataDir, jwtSecret: 'x' });
+
+    it('defaults to the measured rate; 0 turns it off; anything else stops the start', () => {
+      expect(load({}).mqttConnectRate).toBe(MQTT_CONNECT_RATE);
+      expect(load({ MQTT_CONNECT_RATE: '0' }).mqttConnectRate).toBe(0);
+      expect(load({ MQTT_CONNECT_RATE: '500' }).mqttConnectRate).toBe(500);
+      for (const bad of ['-1', '2.5', 'fast']) expect(() => load({ MQTT_CONNECT_RATE: bad })).toThrow(`MQTT_CONNECT_RATE must be a whole number, got "${bad}"`);
+    });
+  });
+});
