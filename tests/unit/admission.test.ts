@@ -39,11 +39,14 @@ describe('admission of new MQTT connections', () => {
     expect(pacer.waiting).toBe(12);
     advance(5);
     expect(admitted).toHaveLength(25);
+    expect(pacer.waiting).toBe(7);
     advance(5);
     expect(admitted).toHaveLength(30);
     advance(5);
     expect(admitted).toEqual(burst(32).map((s) => s.name));
     expect(pacer.waiting).toBe(0);
+    // Nothing left to let in, nothing keeps ticking.
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('saves no more than 20 ms worth while idle: a burst after a quiet hour is paced too', () => {
@@ -70,11 +73,17 @@ describe('admission of new MQTT connections', () => {
     sockets[1].destroyed = true;
     advance(20);
     expect(admitted).toEqual(['s0', 's2']);
-    // s3 waits 30 s and more (the timers moved only by the clock here: nothing let in meanwhile).
-    clock += 30_001;
+    // s3 has waited exactly 30 s: still let in. s4, a millisecond longer: ended unread (the clock alone moved here).
+    const late = fakeSocket('s4');
+    offer(pacer, [late]); // at 20 ms
+    clock = 30_000;
     pacer.drain();
-    expect(admitted).toEqual(['s0', 's2']);
-    expect(sockets[3].destroyed).toBe(true);
+    expect(admitted).toEqual(['s0', 's2', 's3']);
+    expect(sockets[3].destroyed).toBe(false);
+    clock = 30_021;
+    pacer.drain();
+    expect(admitted).toEqual(['s0', 's2', 's3']);
+    expect(late.destroyed).toBe(true);
     expect(pacer.waiting).toBe(0);
   });
 
