@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { type Command, emptyReport, type GeneratorReport, type Reply } from './protocol';
+import { nodeArgsFrom } from '../support/node-args';
 
 /** The load-generator processes of the connections benchmark (devices.ts), driven and summed up as one. */
 export interface Generators {
@@ -48,7 +49,8 @@ const replyOf = (child: ChildProcess, type: Reply['type']) =>
  */
 export async function startGenerators(count: number, mqttUrl: string, tenant: string, password: string, connectTimeoutMs: number, nice: number): Promise<Generators> {
   const script = join(import.meta.dirname, 'devices.ts');
-  const children = Array.from({ length: count }, () => fork(script, [mqttUrl, tenant, password, String(connectTimeoutMs)], { execArgv: [...(process.env.BENCH_GENERATOR_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx'] }));
+  const execArgv = [...nodeArgsFrom('BENCH_GENERATOR_NODE_ARGS'), '--import', 'tsx'];
+  const children = Array.from({ length: count }, () => fork(script, [mqttUrl, tenant, password, String(connectTimeoutMs)], { execArgv }));
   for (const child of children) if (child.pid) setPriority(child.pid, nice);
   const latest = children.map(() => emptyReport());
   for (const [i, child] of children.entries()) {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { nodeArgsFrom } from './node-args';
 
 /** Benchmarks run the real server as its own process, so the load generator does not share its event loop. */
 export interface ServerProcess {
@@ -34,8 +35,7 @@ export interface ServerOptions {
 export async function startServerProcess(env: Record<string, string>, options: ServerOptions = {}): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const mqttPort = options.mqttPort ?? (await freePort());
-  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": to see where the server's time goes.
-  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = nodeArgsFrom('BENCH_SERVER_NODE_ARGS');
   const command = [process.execPath, ...nodeArgs, '--import', 'tsx', 'server/main.ts'];
   // `exec` keeps the process id: it is the server's, for its memory and its SIGTERM.
   const [file, ...args] = options.raiseFileLimit ? ['bash', '-c', 'ulimit -n "$(ulimit -Hn)" && exec "$@"', 'bash', ...command] : command;
