@@ -1,5 +1,5 @@
 import { LightClient } from './light-client';
-import { type Command, clock, emptyReport, type Reply } from './protocol';
+import { type Command, clock, emptyReport, LATE_MS, type Reply } from './protocol';
 
 /**
  * One load-generator process of the connections benchmark (run.ts): each of its devices is one MQTT client with its
@@ -123,15 +123,29 @@ async function connectAll(codes: string[], firstSlot: number): Promise<void> {
   }
 }
 
+/** Counts a periodic publish that goes out more than LATE_MS after its turn. */
+function onTime(dueAt: number): void {
+  const lateMs = clock() - dueAt;
+  if (lateMs <= LATE_MS) return;
+  report.late++;
+  report.worstLateMs = Math.max(report.worstLateMs, lateMs);
+}
+
 function startPublishing(startAt: number, periodMs: number, slots: number): void {
   publishing = true;
   for (const device of devices) {
-    const delay = Math.max(0, startAt + (device.slot / slots) * periodMs - clock());
+    let dueAt = startAt + (device.slot / slots) * periodMs;
+    const turn = () => {
+      onTime(dueAt);
+      // Node's interval counts its period from when it last ran.
+      dueAt = clock() + periodMs;
+      publish(device);
+    };
     timers.push(
       setTimeout(() => {
-        publish(device);
-        timers.push(setInterval(() => publish(device), periodMs));
-      }, delay),
+        turn();
+        timers.push(setInterval(turn, periodMs));
+      }, Math.max(0, dueAt - clock())),
     );
   }
 }
@@ -142,7 +156,7 @@ function markRestart(): void {
     device.backAt = undefined;
     device.backAcked = false;
   }
-  Object.assign(report, { dropped: 0, back: 0, backAcked: 0, lastBackAt: 0, lastBackAckedAt: 0 });
+  Object.assign(report, { dropped: 0, back: 0, backAcked: 0, lastBackAt: 0, lastBackAckedAt: 0, late: 0, worstLateMs: 0 });
   send({ type: 'marked' });
 }
 

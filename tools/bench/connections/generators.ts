@@ -24,8 +24,8 @@ const STOP_MS = 15_000;
 function combine(reports: GeneratorReport[]): GeneratorReport {
   const total = emptyReport();
   for (const r of reports) {
-    for (const key of ['devices', 'connected', 'everConnected', 'published', 'acked', 'failed', 'dropped', 'back', 'backAcked', 'cpuMs'] as const) total[key] += r[key];
-    for (const key of ['lastConnackAt', 'lastBackAt', 'lastBackAckedAt'] as const) total[key] = Math.max(total[key], r[key]);
+    for (const key of ['devices', 'connected', 'everConnected', 'published', 'acked', 'failed', 'dropped', 'back', 'backAcked', 'late', 'cpuMs'] as const) total[key] += r[key];
+    for (const key of ['lastConnackAt', 'lastBackAt', 'lastBackAckedAt', 'worstLateMs'] as const) total[key] = Math.max(total[key], r[key]);
     if (r.firstConnectAt) total.firstConnectAt = total.firstConnectAt ? Math.min(total.firstConnectAt, r.firstConnectAt) : r.firstConnectAt;
     for (const [message, n] of Object.entries(r.errors)) total.errors[message] = (total.errors[message] ?? 0) + n;
   }

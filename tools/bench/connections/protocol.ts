@@ -28,6 +28,13 @@ export interface GeneratorReport {
   backAcked: number;
   lastBackAt: number;
   lastBackAckedAt: number;
+  /**
+   * Periodic publishes that went out more than LATE_MS after their turn (since publishing began, and again since the
+   * restart mark), and the latest of them (ms): a generator short of CPU sends its devices' readings in bursts that no
+   * device elsewhere would send.
+   */
+  late: number;
+  worstLateMs: number;
   /** Its CPU time (user + system). */
   cpuMs: number;
   /** Client errors by message (refused, connack timeout, connection refused while the server is down…). */
@@ -35,6 +42,9 @@ export interface GeneratorReport {
 }
 
 export type Reply = { type: 'ready' } | { type: 'marked' } | ({ type: 'report'; final: boolean } & GeneratorReport);
+
+/** How late a periodic publish may go out before it counts as late (report.late). */
+export const LATE_MS = 100;
 
 /** One clock across processes: milliseconds since the epoch, with a fraction. */
 export const clock = (): number => performance.timeOrigin + performance.now();
@@ -53,6 +63,8 @@ export const emptyReport = (): GeneratorReport => ({
   backAcked: 0,
   lastBackAt: 0,
   lastBackAckedAt: 0,
+  late: 0,
+  worstLateMs: 0,
   cpuMs: 0,
   errors: {},
 });

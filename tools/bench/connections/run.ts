@@ -10,7 +10,7 @@ import { type ServerProcess, startServerProcess } from '../support/server-proces
 import { onEveryStore } from '../support/stores';
 import { type Generators, startGenerators } from './generators';
 import { type Probe, type ProbeFigures, startProbe } from './probe';
-import { clock } from './protocol';
+import { clock, LATE_MS } from './protocol';
 
 /**
  * Connections (#19): N direct devices (default 20,000), each its own MQTT identity, connect to the real server's
@@ -21,7 +21,9 @@ import { clock } from './protocol';
  * publish→PUBACK p50/p99 while all publish and while they come back, and the time until every device is connected
  * and has had a reading acknowledged after the restart (a device sends one as soon as it is back; waiting for its
  * next 20-s turn would measure the schedule), and from the store when the server received the last device's first
- * reading after the restart. Targets on a 2-core machine: 20,000 connections on one process,
+ * reading after the restart; and, for both phases, how many of the generators' periodic publishes went out more than
+ * 100 ms late (a generator short of CPU sends its overdue readings in one burst, which the probe then waits behind).
+ * Targets on a 2-core machine: 20,000 connections on one process,
  * ≥ 2,000 connects/s, RSS ≤ 20 KB per connection, probe p99 < 50 ms throughout, all back within 15 s of a restart.
  * CONNACKs are awaited up to --connect-timeout s, so a slow server is measured rather than thrashed by retries.
  * N is clamped to what the server's open-file limit allows (the server starts with it raised to the hard limit).
@@ -169,7 +171,13 @@ async function connectPhase(server: ServerProcess, generators: Generators, codes
   };
 }
 
-interface SteadyFigures {
+/** Periodic publishes the load generators sent more than LATE_MS after their turn, and the latest of them. */
+interface Lateness {
+  late: number;
+  worstLateMs: number;
+}
+
+interface SteadyFigures extends Lateness {
   from: number;
   to: number;
   published: number;
@@ -196,12 +204,14 @@ async function steadyPhase(server: ServerProcess, generators: Generators, device
     published: after.published - before.published,
     acked: after.acked - before.acked,
     failed: after.failed - before.failed,
+    late: after.late,
+    worstLateMs: after.worstLateMs,
     serverCores: (usage.cpuS - cpuBefore.cpuS) / ((to - from + 1000) / 1000),
     rssMb: usage.rssMb,
   };
 }
 
-interface RestartFigures {
+interface RestartFigures extends Lateness {
   complete: boolean;
   dropped: number;
   back: number;
@@ -230,7 +240,7 @@ async function restartPhase(server: ServerProcess, env: Record<string, string>, 
   };
   const complete = await waitUntil(() => generators.total().backAcked >= devices && generators.total().back >= devices, progress, TIMEOUT_MS);
   const t = generators.total();
-  const figures = { complete, dropped: t.dropped, back: t.back, backAcked: t.backAcked, stopAt, stoppedAt, spawnAt, runningAt, lastBackAt: t.lastBackAt, lastBackAckedAt: t.lastBackAckedAt };
+  const figures = { complete, dropped: t.dropped, back: t.back, backAcked: t.backAcked, stopAt, stoppedAt, spawnAt, runningAt, lastBackAt: t.lastBackAt, lastBackAckedAt: t.lastBackAckedAt, late: t.late, worstLateMs: t.worstLateMs };
   return { figures, server: next };
 }
 
@@ -267,6 +277,14 @@ async function receivedSince(dataDir: string, databaseUrl: string | undefined, s
 const ms = (value: number) => (Number.isNaN(value) ? '—' : `${value.toFixed(1)} ms`);
 const s = (value: number) => `${(value / 1000).toFixed(1)} s`;
 
+/**
+ * A starved generator (niced, on the server's cores) fires its overdue publish timers at once: the server then gets
+ * seconds' worth of readings in one burst, which no device elsewhere would send and which the probe waits behind.
+ */
+function latenessLine(l: Lateness): string {
+  return `load generators: ${l.late} periodic publishes sent more than ${LATE_MS} ms after their turn${l.late ? ` (the latest ${s(l.worstLateMs)} late)` : ''}`;
+}
+
 function probeLine(p: ProbeFigures): string {
   return (
     `probe publish→PUBACK p50 ${ms(p.p50)}, p99 ${ms(p.p99)}, max ${ms(p.max)} over ${p.acked} publishes (target p99 < 50 ms); ` +
@@ -292,6 +310,7 @@ function printSteady(st: SteadyFigures, probe: ProbeFigures, devices: number): v
     `               devices: ${st.acked} readings acknowledged of ${st.published} sent (${((devices * SECONDS * 1000) / PERIOD_MS).toFixed(0)} due in ${SECONDS} s), ` +
       `${st.failed} failed; server ${st.serverCores.toFixed(2)} cores, RSS ${st.rssMb.toFixed(1)} MB`,
   );
+  console.log(`               ${latenessLine(st)}`);
 }
 
 function printRestart(r: RestartFigures, received: Received, probe: ProbeFigures, devices: number, firstStartMs: number): void {
@@ -305,6 +324,7 @@ function printRestart(r: RestartFigures, received: Received, probe: ProbeFigures
   );
   console.log(`               the server received a reading from ${received.devices} of ${devices} devices, the last one's first ${s(received.lastAt - r.spawnAt)} after the spawn`);
   console.log(`    recovery   ${probeLine(probe)}`);
+  console.log(`               ${latenessLine(r)}`);
 }
 
 function printErrors(errors: Record<string, number>): void {
