@@ -99,6 +99,10 @@ async function transaction(batch, asUpsert) {
   try {
     await client.query('begin');
     for (const write of batch) {
+      if (write.statement) {
+        await client.query(write.statement.sql, write.statement.parameters);
+        continue;
+      }
       const { table, text, tenants, projects } = write;
       if (asUpsert && table.key) {
         // The series' bigint comes back as text from this pool (no type parsers here).
@@ -126,9 +130,10 @@ async function transaction(batch, asUpsert) {
  */
 async function store(writes) {
   const batch = writes
-    .map(({ table, columns, tenants, projects }) => ({ table: workerData.tables[table], columns, tenants, projects }))
-    .filter(({ columns }) => columns.length && columns[0].length)
+    .map((write) => (write.statement ? write : { table: workerData.tables[write.table], columns: write.columns, tenants: write.tenants, projects: write.projects }))
+    .filter((write) => write.statement || (write.columns.length && write.columns[0].length))
     .map((write) => {
+      if (write.statement) return write;
       const order = rowOrder(write.table, write.columns);
       return { ...write, order, text: copyText(write.columns, order) };
     });

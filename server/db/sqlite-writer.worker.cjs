@@ -26,17 +26,34 @@ function prepare({ name, columns, key, tally }) {
 }
 
 const statements = workerData.tables.map(prepare);
+/** The callers' own statements (a write's `statement`), prepared once by their text; a few texts recur. */
+const theirs = new Map();
+function theirStatement(sql) {
+  let statement = theirs.get(sql);
+  if (!statement) {
+    if (theirs.size >= 50) theirs.clear();
+    statement = db.prepare(sql);
+    theirs.set(sql, statement);
+  }
+  return statement;
+}
 // A statement per counter table and day, each binding the key and the count only: binding every day's column of a
 // row for each of a batch's devices cost as much again as the batch's own points.
 const counters = COUNTERS.map((counter) => Array.from({ length: 31 }, (_, i) => db.prepare(upsertDaySql(counter, i + 1))));
 
 /**
- * writes: [{ table, columns, tenants?, projects? }], a column being one array (or Float64Array) of values per bound
- * parameter; a counted table's rows are counted under their device's tenant and project.
+ * writes: [{ table, columns, tenants?, projects? } | { statement: { sql, parameters } }], a column being one array (or
+ * Float64Array) of values per bound parameter; a counted table's rows are counted under their device's tenant and
+ * project; a statement runs as it is.
  */
 const runAll = db.transaction((writes) => {
   const tally = new Tally();
-  for (const { table, columns, tenants, projects } of writes) {
+  for (const write of writes) {
+    if (write.statement) {
+      theirStatement(write.statement.sql).run(write.statement.parameters);
+      continue;
+    }
+    const { table, columns, tenants, projects } = write;
     const s = statements[table];
     const count = columns.length ? columns[0].length : 0;
     const args = new Array(columns.length);

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 export type Columns = ReadonlyArray<ArrayLike<string | number | null>>;
 
 /** Rows for one of the thread's tables, in columns: cheaper to hand to another thread than row objects. */
-export interface Write {
+export interface RowsWrite {
   /** Index of the table in the thread's list. */
   table: number;
   columns: Columns;
@@ -13,6 +13,17 @@ export interface Write {
   /** For a counted table: the project of each device written (null: none), under which its new points are counted. */
   projects?: Readonly<Record<string, string | null>>;
 }
+
+/**
+ * A statement of the caller's, compiled for the thread's database (Kysely's `compile`), run as it is in the batch's
+ * transaction: a write the main thread would otherwise run on its own connection, at fleet scale (the latest values'
+ * write-back, server/ingest/latest.ts).
+ */
+export interface StatementWrite {
+  statement: { sql: string; parameters: readonly unknown[] };
+}
+
+export type Write = RowsWrite | StatementWrite;
 
 /** The tables a writer thread writes; `key` (the primary key) is what a row written again overwrites by. */
 export interface WriterTable {
@@ -70,7 +81,7 @@ export class WriterThread {
   /** Stores the rows in one transaction; resolves once it is committed. */
   run(writes: readonly Write[]): Promise<void> {
     const id = this.nextId++;
-    const transfer = writes.flatMap((w) => w.columns.filter((c): c is Float64Array => c instanceof Float64Array).map((c) => c.buffer as ArrayBuffer));
+    const transfer = writes.flatMap((w) => ('columns' in w ? w.columns.filter((c): c is Float64Array => c instanceof Float64Array).map((c) => c.buffer as ArrayBuffer) : []));
     return new Promise<void>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
       this.thread().postMessage({ id, writes }, transfer);

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
+import type { CompiledQuery } from 'kysely';
 import { type NativeDb, SQLITE_CONNECTION_PRAGMAS } from '../db/database';
-import { type Columns, type Write, WriterThread, type WriterTable } from '../db/writer-thread';
+import { type Columns, type RowsWrite, type StatementWrite, type Write, WriterThread, type WriterTable } from '../db/writer-thread';
 
 /** One value of the time series. */
 export interface SeriesRow {
@@ -34,6 +35,7 @@ export interface RawRow {
 interface Batch {
   series: SeriesRow[];
   raws: RawRow[];
+  statements: StatementWrite[];
   done: Array<{ resolve(): void; reject(error: unknown): void }>;
 }
 
@@ -73,7 +75,7 @@ function rawColumns(rows: readonly RawRow[]): Columns {
 }
 
 interface Committer {
-  commit(series: SeriesRow[], raws: RawRow[]): Promise<void>;
+  commit(writes: Write[]): Promise<void>;
   /** How many batches may commit at once. */
   concurrency: number;
   close(): Promise<void>;
@@ -95,7 +97,7 @@ function committer(native: NativeDb, onError: (error: unknown, context: string) 
     }, onError).start();
     return {
       // The thread takes the process's turn to write, as Kysely's writes do; Kysely's reads go on meanwhile.
-      commit: (series, raws) => native.writeLock.run(() => thread.run(writesOf(series, raws))),
+      commit: (writes) => native.writeLock.run(() => thread.run(writes)),
       // SQLite has one writer at a time: a second batch in flight would only wait for the lock.
       concurrency: 1,
       close: () => thread.close(),
@@ -111,11 +113,11 @@ function committer(native: NativeDb, onError: (error: unknown, context: string) 
     pg: require.resolve('pg'),
     copy: require.resolve('pg-copy-streams'),
   }, onError).start();
-  return { commit: (series, raws) => thread.run(writesOf(series, raws)), concurrency: connections, close: () => thread.close() };
+  return { commit: (writes) => thread.run(writes), concurrency: connections, close: () => thread.close() };
 }
 
 /** The tenant and project of each device of the rows, under which their new points are counted. */
-function ownersOf(rows: readonly SeriesRow[]): Pick<Write, 'tenants' | 'projects'> {
+function ownersOf(rows: readonly SeriesRow[]): Pick<RowsWrite, 'tenants' | 'projects'> {
   const tenants: Record<string, string> = {};
   const projects: Record<string, string | null> = {};
   for (const r of rows) {
@@ -125,10 +127,13 @@ function ownersOf(rows: readonly SeriesRow[]): Pick<Write, 'tenants' | 'projects
   return { tenants, projects };
 }
 
-const writesOf = (series: readonly SeriesRow[], raws: readonly RawRow[]): Write[] => [
+const writesOf = ({ series, raws, statements }: Batch): Write[] => [
   { table: 0, columns: seriesColumns(series), ...ownersOf(series) },
   { table: 1, columns: rawColumns(raws) },
+  ...statements,
 ];
+
+const emptyBatch = (): Batch => ({ series: [], raws: [], statements: [], done: [] });
 
 /**
  * Group commit of readings: everything written while the previous transaction runs goes into the next one, so a
@@ -139,7 +144,7 @@ const writesOf = (series: readonly SeriesRow[], raws: readonly RawRow[]): Write[
  * answered in the order they were made: MQTT wants a client's acknowledgements in the order of its messages.
  */
 export class SeriesWriter {
-  private pending: Batch = { series: [], raws: [], done: [] };
+  private pending: Batch = emptyBatch();
   private inFlight = 0;
   /** Series rows of the batches committing now. */
   private inFlightRows = 0;
@@ -167,9 +172,24 @@ export class SeriesWriter {
 
   /** `raw` is the message the rows came in; readings pulled from elsewhere have none. */
   write(series: readonly SeriesRow[], raw?: RawRow): Promise<void> {
+    return this.join((batch) => {
+      batch.series.push(...series);
+      if (raw) batch.raws.push(raw);
+    });
+  }
+
+  /**
+   * Runs a statement (compiled for this store) in the next group commit, off the main thread; resolves once it is
+   * committed, and fails with its batch. For writes at fleet scale that would otherwise hold the main thread's own
+   * SQLite connection (the latest values' write-back: 100-200 ms of the main thread a second while a fleet reconnects).
+   */
+  execute(query: CompiledQuery): Promise<void> {
+    return this.join((batch) => batch.statements.push({ statement: { sql: query.sql, parameters: query.parameters } }));
+  }
+
+  private join(add: (batch: Batch) => void): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.pending.series.push(...series);
-      if (raw) this.pending.raws.push(raw);
+      add(this.pending);
       this.pending.done.push({ resolve, reject });
       if (this.pending.series.length >= this.maxRows) this.kick();
       else this.timer ??= setTimeout(() => this.kick(), this.maxDelayMs);
@@ -181,12 +201,12 @@ export class SeriesWriter {
     this.timer = undefined;
     if (this.inFlight >= this.committer.concurrency || this.pending.done.length === 0) return;
     const batch = this.pending;
-    this.pending = { series: [], raws: [], done: [] };
+    this.pending = emptyBatch();
     this.inFlight++;
     const rows = batch.series.length;
     this.inFlightRows += rows;
     const started = performance.now();
-    const commit = this.committer.commit(batch.series, batch.raws);
+    const commit = this.committer.commit(writesOf(batch));
     const committed = commit.then(
       () => undefined,
       (error: unknown) => ({ error }),

@@ -49,6 +49,24 @@ onEveryStore('series writer', (ctx) => {
     expect(Number((await db.selectFrom('wit_device_log').select('value').where('deviceId', '=', deviceId).where('ts', '=', ts).executeTakeFirstOrThrow()).value)).toBe(50);
   });
 
+  it("runs a caller's statement in the group commit: stored with the batch's rows, or not at all when the batch fails", async () => {
+    const { db } = ctx.server.app.platform;
+    const { writer } = ctx.server.app.ingest;
+    const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
+    const remark = (text: string) => db.updateTable('wit_device').set({ remark: text }).where('id', '=', deviceId).compile();
+    const stored = async () => (await db.selectFrom('wit_device').select('remark').where('id', '=', deviceId).executeTakeFirstOrThrow()).remark;
+    const good = { tenantId: '100001', projectId: null, deviceId, pointKey: 'humidity', ts: Date.UTC(2026, 5, 5), value: 50, raw: 50 };
+    // Asked in one turn, both join one batch, which a bad row (a key of null) fails as a whole.
+    const failed = writer.execute(remark('with a failed batch'));
+    await expect(writer.write([{ ...good, pointKey: null as unknown as string }])).rejects.toThrow();
+    await expect(failed).rejects.toThrow();
+    expect(await stored()).not.toBe('with a failed batch');
+    const ran = writer.execute(remark('with the batch'));
+    await writer.write([good]);
+    await ran;
+    expect(await stored()).toBe('with the batch');
+  });
+
   it('overwrites a reading written again (a QoS 1 redelivery, a pulled correction) and marks its hour for the rollups', async () => {
     const { db } = ctx.server.app.platform;
     const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
