@@ -85,6 +85,28 @@ onEveryStore('series writer', (ctx) => {
     expect(marks.map((m) => Number(m.hour))).toContain(Math.floor(ts / 3_600_000));
   });
 
+  it('rolls up one hour at a time, letting the event loop through between them', async () => {
+    const { db } = ctx.server.app.platform;
+    const { writer, rollups } = ctx.server.app.ingest;
+    const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
+    // The server's own pass would take the marks first.
+    await rollups.stop();
+    try {
+      const hour = Date.UTC(2026, 4, 1, 8);
+      await writer.write([0, 1, 2].map((h) => ({ tenantId: '100001', projectId: null, deviceId, pointKey: 'humidity', ts: hour + h * 3_600_000, value: h, raw: h })));
+      let finished = false;
+      const settled = rollups.settle().finally(() => {
+        finished = true;
+      });
+      // A barrier of one turn: SQLite answers within a turn, so a pass that never yields is over by then.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(finished).toBe(false);
+      expect(await settled).toBeGreaterThanOrEqual(3);
+    } finally {
+      rollups.start();
+    }
+  });
+
   it('stores any text of a raw message and any valid key exactly as given', async () => {
     const { db } = ctx.server.app.platform;
     const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
