@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RawRow } from '../../../server/ingest/store';
 import { nextId } from '../../../server/ids';
+import { keysOf } from '../../../server/series/rollups';
 import { startServer, type TestServer } from '../../support/server';
 import { onEveryStore } from '../../support/suite';
 import { until } from '../../support/wait';
@@ -102,6 +103,25 @@ onEveryStore('series writer', (ctx) => {
       await new Promise((resolve) => setImmediate(resolve));
       expect(finished).toBe(false);
       expect(await settled).toBeGreaterThanOrEqual(3);
+    } finally {
+      rollups.start();
+    }
+  });
+
+  it("lists the keys of a device's rollups in order, as many as asked", async () => {
+    const { db } = ctx.server.app.platform;
+    const { writer, rollups } = ctx.server.app.ingest;
+    const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
+    await rollups.stop();
+    try {
+      // Keys that sort before the device's others (letters), in no order.
+      const ts = Date.UTC(2026, 4, 2, 8);
+      await writer.write(['0k3', '0k1', '0k2'].map((pointKey) => ({ tenantId: '100001', projectId: null, deviceId, pointKey, ts, value: 1, raw: 1 })));
+      await rollups.settle();
+      expect(await keysOf(db, deviceId, 2)).toEqual(['0k1', '0k2']);
+      const all = await keysOf(db, deviceId);
+      expect(all.slice(0, 3)).toEqual(['0k1', '0k2', '0k3']);
+      expect(all).toContain('humidity');
     } finally {
       rollups.start();
     }
