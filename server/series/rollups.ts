@@ -151,7 +151,7 @@ const DEFAULTS: RollupOptions = { intervalMs: 2000, graceMs: MINUTE_MS, budgetMs
 /** Marks read and claimed at a time. */
 const PAGE = 50;
 
-interface Mark {
+export interface Mark {
   deviceId: string;
   hour: number;
 }
@@ -169,7 +169,7 @@ const POSTGRES_LANES = 4;
  * The marks in order, in groups of up to `lanes` of distinct devices: two hours of one device share their 6-hour cell,
  * so they are never recomputed side by side.
  */
-function waves(marks: readonly Mark[], lanes: number): Mark[][] {
+export function waves(marks: readonly Mark[], lanes: number): Mark[][] {
   const out: Mark[][] = [];
   let wave: Mark[] = [];
   for (const mark of marks) {
