@@ -8,6 +8,17 @@ import { until } from '../../support/wait';
 
 /** The series writer's durability against the rest of the server's use of the same database. */
 onEveryStore('series writer', (ctx) => {
+  /** Runs `work` with the server's own roller stopped: its pass would take the marks first. */
+  const withRollerStopped = async (work: () => Promise<void>) => {
+    const { rollups } = ctx.server.app.ingest;
+    await rollups.stop();
+    try {
+      await work();
+    } finally {
+      rollups.start();
+    }
+  };
+
   it('commits on its own, never inside another transaction that is still open (and may roll back)', async () => {
     const { db } = ctx.server.app.platform;
     const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
@@ -90,9 +101,7 @@ onEveryStore('series writer', (ctx) => {
     const { db } = ctx.server.app.platform;
     const { writer, rollups } = ctx.server.app.ingest;
     const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
-    // The server's own pass would take the marks first.
-    await rollups.stop();
-    try {
+    await withRollerStopped(async () => {
       const hour = Date.UTC(2026, 4, 1, 8);
       await writer.write([0, 1, 2].map((h) => ({ tenantId: '100001', projectId: null, deviceId, pointKey: 'humidity', ts: hour + h * 3_600_000, value: h, raw: h })));
       let finished = false;
@@ -103,17 +112,14 @@ onEveryStore('series writer', (ctx) => {
       await new Promise((resolve) => setImmediate(resolve));
       expect(finished).toBe(false);
       expect(await settled).toBeGreaterThanOrEqual(3);
-    } finally {
-      rollups.start();
-    }
+    });
   });
 
   it("lists the keys of a device's rollups in order, as many as asked", async () => {
     const { db } = ctx.server.app.platform;
     const { writer, rollups } = ctx.server.app.ingest;
     const deviceId = String((await db.selectFrom('wit_device').select('id').where('code', '=', 'QJ-TH-01').executeTakeFirstOrThrow()).id);
-    await rollups.stop();
-    try {
+    await withRollerStopped(async () => {
       // Keys that sort before the device's others (letters), in no order.
       const ts = Date.UTC(2026, 4, 2, 8);
       await writer.write(['0k3', '0k1', '0k2'].map((pointKey) => ({ tenantId: '100001', projectId: null, deviceId, pointKey, ts, value: 1, raw: 1 })));
@@ -122,9 +128,7 @@ onEveryStore('series writer', (ctx) => {
       const all = await keysOf(db, deviceId);
       expect(all.slice(0, 3)).toEqual(['0k1', '0k2', '0k3']);
       expect(all).toContain('humidity');
-    } finally {
-      rollups.start();
-    }
+    });
   });
 
   it('stores any text of a raw message and any valid key exactly as given', async () => {
