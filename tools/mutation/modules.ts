@@ -19,10 +19,10 @@ export const MUTATION_MODULES: MutationModule[] = [
   { name: 'alarms', mutate: ['server/alarms/**/*.ts'], suites: ['alarms', 'push', 'flow'] },
   {
     name: 'ingest',
-    mutate: ['server/ingest/broker.ts', 'server/ingest/admission.ts', 'server/ingest/in-flight.ts', 'server/ingest/topics.ts', 'server/ingest/pipeline.ts'],
+    mutate: ['server/ingest/broker.ts', 'server/ingest/admission.ts', 'server/ingest/in-flight.ts', 'server/ingest/topics.ts', 'server/ingest/pipeline.ts', 'server/series/rollups.ts'],
     suites: ['iot', 'alarms'],
     // The broker's readiness (/ready), the readings pulled from third-party platforms (the pipeline's acceptStored) and
-    // the admission's pacing on a clock the test moves.
-    files: ['tests/integration/ops/health.test.ts', 'tests/integration/third/pull.test.ts', 'tests/unit/admission.test.ts'],
+    // the admission's pacing on a clock the test moves, the rollups' waves.
+    files: ['tests/integration/ops/health.test.ts', 'tests/integration/third/pull.test.ts', 'tests/unit/admission.test.ts', 'tests/unit/rollup-waves.test.ts'],
   },
 ];
