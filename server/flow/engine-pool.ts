@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { builtFile, bundled, serverFile } from '../files';
 import { BpmnProblem } from './bpmn';
 import { FlowRunError, type StepAction, type StepResult } from './engine';
 import type { StepReply, StepRequest } from './engine-worker';
@@ -11,11 +11,16 @@ import type { StepReply, StepRequest } from './engine-worker';
  * threads take steps in turn (the least busy first); the instance's queue (server/flow/service.ts) still keeps one
  * instance's steps in order. `threads` 0 runs steps on the main thread (a process that has one core to give).
  */
-/** The worker's module, resolved as a module is (a test runner's browser-like environment rewrites import.meta.url). */
 /** Longest a step may take by default. */
 const STEP_LIMIT_MS = 10_000;
 
-const WORKER = pathToFileURL(createRequire(import.meta.url).resolve('./engine-worker.ts')).href;
+/**
+ * What a thread runs: the build's worker (build/engine-worker.mjs), or the TypeScript with tsx's loader registered in
+ * the thread first, as the server's own is.
+ */
+const WORKER_SCRIPT = bundled
+  ? `import(${JSON.stringify(pathToFileURL(builtFile('engine-worker')).href)});`
+  : `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(serverFile('flow/engine-worker.ts')).href)}); });`;
 
 export class EnginePool {
   private readonly workers: Slot[] = [];
@@ -68,10 +73,8 @@ export class EnginePool {
   /** The least busy thread, starting one while there are fewer than `threads`. */
   private slot(): Slot {
     if (this.workers.length < this.threads) {
-      // The worker is TypeScript: tsx's loader is registered in the thread before it is imported, as the server's own is.
-      const script = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(WORKER)}); });`;
       // A step allocates many short-lived messages: a larger young generation collects them less often.
-      const worker = new Worker(script, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
+      const worker = new Worker(WORKER_SCRIPT, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
       worker.unref();
       const slot: Slot = { worker, waiting: new Map() };
       worker.on('message', (reply: StepReply) => answer(slot, reply));

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { CompiledQuery } from 'kysely';
 import { type NativeDb, SQLITE_CONNECTION_PRAGMAS } from '../db/database';
+import { serverFile } from '../files';
 import { type Columns, type RowsWrite, type StatementWrite, type Write, WriterThread, type WriterTable } from '../db/writer-thread';
 
 /** One value of the time series. */
@@ -90,7 +91,7 @@ function committer(native: NativeDb, onError: (error: unknown, context: string) 
   if (native.dialect === 'sqlite') {
     // One row per statement: 100-row statements (and 16 KB pages) measured faster in short runs and 15-20% slower
     // over the 60-second benchmark (docs/benchmarks.md).
-    const thread = new WriterThread(require.resolve('../db/sqlite-writer.worker.cjs'), TABLES, {
+    const thread = new WriterThread(serverFile('db/sqlite-writer.worker.cjs'), TABLES, {
       file: native.sqlite.name,
       driver: require.resolve('better-sqlite3'),
       pragmas: SQLITE_CONNECTION_PRAGMAS,
@@ -107,7 +108,7 @@ function committer(native: NativeDb, onError: (error: unknown, context: string) 
   // series' primary key, one core per connection. With one connection per batch a message waited for the batch
   // ahead and then its own, ~85 ms each (docs/benchmarks.md).
   const connections = 4;
-  const thread = new WriterThread(require.resolve('../db/postgres-writer.worker.cjs'), TABLES, {
+  const thread = new WriterThread(serverFile('db/postgres-writer.worker.cjs'), TABLES, {
     url: native.url,
     connections,
     pg: require.resolve('pg'),

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { serverFile } from '../files';
 import type { Db } from '../db/database';
 import type { OnConflictBuilder } from 'kysely';
 import { type DayColumn, type LooseSchema, loose } from '../db/tables';
@@ -26,7 +27,7 @@ export interface TallyModule {
   };
 }
 
-export const tally = createRequire(import.meta.url)('../db/tally.cjs') as TallyModule;
+export const tally = createRequire(import.meta.url)(serverFile('db/tally.cjs')) as TallyModule;
 
 /** Rows a statement: 5 parameters each, below SQLite's 32,766. */
 const CHUNK = 4000;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { hashPassword } from '../../auth/passwords';
+import { serverFile } from '../../files';
 import { HEAD_POST } from '../../flow/directory';
 import { nextId } from '../../ids';
 import { formatDateTime } from '../../time';
@@ -36,11 +36,8 @@ const ENGINEER_MENUS = [
 /** The duty operator takes part in alarm disposal. */
 export const OPERATOR_WORK_MENUS = ['work', 'work_claim', 'work_todo', 'work_send', 'work_done'];
 
-/**
- * A seeded process's document. Resolved as a module is (not by URL arithmetic on import.meta.url, which a test
- * runner's browser-like environment rewrites).
- */
-export const processXml = (file: string): string => readFileSync(createRequire(import.meta.url).resolve(`../../flow/processes/${file}`), 'utf8');
+/** A seeded process's document (server/flow/processes/). */
+export const processXml = (file: string): string => readFileSync(serverFile(`flow/processes/${file}`), 'utf8');
 
 /**
  * Step 0008: workflow (docs/workflow.md). The 流程跟踪 menu's 删除 button; the routes of the dictionary `flow`; the

@@ -42,7 +42,8 @@ describe.each(await storeKinds())('workflow after kill -9 (%s)', (kind) => {
     expectOk(await claim(lisi, task.taskId));
     expect(await kill(first)).toMatchObject({ signal: 'SIGKILL' });
 
-    const second = await startProcess(env);
+    // The second is the build a deployment runs (build/server.mjs): its engine worker takes the steps after.
+    const second = await startProcess(env, { built: true });
     cleanups.push(() => second.child.kill('SIGKILL'));
     const [lisi2, demo2] = [await as('lisi'), await as('demo')];
     expect(await taskIn(lisi2, 'claim-list', waiting.processInstanceId)).toMatchObject({ taskName: '部门领导审批', status: 'claim' });

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { buildServer } from '../../build-server';
 import { nodeArgsFrom } from './node-args';
 
-/** Benchmarks run the real server as its own process, so the load generator does not share its event loop. */
+/** Benchmarks run the real server as its own process (its build), so the load generator does not share its event loop. */
 export interface ServerProcess {
   url: string;
   port: number;
@@ -32,11 +33,16 @@ export interface ServerOptions {
   raiseFileLimit?: boolean;
 }
 
+/** The build, made once per benchmark run. */
+let built: Promise<void> | undefined;
+
 export async function startServerProcess(env: Record<string, string>, options: ServerOptions = {}): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const mqttPort = options.mqttPort ?? (await freePort());
   const nodeArgs = nodeArgsFrom('BENCH_SERVER_NODE_ARGS');
-  const command = [process.execPath, ...nodeArgs, '--import', 'tsx', 'server/main.ts'];
+  // The server as a deployment runs it (docs/operations.md "Running it"), built from the sources as they stand.
+  await (built ??= buildServer());
+  const command = [process.execPath, ...nodeArgs, '--enable-source-maps', 'build/server.mjs'];
   // `exec` keeps the process id: it is the server's, for its memory and its SIGTERM.
   const [file, ...args] = options.raiseFileLimit ? ['bash', '-c', 'ulimit -n "$(ulimit -Hn)" && exec "$@"', 'bash', ...command] : command;
   const child: ChildProcess = spawn(file, args, {
