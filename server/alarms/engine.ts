@@ -77,11 +77,7 @@ export class AlarmEngine {
 
   /** Judges a batch in order: the open alarms of its ruled channels are read in one query, then kept up to date. */
   private async judgeBatch(batch: readonly StoredReading[]): Promise<void> {
-    const ruled: Array<[StoredReading, SeriesRule]> = [];
-    for (const reading of batch) {
-      const rule = await this.rules.lookup(reading.tenantId, reading.deviceId, reading.pointKey);
-      if (rule) ruled.push([reading, rule]);
-    }
+    const ruled = await this.rules.ruled(batch);
     if (ruled.length === 0) return;
     const open = await this.openAlarms([...new Set(ruled.map(([r]) => r.deviceId))]);
     for (const [reading, rule] of ruled) {

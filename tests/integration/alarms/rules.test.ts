@@ -37,6 +37,15 @@ onEveryStore('the threshold that governs a channel', { signIn: ['demo'] }, (ctx)
     // The crack meters' temperature has no factor item rule, and another tenant asking for these devices gets nothing.
     expect(await governing(device('QJ-CRACK-01'), 'temperature')).toBeUndefined();
     expect(await governing(device('QJ-CRACK-01'), 'crack', '000000')).toBeUndefined();
+    // A batch, tenants mixed, as the engine judges it: its governed readings in order, each with the lookup's rule.
+    const batch = [
+      { tenantId: DEMO, deviceId: device('QJ-CRACK-01'), pointKey: 'crack' },
+      { tenantId: DEMO, deviceId: device('QJ-CRACK-01'), pointKey: 'temperature' },
+      { tenantId: '000000', deviceId: device('QJ-CRACK-02'), pointKey: 'crack' },
+      { tenantId: DEMO, deviceId: device('QJ-CRACK-02'), pointKey: 'crack' },
+    ];
+    const ruled = await ctx.server.app.alarms.rules.ruled(batch);
+    expect(ruled.map(([reading, rule]) => [reading, rule.thresholdId])).toEqual([[batch[0], own1.id], [batch[3], own2.id]]);
 
     await remove('devicethreshold', `${own1.id},${own2.id}`);
     expect(await governing(device('QJ-CRACK-01'), 'crack')).toMatchObject({ thresholdId: point1.id, monitorPointId: demoId('mp:QJ-CRACK-01:crack'), projectId: BRIDGE });
