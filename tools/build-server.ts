@@ -28,4 +28,13 @@ export async function buildServer(): Promise<void> {
   });
 }
 
+/**
+ * How a process runs the build (deploy/Dockerfile says the same): stack traces through the source maps, and a young
+ * generation of up to 2 × 32 MB where V8 gives 2 × 16. A fleet reconnecting allocates ~200 MB a second of short-lived
+ * objects that are still alive when 16 MB fill up (messages waiting for their group commit): 15 scavenges a second took
+ * 300 ms of each second of the main thread; with 32 MB, 205 ms, for ~1 KB more RSS per connection (64 MB: 186 ms,
+ * but 20.7 KB per connection). docs/benchmarks.md "Connections, thirty-first session".
+ */
+export const BUILT_SERVER = ['--enable-source-maps', '--max-semi-space-size=32', 'build/server.mjs'] as const;
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await buildServer();

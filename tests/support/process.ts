@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { buildServer } from '../../tools/build-server';
+import { BUILT_SERVER, buildServer } from '../../tools/build-server';
 
 /**
  * The real server as a process of its own (`node --import tsx server/main.ts`, or the build a deployment runs,
@@ -39,7 +39,7 @@ let built: Promise<void> | undefined;
 export async function startProcess(env: Record<string, string>, options: { logFile?: string; built?: boolean } = {}): Promise<ServerProcess> {
   const { DATABASE_URL: _db, MQTT_URL: _mqtt, REDIS_URL: _redis, METRICS_TOKEN: _metrics, ...inherited } = process.env;
   if (options.built) await (built ??= buildServer());
-  const entry = options.built ? ['--enable-source-maps', 'build/server.mjs'] : ['--import', 'tsx', 'server/main.ts'];
+  const entry = options.built ? [...BUILT_SERVER] : ['--import', 'tsx', 'server/main.ts'];
   const child = spawn(process.execPath, entry, { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   let logged = Promise.resolve();

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { buildServer } from '../../build-server';
+import { BUILT_SERVER, buildServer } from '../../build-server';
 import { nodeArgsFrom } from './node-args';
 
 /** Benchmarks run the real server as its own process (its build), so the load generator does not share its event loop. */
@@ -42,7 +42,7 @@ export async function startServerProcess(env: Record<string, string>, options: S
   const nodeArgs = nodeArgsFrom('BENCH_SERVER_NODE_ARGS');
   // The server as a deployment runs it (docs/operations.md "Running it"), built from the sources as they stand.
   await (built ??= buildServer());
-  const command = [process.execPath, ...nodeArgs, '--enable-source-maps', 'build/server.mjs'];
+  const command = [process.execPath, ...nodeArgs, ...BUILT_SERVER];
   // `exec` keeps the process id: it is the server's, for its memory and its SIGTERM.
   const [file, ...args] = options.raiseFileLimit ? ['bash', '-c', 'ulimit -n "$(ulimit -Hn)" && exec "$@"', 'bash', ...command] : command;
   const child: ChildProcess = spawn(file, args, {
