@@ -28,6 +28,11 @@ export async function buildServer(): Promise<void> {
   });
 }
 
+let made: Promise<void> | undefined;
+
+/** The build, made once per process that asks (a benchmark run, a test file that starts the built server). */
+export const builtOnce = (): Promise<void> => (made ??= buildServer());
+
 /**
  * How a process runs the build (deploy/Dockerfile says the same): stack traces through the source maps, and a young
  * generation of up to 2 × 32 MB where V8 gives 2 × 16. A fleet reconnecting allocates ~200 MB a second of short-lived

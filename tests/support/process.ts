@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { BUILT_SERVER, buildServer } from '../../tools/build-server';
+import { BUILT_SERVER, builtOnce } from '../../tools/build-server';
 
 /**
  * The real server as a process of its own (`node --import tsx server/main.ts`, or the build a deployment runs,
@@ -29,16 +29,13 @@ export interface ServerProcess {
   logged: Promise<void>;
 }
 
-/** The build, made once per test file that starts it (`built`). */
-let built: Promise<void> | undefined;
-
 /**
  * Starts the server with `env` (over the test's own, without its store or broker), resolved once it is running.
  * `logFile`: its stdout and stderr are written there too, whole, as a deployment's log collector would keep them.
  */
 export async function startProcess(env: Record<string, string>, options: { logFile?: string; built?: boolean } = {}): Promise<ServerProcess> {
   const { DATABASE_URL: _db, MQTT_URL: _mqtt, REDIS_URL: _redis, METRICS_TOKEN: _metrics, ...inherited } = process.env;
-  if (options.built) await (built ??= buildServer());
+  if (options.built) await builtOnce();
   const entry = options.built ? [...BUILT_SERVER] : ['--import', 'tsx', 'server/main.ts'];
   const child = spawn(process.execPath, entry, { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];

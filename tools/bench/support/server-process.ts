@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { BUILT_SERVER, buildServer } from '../../build-server';
+import { BUILT_SERVER, builtOnce } from '../../build-server';
 import { nodeArgsFrom } from './node-args';
 
 /** Benchmarks run the real server as its own process (its build), so the load generator does not share its event loop. */
@@ -33,15 +33,12 @@ export interface ServerOptions {
   raiseFileLimit?: boolean;
 }
 
-/** The build, made once per benchmark run. */
-let built: Promise<void> | undefined;
-
 export async function startServerProcess(env: Record<string, string>, options: ServerOptions = {}): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const mqttPort = options.mqttPort ?? (await freePort());
   const nodeArgs = nodeArgsFrom('BENCH_SERVER_NODE_ARGS');
   // The server as a deployment runs it (docs/operations.md "Running it"), built from the sources as they stand.
-  await (built ??= buildServer());
+  await builtOnce();
   const command = [process.execPath, ...nodeArgs, ...BUILT_SERVER];
   // `exec` keeps the process id: it is the server's, for its memory and its SIGTERM.
   const [file, ...args] = options.raiseFileLimit ? ['bash', '-c', 'ulimit -n "$(ulimit -Hn)" && exec "$@"', 'bash', ...command] : command;
