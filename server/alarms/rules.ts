@@ -29,10 +29,6 @@ export class RuleBook {
     platform.events.whenChanged(WATCHED, () => this.tenants.clear());
   }
 
-  async lookup(tenantId: string, deviceId: string, pointKey: string): Promise<SeriesRule | undefined> {
-    return (await this.rulesOf(tenantId)).get(seriesKey(deviceId, pointKey));
-  }
-
   /**
    * The readings that a rule governs, each with its rule, in order. One wait per tenant, not one per reading: a
    * batch is thousands of readings, most of them of channels without a rule, and each wait cost its own promises

@@ -13,7 +13,8 @@ import { BRIDGE } from './support';
  */
 onEveryStore('the threshold that governs a channel', { signIn: ['demo'] }, (ctx) => {
   const device = (code: string) => demoId(`device:${code}`);
-  const governing = (deviceId: string, pointKey: string, tenantId = DEMO): Promise<SeriesRule | undefined> => ctx.server.app.alarms.rules.lookup(tenantId, deviceId, pointKey);
+  const governing = async (deviceId: string, pointKey: string, tenantId = DEMO): Promise<SeriesRule | undefined> =>
+    (await ctx.server.app.alarms.rules.ruled([{ tenantId, deviceId, pointKey }]))[0]?.[1];
   const governedBy = async (deviceId: string, pointKey: string) => (await governing(deviceId, pointKey))?.thresholdId;
   const threshold = (body: Record<string, unknown>) => submit(ctx.demo, 'devicethreshold', { level4Upper: 1, ...body });
   const call = async (path: string, params: Record<string, string>) => expectOk(await postParams(ctx.demo, `${X}/${path}`, params));
