@@ -1,4 +1,5 @@
-import type { MqttClient } from 'mqtt';
+import mqtt, { type MqttClient } from 'mqtt';
+import { DEMO_DEVICE_PASSWORD } from '../../../server/db/seed/monitoring';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loggedErrors, takeLoggedErrors } from '../../support/failures';
 import { brokerClients } from '../../support/mqtt';
@@ -13,6 +14,8 @@ const commands = (code: string) => `vigil/100001/device/${code}/command`;
 interface Sessions {
   subscriptionsByClient(client: { id: string }): Promise<unknown[]>;
   outgoingStream(client: { id: string }): AsyncIterable<unknown>;
+  /** Added by patches/aedes-persistence+11.0.0.patch. */
+  outgoingEmpty(client: { id: string }): boolean;
 }
 
 /**
@@ -28,7 +31,7 @@ describe('persistent sessions of the embedded broker', () => {
   afterAll(async () => {
     await server?.stop();
   });
-  const { connect } = brokerClients(() => server.app.broker?.port);
+  const { connect, clients } = brokerClients(() => server.app.broker?.port);
 
   const broker = () => {
     const found = server.app.broker;
@@ -140,6 +143,28 @@ describe('persistent sessions of the embedded broker', () => {
     } finally {
       persistence.cleanSubscriptions = clean;
     }
+  });
+
+  it('delivers what was queued to a device back with its session, and drops it for one back with a clean session', async () => {
+    // Both paths of the broker's CONNECT with something queued (patches/README.md: with nothing queued it skips them).
+    const [kept, dropped] = ['QJ-HLS-02', 'QJ-RAIN-01'];
+    holdClock();
+    for (const [i, code] of [kept, dropped].entries()) {
+      await subscribeAndLeave(await persistent(code), code, i + 1);
+      await command(code);
+      expect(store().outgoingEmpty({ id: code })).toBe(false);
+    }
+
+    // Listening before its CONNACK: the queued command follows it at once.
+    const back = mqtt.connect(`mqtt://127.0.0.1:${broker().port}`, { username: kept, password: DEMO_DEVICE_PASSWORD, clientId: kept, protocolVersion: 4, reconnectPeriod: 0, clean: false });
+    clients.push(back);
+    const delivered = new Promise<string>((resolve) => back.once('message', (topic) => resolve(topic)));
+    expect(await delivered).toBe(commands(kept));
+    await until(async () => (await queued(kept)) === 0, 5000, 'the delivered command acknowledged');
+
+    await connect(dropped);
+    await until(async () => (await queued(dropped)) === 0, 5000, 'the queue of a clean session emptied');
+    expect(store().outgoingEmpty({ id: dropped })).toBe(true);
   });
 
   it('keeps nothing for a device that connected with a clean session', async () => {
