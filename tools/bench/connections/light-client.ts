@@ -93,8 +93,9 @@ export class LightClient {
       }
       this.connected = true;
       this.ping = setInterval(() => this.socket?.write(mqttPacket.generate({ cmd: 'pingreq' })), this.options.keepaliveS * 1000);
-      this.options.onConnect();
+      // The publishes kept from before first, then onConnect's: sent after it, this loop sent its reading twice.
       for (const [messageId, entry] of this.pending) this.send(messageId, entry);
+      this.options.onConnect();
     } else if (packet.cmd === 'puback') {
       const entry = this.pending.get(packet.messageId as number);
       this.pending.delete(packet.messageId as number);
