@@ -45,6 +45,7 @@ export class LightClient {
   private readonly pending = new Map<number, Pending>();
   private timer?: NodeJS.Timeout;
   private ping?: NodeJS.Timeout;
+  private connectBytes?: Buffer;
 
   constructor(private readonly options: LightClientOptions) {
     this.open();
@@ -71,17 +72,27 @@ export class LightClient {
   }
 
   private open(): void {
-    const { host, port, localAddress, clientId, username, password, keepaliveS, connectTimeoutMs } = this.options;
+    const { host, port, localAddress, connectTimeoutMs } = this.options;
     const socket = connect({ host, port, localAddress, noDelay: true });
     this.socket = socket;
-    const parser = mqttPacket.parser({ protocolVersion: 4 });
-    parser.on('packet', (packet) => this.receive(packet));
-    parser.on('error', (error) => this.fail(error.message));
-    socket.on('data', (data) => parser.parse(data));
+    // The parser and the CONNECT once the server has answered: while it is down a device's attempts are refused
+    // ~20,000 times a second, on the cores the restarted server needs.
+    socket.once('connect', () => {
+      const parser = mqttPacket.parser({ protocolVersion: 4 });
+      parser.on('packet', (packet) => this.receive(packet));
+      parser.on('error', (error) => this.fail(error.message));
+      socket.on('data', (data) => parser.parse(data));
+      socket.write(this.connectPacket());
+    });
     socket.on('error', (error) => this.options.onError(error.message));
     socket.on('close', () => this.closed());
-    socket.write(mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId, keepalive: keepaliveS, username, password: Buffer.from(password) }));
     this.timer = setTimeout(() => this.fail('connack timeout'), connectTimeoutMs);
+  }
+
+  private connectPacket(): Buffer {
+    const { clientId, username, password, keepaliveS } = this.options;
+    this.connectBytes ??= mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId, keepalive: keepaliveS, username, password: Buffer.from(password) });
+    return this.connectBytes;
   }
 
   private receive(packet: Packet): void {
