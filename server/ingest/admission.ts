@@ -33,6 +33,12 @@ export class Admission {
     private readonly admit: (socket: Socket) => void,
     /** The clock the bucket is refilled by (ms); tests move it instead of waiting. */
     private readonly now: () => number = () => performance.now(),
+    /**
+     * True while the platform is behind with what it has (ingestion's writer): nobody is let in until it catches up.
+     * A device back from an outage brings the readings it kept, and let in faster than they can be stored they made
+     * the group commits long and every connected device wait behind them (bench:connections).
+     */
+    private readonly behind: () => boolean = () => false,
   ) {
     this.tokens = this.burst;
     this.last = this.now();
@@ -62,7 +68,8 @@ export class Admission {
     const now = this.now();
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) * this.perSecond) / 1000);
     this.last = now;
-    while (this.tokens >= 1 && this.head < this.queue.length) {
+    const held = this.behind();
+    while (!held && this.tokens >= 1 && this.head < this.queue.length) {
       const { socket, at } = this.queue[this.head++];
       if (socket.destroyed) continue;
       if (now - at > MAX_WAIT_MS) {

@@ -25,6 +25,8 @@ export interface BrokerHooks {
    * another process or to this one restarted, and is taken offline by silence only if it does not. Awaited by close.
    */
   handOver(who: Identity[]): Promise<void>;
+  /** Whether ingestion is behind with what it has: new connections wait meanwhile (server/ingest/admission.ts). */
+  behind(): boolean;
 }
 
 export interface Broker {
@@ -286,7 +288,7 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
 
   // A device that asked for no MQTT keep-alive (0) and vanished is still found dead by TCP's own probes; small
   // packets (acknowledgements, commands) go out at once rather than waiting for the last one's ACK (Nagle).
-  const admission = new Admission(platform.config.mqttConnectRate, (socket) => aedes.handle(socket));
+  const admission = new Admission(platform.config.mqttConnectRate, (socket) => aedes.handle(socket), undefined, hooks.behind);
   const server: Server = createServer(
     { keepAlive: true, keepAliveInitialDelay: TCP_KEEPALIVE_MS, noDelay: true, pauseOnConnect: admission.pacing },
     (socket) => admission.offer(socket),

@@ -73,7 +73,7 @@ export interface IdentityRow {
   password: string;
   clientType: number;
   clientId: string | null;
-  isSuperuser: number;
+  isSuperuser: number | null;
 }
 
 interface Known {
@@ -187,21 +187,18 @@ export class DeviceCredentials {
   }
 
   private async load(usernames: string[]): Promise<Map<string, Known>> {
-    const rows = (await this.db
+    const rows = await this.db
       .selectFrom('wit_mqtt_user')
-      .select(['id', 'tenantId', 'username', 'password', 'clientType', 'clientId', 'isSuperuser'])
+      .leftJoin('wit_mqtt_verifier', 'wit_mqtt_verifier.userId', 'wit_mqtt_user.id')
+      .select(['wit_mqtt_user.id', 'wit_mqtt_user.tenantId', 'username', 'password', 'clientType', 'clientId', 'isSuperuser', 'passwordHash', 'verifier'])
       .where('username', 'in', usernames)
       .$call(inUse)
-      .execute()) as IdentityRow[];
-    const verifiers = rows.length
-      ? await this.db.selectFrom('wit_mqtt_verifier').selectAll().where('userId', 'in', rows.map((r) => r.id)).execute()
-      : [];
-    const byUser = new Map(verifiers.map((v) => [v.userId, v]));
+      .execute();
     return new Map(
-      rows.map((row) => {
-        const stored = byUser.get(row.id);
-        return [row.username, { row, verifier: stored?.passwordHash === row.password ? stored.verifier : undefined }];
-      }),
+      rows.map(({ passwordHash, verifier, ...row }) => [
+        row.username,
+        { row, verifier: verifier !== null && passwordHash === row.password ? verifier : undefined },
+      ]),
     );
   }
 

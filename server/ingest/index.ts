@@ -55,6 +55,7 @@ export function createIngest(platform: Platform): Ingest {
       const kind = who.clientType === MQTT_CLIENT_TYPE.device ? 'device' : who.clientType === MQTT_CLIENT_TYPE.gateway ? 'gateway' : undefined;
       if (kind) void presence.connection(who.clientId, kind, online, reason, clientIp).catch((error) => log(error, `presence of ${who.clientId}`));
     },
+    behind: () => writer.behind,
     handOver: (who) => presence.handOver(who.filter((w) => w.clientType === MQTT_CLIENT_TYPE.device).map((w) => w.clientId)),
   };
 

@@ -137,6 +137,12 @@ const writesOf = ({ series, raws, statements }: Batch): Write[] => [
 const emptyBatch = (): Batch => ({ series: [], raws: [], statements: [], done: [] });
 
 /**
+ * Series rows waiting or committing past which the writer is behind: ~20 ms of commits on a 2-core machine shared
+ * with a reconnecting fleet, so a connected device's reading waits at most about that for the batch before its own.
+ */
+const BEHIND_ROWS = 2_000;
+
+/**
  * Group commit of readings: everything written while the previous transaction runs goes into the next one, so a
  * flood of small messages costs few transactions. The one way points reach the series outside a transaction of the
  * caller's: `write` stores them and, in the same transaction, counts the new ones per device and project and day
@@ -231,6 +237,11 @@ export class SeriesWriter {
   /** Series rows written and not yet committed: waiting for a batch, or in one that is committing. */
   get depth(): number {
     return this.pending.series.length + this.inFlightRows;
+  }
+
+  /** Whether more rows wait than a commit takes in a moment: new connections then wait (server/ingest/admission.ts). */
+  get behind(): boolean {
+    return this.depth > BEHIND_ROWS;
   }
 
   /** Waits until everything written so far is committed. */

@@ -18,10 +18,12 @@ describe('admission of new MQTT connections', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     clock = 0;
+    behind = false;
     admitted = [];
   });
   afterEach(() => vi.useRealTimers());
-  const admission = (perSecond: number) => new Admission(perSecond, (socket) => admitted.push((socket as unknown as Fake).name), () => clock);
+  let behind = false;
+  const admission = (perSecond: number) => new Admission(perSecond, (socket) => admitted.push((socket as unknown as Fake).name), () => clock, () => behind);
   const offer = (target: Admission, sockets: Fake[]) => {
     for (const socket of sockets) target.offer(socket as unknown as Socket);
   };
@@ -85,6 +87,30 @@ describe('admission of new MQTT connections', () => {
     expect(admitted).toEqual(['s0', 's2', 's3']);
     expect(late.destroyed).toBe(true);
     expect(pacer.waiting).toBe(0);
+  });
+
+  it('lets nobody in while ingestion is behind, then the waiting ones at the rate from where it caught up', () => {
+    const pacer = admission(1000);
+    offer(pacer, burst(5));
+    behind = true;
+    offer(pacer, burst(30, 5));
+    advance(100);
+    expect(admitted).toEqual(burst(5).map((s) => s.name));
+    expect(pacer.waiting).toBe(30);
+    // Caught up: the bucket holds no more than 20 ms worth, however long the hold lasted.
+    behind = false;
+    advance(5);
+    expect(admitted).toEqual(burst(25).map((s) => s.name));
+    advance(5);
+    expect(admitted).toHaveLength(30);
+    // Behind again: the queue waits, and ticks on to look again.
+    behind = true;
+    advance(50);
+    expect(admitted).toHaveLength(30);
+    expect(vi.getTimerCount()).toBe(1);
+    behind = false;
+    advance(10);
+    expect(admitted).toEqual(burst(35).map((s) => s.name));
   });
 
   it('lets every connection in at once with no rate, and stops looking once stopped', () => {
