@@ -1,5 +1,4 @@
-import mqtt, { type MqttClient } from 'mqtt';
-import { DEMO_DEVICE_PASSWORD } from '../../../server/db/seed/monitoring';
+import type { MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loggedErrors, takeLoggedErrors } from '../../support/failures';
 import { brokerClients } from '../../support/mqtt';
@@ -29,7 +28,7 @@ describe('persistent sessions of the embedded broker', () => {
   afterAll(async () => {
     await server?.stop();
   });
-  const { connect, clients } = brokerClients(() => server.app.broker?.port);
+  const { connect, open } = brokerClients(() => server.app.broker?.port);
 
   const broker = () => {
     const found = server.app.broker;
@@ -153,8 +152,7 @@ describe('persistent sessions of the embedded broker', () => {
     }
 
     // Listening before its CONNACK: the queued command follows it at once.
-    const back = mqtt.connect(`mqtt://127.0.0.1:${broker().port}`, { username: kept, password: DEMO_DEVICE_PASSWORD, clientId: kept, protocolVersion: 4, reconnectPeriod: 0, clean: false });
-    clients.push(back);
+    const back = open(kept, undefined, { clean: false });
     const delivered = new Promise<string>((resolve) => back.once('message', (topic) => resolve(topic)));
     expect(await delivered).toBe(commands(kept));
     await until(async () => (await queued(kept)) === 0, 5000, 'the delivered command acknowledged');
