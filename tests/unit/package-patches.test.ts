@@ -1,12 +1,13 @@
+import { Aedes } from 'aedes';
 import mqttPacket from 'mqtt-packet';
 import { describe, expect, it } from 'vitest';
 
 /**
  * The fixes patches/ applies to the packages at install (patches/README.md): without them everything still works, but a
- * fleet's connections cost more memory, so an install that skipped them is caught here rather than by a benchmark.
+ * fleet's connections cost twice the memory, so an install that skipped them is caught here rather than by a benchmark.
  */
 describe('the package patches', () => {
-  it("gives mqtt-packet's parser a plain buffer list, no stream, and it still parses a packet split across reads", () => {
+  it("give mqtt-packet's parser a plain buffer list, no stream, and it still parses a packet split across reads", () => {
     const parser = mqttPacket.parser({ protocolVersion: 4 });
     expect('pipe' in (parser as unknown as { _list: object })._list).toBe(false);
     const packets: mqttPacket.Packet[] = [];
@@ -16,5 +17,15 @@ describe('the package patches', () => {
     expect(packets).toEqual([]);
     parser.parse(publish.subarray(5));
     expect(packets).toMatchObject([{ cmd: 'publish', messageId: 7, topic: 'vigil/100001/device/QJ-TILT-01/data' }]);
+  });
+
+  it("let aedes' memory persistence tell that nothing is queued for a client", async () => {
+    const broker = await Aedes.createBroker();
+    try {
+      const persistence = (broker as unknown as { persistence: { outgoingEmpty?: (client: { id: string }) => boolean } }).persistence;
+      expect(persistence.outgoingEmpty?.({ id: 'QJ-TILT-01' })).toBe(true);
+    } finally {
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+    }
   });
 });
