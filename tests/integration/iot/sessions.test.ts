@@ -1,6 +1,9 @@
+import type { Socket } from 'node:net';
+import type { Aedes } from 'aedes';
 import type { MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loggedErrors, takeLoggedErrors } from '../../support/failures';
+import type { PresenceChange } from '../../../server/ingest/types';
 import { brokerClients } from '../../support/mqtt';
 import { startServer, type TestServer } from '../../support/server';
 import { until } from '../../support/wait';
@@ -174,5 +177,41 @@ describe('persistent sessions of the embedded broker', () => {
     await until(() => !(code in (broker().aedes as unknown as { clients: Record<string, unknown> }).clients), 5000, 'gone');
     expect(broker().sessions.away).toBe(0);
     expect(await subscriptions(code)).toBe(0);
+  });
+
+  it('keeps a device back while its old connection is still closing as the connected one, and takes it offline when it goes', async () => {
+    const code = 'QJ-TH-01';
+    const aedes = broker().aedes as unknown as Aedes & { clients: Record<string, unknown> };
+    const presence: PresenceChange[] = [];
+    server.app.platform.events.on('presence', (change) => presence.push(change));
+    const old = await connect(code);
+    await old.subscribeAsync(commands(code), { qos: 1 });
+    await until(() => presence.length > 0, 5000, 'online');
+    expect(presence.splice(0)).toEqual([expect.objectContaining({ code, online: true })]);
+
+    // The old connection's close waits on the removal of its subscription: the device's new CONNECT comes in meanwhile.
+    const unsubscribe = aedes.unsubscribe;
+    let release = () => {};
+    const closing = new Promise<void>((reached) => {
+      aedes.unsubscribe = (topic, func, done) => {
+        reached();
+        new Promise<void>((resolve) => {
+          release = resolve;
+        }).then(() => unsubscribe.call(aedes, topic, func, done));
+      };
+    });
+    (old.stream as Socket).destroy();
+    await closing;
+    const back = await connect(code);
+    const oldGone = new Promise<void>((resolve) => aedes.once('clientDisconnect', () => resolve()));
+    aedes.unsubscribe = unsubscribe;
+    release();
+    await oldGone;
+
+    // The old connection's end neither unlisted the new one nor took the device offline.
+    expect(aedes.clients[code]).toBeDefined();
+    await back.endAsync();
+    await until(() => presence.length > 0, 5000, 'a change of presence');
+    expect(presence).toEqual([expect.objectContaining({ code, online: false, reason: 'disconnect' })]);
   });
 });
