@@ -25,6 +25,7 @@ import { type KeyValueStore, MemoryStore, RedisStore } from './cache';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
+import { analyseUnanalysed } from './db/statistics';
 import { sealStoredSecrets } from './db/seal-secrets';
 import { seed } from './db/seed';
 import { EventBus } from './events';
@@ -124,6 +125,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const secrets = new Secrets(config.secretsKeys);
   // Secrets stored before they were sealed, or under an earlier key, are sealed with the current one.
   await sealStoredSecrets(database.db, secrets, RESOURCES, app.log);
+  if (database.dialect === 'postgres') {
+    const analysed = await analyseUnanalysed(database.db);
+    if (analysed.length) app.log.info({ tables: analysed }, 'database: analysed tables filled without statistics');
+  }
 
   const events = new EventBus();
   // This process for as long as it runs: its leases and the changes it relays are told apart from a restarted one's.
