@@ -137,10 +137,13 @@ const writesOf = ({ series, raws, statements }: Batch): Write[] => [
 const emptyBatch = (): Batch => ({ series: [], raws: [], statements: [], done: [] });
 
 /**
- * Series rows waiting or committing past which the writer is behind: ~20 ms of commits on a 2-core machine shared
+ * Series rows waiting or committing past which the writer is behind: 5-10 ms of commits on a 2-core machine shared
  * with a reconnecting fleet, so a connected device's reading waits at most about that for the batch before its own.
+ * At 2,000 the batches of a recovery grew to 2,000-4,000 rows (35-70 ms each, then as many acknowledgements at once)
+ * and the probe's p99 was 110-210 ms; at 500, 42-61 ms on SQLite and 68-85 ms on PostgreSQL, the fleet back ~1 s later;
+ * at 250, worse again (bench:connections, docs/benchmarks.md "Connections, thirty-third session").
  */
-const BEHIND_ROWS = 2_000;
+export const BEHIND_ROWS = 500;
 
 /**
  * Group commit of readings: everything written while the previous transaction runs goes into the next one, so a

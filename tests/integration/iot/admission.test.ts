@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BEHIND_ROWS } from '../../../server/ingest/store';
 import { brokerClients } from '../../support/mqtt';
 import { startServer, type TestServer } from '../../support/server';
 import { until } from '../../support/wait';
@@ -48,7 +49,7 @@ describe('the embedded broker under MQTT_CONNECT_RATE', () => {
     if (native.dialect !== 'sqlite') throw new Error('the test holds the SQLite writer');
     const ts = Date.now() - 10_000_000;
     // More series rows than the writer is allowed behind (server/ingest/store.ts), kept from committing by the lock.
-    const readings = Array.from({ length: 2100 }, (_, i) => ({ ts: ts + i, values: { crack: i / 100 } }));
+    const readings = Array.from({ length: BEHIND_ROWS + 100 }, (_, i) => ({ ts: ts + i, values: { crack: i / 100 } }));
     const topic = 'vigil/100001/device/QJ-CRACK-01/data';
     // One reading first, so the device is in the directory's cache: while the lock is held, a read may wait behind a
     // background write that waits for the lock.
