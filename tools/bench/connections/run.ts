@@ -9,13 +9,13 @@ import { describeMachine } from '../support/machine';
 import { type ServerProcess, startServerProcess } from '../support/server-process';
 import { onEveryStore } from '../support/stores';
 import { type Generators, startGenerators } from './generators';
-import { type Probe, type ProbeFigures, startProbe } from './probe';
+import { PROBE_EVERY_MS, type Probe, type ProbeFigures, startProbe } from './probe';
 import { clock, LATE_MS } from './protocol';
 
 /**
  * Connections (#19): N direct devices (default 20,000), each its own MQTT identity, connect to the real server's
  * embedded broker (its own process) from load-generator processes (devices.ts); then every device publishes one
- * QoS 1 reading every 20 s for --seconds while a probe device publishes every 100 ms; then the server is restarted
+ * QoS 1 reading every 20 s for --seconds while a probe device publishes every 20 ms; then the server is restarted
  * (SIGTERM, started again on the same ports and store) and the devices reconnect by themselves, as real ones do.
  * Prints connects/s and the time until all are connected, the server's RSS per connection, the probe's
  * publish→PUBACK p50/p99 while all publish and while they come back, and the time until every device is connected
@@ -391,7 +391,7 @@ console.log(describeMachine());
 console.log(`net.core.somaxconn ${kernelValue('net/core/somaxconn')}, net.ipv4.tcp_max_syn_backlog ${kernelValue('net/ipv4/tcp_max_syn_backlog')}`);
 console.log(
   `Connections benchmark: ${REQUESTED} direct devices requested, each its own MQTT identity (3.1.1, clean session, keep-alive 60 s), ` +
-    `one QoS 1 reading every ${PERIOD_MS / 1000} s each for ${SECONDS} s, a probe every 100 ms, then a restart of the server; load generators at nice ${GENERATOR_NICE}`,
+    `one QoS 1 reading every ${PERIOD_MS / 1000} s each for ${SECONDS} s, a probe every ${PROBE_EVERY_MS} ms, then a restart of the server; load generators at nice ${GENERATOR_NICE}`,
 );
 await onEveryStore(bench).catch((error: unknown) => {
   if (!interrupted) throw error;
