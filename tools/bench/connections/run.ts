@@ -15,7 +15,7 @@ import { clock, LATE_MS } from './protocol';
 /**
  * Connections (#19): N direct devices (default 20,000), each its own MQTT identity, connect to the real server's
  * embedded broker (its own process) from load-generator processes (devices.ts); then every device publishes one
- * QoS 1 reading every 20 s for --seconds while a probe device publishes every 20 ms; then the server is restarted
+ * QoS 1 reading every 20 s for --seconds while a probe device publishes every PROBE_EVERY_MS; then the server is restarted
  * (SIGTERM, started again on the same ports and store) and the devices reconnect by themselves, as real ones do.
  * Prints connects/s and the time until all are connected, the server's RSS per connection, the probe's
  * publish→PUBACK p50/p99 while all publish and while they come back, and the time until every device is connected
