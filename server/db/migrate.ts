@@ -26,6 +26,7 @@ import * as deviceVerifiers from './migrations/0023_device_verifiers';
 import * as taskRevision from './migrations/0024_task_revision';
 import * as presenceSweep from './migrations/0025_presence_sweep';
 import * as latestWrittenAt from './migrations/0026_latest_written_at';
+import * as deviceHotUpdates from './migrations/0027_device_hot_updates';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0024_task_revision': taskRevision,
   '0025_presence_sweep': presenceSweep,
   '0026_latest_written_at': latestWrittenAt,
+  '0027_device_hot_updates': deviceHotUpdates,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
