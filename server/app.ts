@@ -196,8 +196,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const statistics = { sampler: new PresenceSampler(platform, options.sampler), events: startStatsEvents(platform, realtime, options.statsClock) };
   statistics.sampler.start();
   const broker = config.mqttUrl ? undefined : await createBroker(platform, ingest.hooks, config.mqttPort, config.host);
-  // Devices are let in once every route and module is ready (Broker.listen).
-  if (broker) app.addHook('onReady', () => broker.listen());
+  // Devices are let in once every route and module is ready (Broker.listen), and the latest values written back
+  // before this start are read: parsing 20,000 devices' channels took the main thread ~90 ms, under a reconnecting
+  // fleet's first readings.
+  if (broker)
+    app.addHook('onReady', async () => {
+      await ingest.latest.whenLoaded();
+      await broker.listen();
+    });
   if (config.mqttUrl) await ingest.connectExternal(config.mqttUrl);
   await third.puller.start();
   flowTimers.start();

@@ -70,6 +70,11 @@ export class LatestValues {
     this.timer.unref();
   }
 
+  /** Settles once what was written back before this start is read (or failed to be, which is logged). */
+  whenLoaded(): Promise<void> {
+    return this.loaded ?? Promise.resolve();
+  }
+
   stop(): void {
     clearInterval(this.timer);
   }
