@@ -4,7 +4,7 @@ import { inUse } from '../db/in-use';
 import type { Platform } from '../platform';
 import { DeviceCredentials } from './credentials';
 import { Admission } from './admission';
-import { InFlight, within } from './in-flight';
+import { InFlight, InOrder, within } from './in-flight';
 import { nextTurn } from '../turn';
 import { type AclRule, allowed, type Identity } from './topics';
 import { slices } from '../db/slices';
@@ -179,6 +179,7 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
   });
   const identities = new WeakMap<Client, Identity>();
   const inFlight = new InFlight();
+  const acknowledgements = new InOrder<Client>();
   let closing = false;
   const refuse = (tenantId: string, text: string) =>
     platform.logs.write('blade_log_usual', { tenantId, logLevel: 'warn', logId: 'mqtt', logData: text });
@@ -213,8 +214,8 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
         .catch((error: Error) => done(refusal(error.message, 3), false));
     },
     authorizePublish: (client, packet, done) => {
-      const who = client ? identities.get(client) : undefined;
-      if (!who) return done(new Error('not authenticated'));
+      const who = client && identities.get(client);
+      if (!client || !who) return done(new Error('not authenticated'));
       rules
         .rulesOf(who.tenantId)
         .then(async (list) => {
@@ -227,7 +228,8 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
           if (closing) return done(new Error('broker closing'));
           // aedes acknowledges QoS 1 in this callback: data is acknowledged only once it is stored. The drain at close
           // counts until the acknowledgement is written.
-          await inFlight.track(hooks.data(packet.topic, packet.payload as Buffer).then(() => done(null)));
+          const stored = hooks.data(packet.topic, packet.payload as Buffer);
+          await inFlight.track(acknowledgements.after(client, stored).then(() => done(null)));
         })
         .catch((error: Error) => done(error));
     },

@@ -31,3 +31,25 @@ export async function within(work: Promise<unknown>, ms: number): Promise<void> 
   await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
 }
+
+/**
+ * Settles work in the order it was added per key, whenever each piece finishes: MQTT wants a client's PUBACKs in the
+ * order of its PUBLISHes, and its messages may be stored by batches that commit side by side
+ * (server/ingest/store.ts). A piece that fails fails on its own; the next still waits for it.
+ */
+export class InOrder<K extends object> {
+  private readonly last = new WeakMap<K, Promise<unknown>>();
+
+  after<T>(key: K, work: Promise<T>): Promise<T> {
+    const previous = this.last.get(key);
+    // Promise.all handles `work` now: its failure is never unhandled while the one before it runs.
+    const ordered = previous ? Promise.all([previous, work]).then(([, value]) => value) : work;
+    const settled = ordered.catch(() => undefined);
+    this.last.set(key, settled);
+    // Forgotten once settled, unless more was added meanwhile.
+    void settled.then(() => {
+      if (this.last.get(key) === settled) this.last.delete(key);
+    });
+    return ordered;
+  }
+}

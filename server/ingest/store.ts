@@ -150,8 +150,9 @@ export const BEHIND_ROWS = 500;
  * flood of small messages costs few transactions. The one way points reach the series outside a transaction of the
  * caller's: `write` stores them and, in the same transaction, counts the new ones per device and project and day
  * (docs/statistics.md "Counters"; inside a caller's transaction, `storeSeries` in server/series/store.ts does the same). `write` resolves once its rows are committed — the broker
- * acknowledges a QoS 1 message only then. Where the store commits batches side by side, their writes are still
- * answered in the order they were made: MQTT wants a client's acknowledgements in the order of its messages.
+ * acknowledges a QoS 1 message only then. Where the store commits batches side by side (PostgreSQL), each is answered
+ * as it commits, whatever the batches before it: the broker keeps each client's acknowledgements in the order of its
+ * messages itself (server/ingest/broker.ts), as MQTT wants.
  */
 export class SeriesWriter {
   private pending: Batch = emptyBatch();
@@ -160,8 +161,8 @@ export class SeriesWriter {
   private inFlightRows = 0;
   /** Hears how long each batch took to commit (the metrics, server/observe); off the path of each reading. */
   onCommitted?: (seconds: number) => void;
-  /** Settles once every batch started so far has been answered. */
-  private answered: Promise<void> = Promise.resolve();
+  /** The batches committing, until their writes are answered. */
+  private readonly answering = new Set<Promise<void>>();
   private timer?: NodeJS.Timeout;
   private readonly committer: Committer;
 
@@ -222,14 +223,18 @@ export class SeriesWriter {
       (error: unknown) => ({ error }),
     );
     const observe = this.onCommitted;
-    // Beside the answers' chain: a listener's failure must never keep a batch unanswered.
+    // Beside the answers: a listener's failure must never keep a batch unanswered.
     if (observe) void commit.then(() => observe((performance.now() - started) / 1000)).catch(() => undefined);
-    this.answered = Promise.all([this.answered, committed]).then(([, failed]) => {
+    // Each batch is answered as it commits, not after the batches before it: a connected device's reading in a small
+    // batch does not wait for a reconnecting fleet's large one committing beside it.
+    const answered = committed.then((failed) => {
       for (const d of batch.done) {
         if (failed) d.reject(failed.error);
         else d.resolve();
       }
     });
+    this.answering.add(answered);
+    void answered.then(() => this.answering.delete(answered));
     void committed.then(() => {
       this.inFlight--;
       this.inFlightRows -= rows;
@@ -251,7 +256,7 @@ export class SeriesWriter {
   async flush(): Promise<void> {
     while (this.inFlight || this.pending.done.length) {
       this.kick();
-      await this.answered;
+      await Promise.all(this.answering);
     }
   }
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { settled } from '../support/wait';
-import { InFlight, within } from '../../server/ingest/in-flight';
+import { InFlight, InOrder, within } from '../../server/ingest/in-flight';
 
 /** A promise and the hands that settle it. */
 function deferred() {
@@ -52,6 +52,55 @@ describe('InFlight', () => {
     work.resolve();
     await tracked;
     expect(await Promise.all(waits.map(settled))).toEqual([true, true]);
+  });
+});
+
+/** Each client's acknowledgements in the order of its messages, though their batches commit side by side. */
+describe('InOrder', () => {
+  const [alpha, beta] = [{ client: 'alpha' }, { client: 'beta' }];
+
+  it("settles a key's work in the order it was added, though the later ends first", async () => {
+    const order = new InOrder<object>();
+    const [first, second] = [deferred(), deferred()];
+    const answered: string[] = [];
+    const done = [order.after(alpha, first.promise).then(() => answered.push('first')), order.after(alpha, second.promise).then(() => answered.push('second'))];
+    second.resolve();
+    await second.promise;
+    expect(await settled(done[1])).toBe(false);
+    first.resolve();
+    await Promise.all(done);
+    expect(answered).toEqual(['first', 'second']);
+  });
+
+  it("never holds one key's work for another's", async () => {
+    const order = new InOrder<object>();
+    void order.after(alpha, deferred().promise);
+    const other = deferred();
+    const done = order.after(beta, other.promise);
+    other.resolve();
+    expect(await settled(done)).toBe(true);
+  });
+
+  it('fails a failed piece on its own, and the next still waits for it and then goes on', async () => {
+    const order = new InOrder<object>();
+    const [failing, next] = [deferred(), deferred()];
+    const first = order.after(alpha, failing.promise);
+    const second = order.after(alpha, next.promise);
+    next.resolve();
+    expect(await settled(second)).toBe(false);
+    failing.reject(new Error('storage failure'));
+    await expect(first).rejects.toThrow('storage failure');
+    expect(await settled(second)).toBe(true);
+  });
+
+  it('hands a later piece its own failure, handled even while the one before it runs', async () => {
+    const order = new InOrder<object>();
+    const [slow, failing] = [deferred(), deferred()];
+    void order.after(alpha, slow.promise);
+    const second = order.after(alpha, failing.promise);
+    failing.reject(new Error('refused'));
+    slow.resolve();
+    await expect(second).rejects.toThrow('refused');
   });
 });
 
