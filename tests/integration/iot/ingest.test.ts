@@ -1,6 +1,7 @@
 import { connect as tcpConnect } from 'node:net';
+import { sql } from 'kysely';
 import mqtt, { type MqttClient } from 'mqtt';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { LatestValues } from '../../../server/ingest/latest';
 import type { DeviceMessage, PresenceChange, StoredReading } from '../../../server/ingest/types';
 import { formatDateTime } from '../../../server/time';
@@ -24,6 +25,20 @@ function connectPacket(clientId: string, username: string, password: string, kee
   };
   const body = Buffer.concat([str('MQTT'), Buffer.from([4, 0xc2, keepalive >> 8, keepalive & 0xff]), str(clientId), str(username), str(password)]);
   return Buffer.concat([Buffer.from([0x10, body.length]), body]);
+}
+
+/** A bare MQTT 3.1.1 PUBLISH at QoS 1. */
+function publishPacket(topic: string, id: number, payload: string): Buffer {
+  const name = Buffer.from(topic, 'utf8');
+  const body = Buffer.concat([Buffer.from([name.length >> 8, name.length & 0xff]), name, Buffer.from([id >> 8, id & 0xff]), Buffer.from(payload, 'utf8')]);
+  const length: number[] = [];
+  for (let rest = body.length; ; ) {
+    const digit = rest % 128;
+    rest = Math.floor(rest / 128);
+    length.push(rest > 0 ? digit | 0x80 : digit);
+    if (rest === 0) break;
+  }
+  return Buffer.concat([Buffer.from([0x32, ...length]), body]);
 }
 
 onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
@@ -314,6 +329,26 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
     expect((await stored()).values).toEqual({ settlement: 4.5 });
   });
 
+  it.runIf(ctx.store === 'postgres')('writes the latest values back as HOT updates on PostgreSQL: no index entry of a device moves', async () => {
+    const updates = async () =>
+      (await sql<{ all: number; hot: number }>`select n_tup_upd::int as all, n_tup_hot_upd::int as hot from pg_stat_user_tables where relname = 'wit_device'`.execute(db())).rows[0];
+    const ids = (await db().selectFrom('wit_device').select('id').where('tenantId', '=', '100001').orderBy('id').limit(10).execute()).map((row) => String(row.id));
+    const latest = new LatestValues(db(), (error) => expect.fail(String(error)));
+    const before = await updates();
+    // Twice over: a full page makes a device's first update a new page's, whatever the indexes.
+    for (const round of [1, 2]) {
+      const at = Date.now() + round * 1_000;
+      for (const id of ids) latest.update(id, 'probe', at, round, at);
+      await latest.persist();
+    }
+    // Statistics reach the view once the writing connection is idle: within a second or so.
+    const after = await until(async () => {
+      const now = await updates();
+      return now.all - before.all >= 2 * ids.length ? now : undefined;
+    }, 10_000, 'the updates counted');
+    expect(after.hot - before.hot).toBeGreaterThanOrEqual(ids.length);
+  });
+
   it('knows within seconds when a device vanishes or falls silent', async () => {
     const online = async (code: string) => Number((await db().selectFrom('wit_device').select('online').where('code', '=', code).executeTakeFirstOrThrow()).online);
     const device = await connect('QJ-RAIN-01', DEVICE_PASSWORD);
@@ -359,5 +394,79 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
     await second.endAsync();
     await until(() => (presence.slice(since).some((p) => p.code === 'QJ-CRACK-01') ? true : undefined));
     expect(presence.slice(since).filter((p) => p.code === 'QJ-CRACK-01').map((p) => [p.online, p.reason])).toEqual([[false, 'disconnect']]);
+  });
+
+  it("acknowledges a client's messages in the order it sent them, though a later one is stored first", async () => {
+    const { directory } = ctx.server.app.ingest;
+    // Handled side by side, a gateway's two messages wait for different devices: the first's is held back here.
+    directory.clear();
+    await directory.gateway('QJ-GW-01');
+    await directory.device('QJ-HLS-01');
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const lookup = directory.device.bind(directory);
+    const spy = vi.spyOn(directory, 'device').mockImplementation(async (code) => {
+      if (code === 'QJ-TILT-01') await held;
+      return lookup(code);
+    });
+    const socket = tcpConnect(Number(ctx.server.app.broker?.port), '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (chunk) => received.push(chunk));
+    const bytes = () => [...Buffer.concat(received)];
+    try {
+      socket.write(connectPacket('QJ-GW-01', 'QJ-GW-01', GATEWAY_PASSWORD, 60));
+      expect(await until(() => (bytes().length >= 4 ? bytes() : undefined), 10_000, 'the CONNACK')).toEqual([0x20, 2, 0, 0]);
+      const ts = Date.now() - 300;
+      const topic = 'vigil/100001/gateway/QJ-GW-01/data';
+      // One write: the broker reads both at once and handles them side by side.
+      socket.write(
+        Buffer.concat([
+          publishPacket(topic, 1, JSON.stringify({ ts, devices: { 'QJ-TILT-01': { tilt_x: 0.021 } } })),
+          publishPacket(topic, 2, JSON.stringify({ ts, devices: { 'QJ-HLS-01': { settlement: 1.7 } } })),
+        ]),
+      );
+      const hls = await deviceId('QJ-HLS-01');
+      await until(async () => (await series(hls)).some((r) => Number(r.ts) === ts), 10_000, 'the second message stored');
+      release();
+      const tilt = await deviceId('QJ-TILT-01');
+      await until(async () => (await series(tilt)).some((r) => Number(r.ts) === ts), 10_000, 'the first message stored');
+      // PUBACK 1, then PUBACK 2: MQTT's order, though the second was stored (and could be acknowledged) first.
+      expect(await until(() => (bytes().length >= 12 ? bytes().slice(4) : undefined), 10_000, 'both PUBACKs')).toEqual([0x40, 2, 0, 1, 0x40, 2, 0, 2]);
+    } finally {
+      release();
+      spy.mockRestore();
+      socket.destroy();
+    }
+  });
+
+  it.runIf(ctx.store === 'postgres')("acknowledges a device's reading while another device's batch waits: PostgreSQL's batches commit side by side", async () => {
+    const { native, db: kysely } = ctx.server.app.platform;
+    if (native.dialect !== 'postgres') return;
+    const ts = Date.now() - 200;
+    const crack = await deviceId('QJ-CRACK-02');
+    const first = await operator('ops-side-a');
+    const second = await operator('ops-side-b');
+    let firstAcknowledged = false;
+    let firstStored: Promise<unknown> = Promise.resolve();
+    const rival = await native.pool.connect();
+    try {
+      // The key of the first reading, written by another transaction not yet ended: the first batch waits on it.
+      await rival.query('begin');
+      await rival.query('insert into wit_device_log (device_id, point_key, ts, value, raw) values ($1, $2, $3, 0, 0)', [crack, 'crack', ts]);
+      firstStored = first.publishAsync('vigil/100001/device/QJ-CRACK-02/data', JSON.stringify({ ts, values: { crack: 0.44 } }), { qos: 1 }).then(() => (firstAcknowledged = true));
+      await until(
+        async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`.execute(kysely)).rows[0].n > 0,
+        10_000,
+        'the first batch to wait',
+      );
+      // Another device's reading, in the next batch: stored and acknowledged meanwhile.
+      await second.publishAsync('vigil/100001/device/QJ-HLS-02/data', JSON.stringify({ ts, values: { settlement: 1.1 } }), { qos: 1 });
+      expect(firstAcknowledged).toBe(false);
+    } finally {
+      await rival.query('rollback');
+      rival.release();
+    }
+    await firstStored;
+    expect((await series(crack)).filter((r) => Number(r.ts) === ts).map((r) => Number(r.raw))).toEqual([0.44]);
   });
 });
