@@ -34,8 +34,9 @@ export async function within(work: Promise<unknown>, ms: number): Promise<void> 
 
 /**
  * Settles work in the order it was added per key, whenever each piece finishes: MQTT wants a client's PUBACKs in the
- * order of its PUBLISHes, and its messages may be stored by batches that commit side by side
- * (server/ingest/store.ts). A piece that fails fails on its own; the next still waits for it.
+ * order of its PUBLISHes, and its data messages may be stored out of order (a gateway's waiting for different device
+ * lookups) or by batches that commit side by side (server/ingest/store.ts). A piece that fails fails on its own; the
+ * next still waits for it.
  */
 export class InOrder<K extends object> {
   private readonly last = new WeakMap<K, Promise<unknown>>();

@@ -151,8 +151,8 @@ export const BEHIND_ROWS = 500;
  * caller's: `write` stores them and, in the same transaction, counts the new ones per device and project and day
  * (docs/statistics.md "Counters"; inside a caller's transaction, `storeSeries` in server/series/store.ts does the same). `write` resolves once its rows are committed — the broker
  * acknowledges a QoS 1 message only then. Where the store commits batches side by side (PostgreSQL), each is answered
- * as it commits, whatever the batches before it: the broker keeps each client's acknowledgements in the order of its
- * messages itself (server/ingest/broker.ts), as MQTT wants.
+ * as it commits, whatever the batches before it: the broker acknowledges each client's data messages in the order
+ * it sent them itself (server/ingest/broker.ts), as MQTT wants.
  */
 export class SeriesWriter {
   private pending: Batch = emptyBatch();

@@ -396,7 +396,7 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
     expect(presence.slice(since).filter((p) => p.code === 'QJ-CRACK-01').map((p) => [p.online, p.reason])).toEqual([[false, 'disconnect']]);
   });
 
-  it("acknowledges a client's messages in the order it sent them, though a later one is stored first", async () => {
+  it("acknowledges a client's data messages in the order it sent them, though a later one is stored first", async () => {
     const { directory } = ctx.server.app.ingest;
     // Handled side by side, a gateway's two messages wait for different devices: the first's is held back here.
     directory.clear();
