@@ -179,6 +179,7 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
   });
   const identities = new WeakMap<Client, Identity>();
   const inFlight = new InFlight();
+  // A client's data messages acknowledged in the order it sent them, however they are stored (server/ingest/in-flight.ts).
   const acknowledgements = new InOrder<Client>();
   let closing = false;
   const refuse = (tenantId: string, text: string) =>
