@@ -159,12 +159,16 @@ async function warm() {
     clients.map(async (connected) => {
       if (connected.status === 'rejected') return;
       const client = connected.value;
+      let failure;
       try {
         await client.query('begin');
         for (const table of workerData.tables) await copy(client, table.name, table.columns, '');
+      } catch (error) {
+        failure = error;
       } finally {
         await client.query('rollback').catch(() => undefined);
-        client.release();
+        // A connection that failed is closed, not handed to the first batch.
+        client.release(failure);
       }
     }),
   );
