@@ -1,5 +1,5 @@
 import { connect as tcpConnect } from 'node:net';
-import { sql } from 'kysely';
+import { type CompiledQuery, sql } from 'kysely';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { LatestValues } from '../../../server/ingest/latest';
@@ -347,6 +347,36 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
       return now.all - before.all >= 2 * ids.length ? now : undefined;
     }, 10_000, 'the updates counted');
     expect(after.hot - before.hot).toBeGreaterThanOrEqual(ids.length);
+  });
+
+  it("spreads the timer's write-back over its interval, and a persist() asked meanwhile waits for none of the pauses", async () => {
+    const started: number[] = [];
+    const execute = (query: CompiledQuery) => {
+      started.push(performance.now());
+      return db().executeQuery(query);
+    };
+    // 250 devices: three statements of at most 100 (ids of no device: no row of the other tests changes).
+    const changeAll = (at: number) => {
+      for (let i = 0; i < 250; i++) latest.update(`spread-${i}`, 'spread', at, i, at);
+    };
+    const latest = new LatestValues(db(), (error) => expect.fail(String(error)), execute);
+    // Spread over 300 ms: the three statements start 100 ms apart (less building the first's rows), not at once.
+    latest.start(50, 300);
+    try {
+      changeAll(Date.now());
+      await until(() => (started.length === 3 ? true : undefined));
+      expect(started[1] - started[0]).toBeGreaterThanOrEqual(80);
+      expect(started[2] - started[0]).toBeGreaterThanOrEqual(180);
+      latest.stop();
+      // Spread over ten minutes, its pauses would outlast the test: persist() ends them.
+      latest.start(50, 600_000);
+      changeAll(Date.now() + 1_000);
+      await until(() => (started.length === 4 ? true : undefined));
+      await latest.persist();
+      expect(started).toHaveLength(6);
+    } finally {
+      latest.stop();
+    }
   });
 
   it('knows within seconds when a device vanishes or falls silent', async () => {
