@@ -38,8 +38,11 @@ export const builtOnce = (): Promise<void> => (made ??= buildServer());
  * generation of up to 2 × 32 MB where V8 gives 2 × 16. A fleet reconnecting allocates ~200 MB a second of short-lived
  * objects that are still alive when 16 MB fill up (messages waiting for their group commit): 15 scavenges a second took
  * 300 ms of each second of the main thread; with 32 MB, 205 ms, for ~1 KB more RSS per connection (64 MB: 186 ms,
- * but 20.7 KB per connection). docs/benchmarks.md "Connections, thirty-first session".
+ * but 20.7 KB per connection). docs/benchmarks.md "Connections, thirty-first session". An old generation that starts
+ * at 512 MB: the heap of a fleet's 20,000 connections grows through V8's first limits, and each full collection on
+ * the way (one in the middle of a restart's recovery) doubled the devices' acknowledgement times for a quarter of a
+ * second; ~2 KB more RSS per connection ("Connections, thirty-fifth session").
  */
-export const BUILT_SERVER = ['--enable-source-maps', '--max-semi-space-size=32', 'build/server.mjs'] as const;
+export const BUILT_SERVER = ['--enable-source-maps', '--max-semi-space-size=32', '--initial-old-space-size=512', 'build/server.mjs'] as const;
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await buildServer();
