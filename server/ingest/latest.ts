@@ -89,8 +89,11 @@ export class LatestValues {
     return this.loaded ?? Promise.resolve();
   }
 
+  /** Stops the timer; a write-back under way goes on without its pauses. */
   stop(): void {
     clearInterval(this.timer);
+    this.timer = undefined;
+    this.wake?.();
   }
 
   get(deviceId: string, pointKey: string): LatestValue | undefined {
@@ -134,7 +137,7 @@ export class LatestValues {
     return written;
   }
 
-  /** Writes back what changed, its statements spread evenly over `spreadMs` unless a `persist()` waits. */
+  /** Writes back what changed, its statements spread evenly over `spreadMs` while started and no `persist()` waits. */
   private async writeBack(spreadMs: number): Promise<void> {
     await this.loaded;
     if (this.dirty.size === 0) return;
@@ -144,7 +147,7 @@ export class LatestValues {
     const started = performance.now();
     for (const [i, slice] of batches.entries()) {
       const due = started + (i * spreadMs) / batches.length - performance.now();
-      if (due > 0 && this.urgent === 0) await this.pause(due);
+      if (due > 0 && this.urgent === 0 && this.timer) await this.pause(due);
       const parameters: unknown[] = [];
       for (const [deviceId, seenAt] of slice) this.pushRow(parameters, deviceId, seenAt);
       await this.execute(CompiledQuery.raw(this.statementFor(slice.length), parameters));

@@ -374,6 +374,12 @@ onEveryStore('ingestion over MQTT', { signIn: ['demo'] }, (ctx) => {
       await until(() => (started.length === 4 ? true : undefined));
       await latest.persist();
       expect(started).toHaveLength(6);
+      // Stopped, a write-back under way goes on without its pauses.
+      latest.start(50, 600_000);
+      changeAll(Date.now() + 2_000);
+      await until(() => (started.length === 7 ? true : undefined));
+      latest.stop();
+      await until(() => (started.length === 9 ? true : undefined));
     } finally {
       latest.stop();
     }
