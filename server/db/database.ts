@@ -84,6 +84,10 @@ export function openDatabase(options: DatabaseOptions): Database {
     const pool = pgPool(options.databaseUrl);
     const lost = options.onConnectionLost;
     pool.on('error', (error) => lost?.(error));
+    // A client checked out when its connection dies (a transaction between two statements) emits 'error' itself, and
+    // unheard that ended the process: its next statement fails instead, and the pool drops it at release. Idle
+    // clients' failures reach the pool's 'error' above.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), plugins });
     return { db, dialect: 'postgres', native: { dialect: 'postgres', pool, url: options.databaseUrl }, close: () => endPool(db, pool) };
   }
