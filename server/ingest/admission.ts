@@ -1,4 +1,4 @@
-import type { Socket } from 'node:net';
+import type { Arrival } from './accepted';
 
 /** How often a waiting queue is looked at: 5 ms at 2,200/s lets ~11 connections in at a time. */
 const TICK_MS = 5;
@@ -18,19 +18,20 @@ const MAX_WAIT_MS = 30_000;
  * milliseconds, holding at most 20 ms worth), as EMQX's max_conn_rate does. A fleet reconnecting at once (a
  * restart, a network back) otherwise arrives in bursts of thousands: their CONNECTs and first readings filled single
  * turns of the event loop for hundreds of milliseconds and batches of 5,000 messages, and the devices already back
- * waited ~1 s for their acknowledgements (docs/benchmarks.md "Connections, twenty-ninth session"). The sockets wait
- * accepted, unread (`pauseOnConnect`); their CONNECT timeout starts when they are let in. 0 lets every one in at once.
+ * waited ~1 s for their acknowledgements (docs/benchmarks.md "Connections, twenty-ninth session"). The connections
+ * wait accepted, unread, as bare handles (accepted.ts); their CONNECT timeout starts when they are let in. 0 lets every
+ * one in at once.
  */
 export class Admission {
   private tokens: number;
   private last: number;
-  private queue: Array<{ socket: Socket; at: number }> = [];
+  private queue: Array<{ arrival: Arrival; at: number }> = [];
   private head = 0;
   private timer?: NodeJS.Timeout;
 
   constructor(
     private readonly perSecond: number,
-    private readonly admit: (socket: Socket) => void,
+    private readonly admit: (arrival: Arrival) => void,
     /** The clock the bucket is refilled by (ms); tests move it instead of waiting. */
     private readonly now: () => number = () => performance.now(),
     /**
@@ -49,17 +50,17 @@ export class Admission {
     return this.queue.length - this.head;
   }
 
-  /** Whether sockets must be accepted paused for it (a rate is set). */
+  /** Whether connections wait for their turn (a rate is set). */
   get pacing(): boolean {
     return this.perSecond > 0;
   }
 
-  offer(socket: Socket): void {
+  offer(arrival: Arrival): void {
     if (!this.pacing) {
-      this.admit(socket);
+      this.admit(arrival);
       return;
     }
-    this.queue.push({ socket, at: this.now() });
+    this.queue.push({ arrival, at: this.now() });
     this.drain();
   }
 
@@ -70,14 +71,14 @@ export class Admission {
     this.last = now;
     const held = this.behind();
     while (!held && this.tokens >= 1 && this.head < this.queue.length) {
-      const { socket, at } = this.queue[this.head++];
-      if (socket.destroyed) continue;
+      const { arrival, at } = this.queue[this.head++];
+      if (arrival.destroyed) continue;
       if (now - at > MAX_WAIT_MS) {
-        socket.destroy();
+        arrival.destroy();
         continue;
       }
       this.tokens--;
-      this.admit(socket);
+      this.admit(arrival);
     }
     if (this.head === this.queue.length) {
       this.queue = [];
@@ -90,10 +91,13 @@ export class Admission {
     }, TICK_MS);
   }
 
-  /** Stops looking; the sockets still waiting are the caller's to end (the broker resets them at close). */
+  /** Stops looking, and ends the connections still waiting (the broker closing). */
   stop(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    for (let i = this.head; i < this.queue.length; i++) this.queue[i].arrival.destroy();
+    this.queue = [];
+    this.head = 0;
   }
 
   private get burst(): number {

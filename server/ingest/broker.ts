@@ -3,6 +3,7 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { inUse } from '../db/in-use';
 import type { Platform } from '../platform';
 import { DeviceCredentials } from './credentials';
+import { holdAccepted, pausedArrival } from './accepted';
 import { Admission } from './admission';
 import { InFlight, InOrder, within } from './in-flight';
 import { nextTurn } from '../turn';
@@ -289,25 +290,29 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
     }
   };
 
-  // A device that asked for no MQTT keep-alive (0) and vanished is still found dead by TCP's own probes; small
-  // packets (acknowledgements, commands) go out at once rather than waiting for the last one's ACK (Nagle).
-  const admission = new Admission(platform.config.mqttConnectRate, (socket) => aedes.handle(socket), undefined, hooks.behind);
-  const server: Server = createServer(
-    { keepAlive: true, keepAliveInitialDelay: TCP_KEEPALIVE_MS, noDelay: true, pauseOnConnect: admission.pacing },
-    (socket) => admission.offer(socket),
-  );
   // Sockets that have not completed CONNECT are no aedes client yet: tracked here so closing ends them too.
   const sockets = new Set<Socket>();
-  server.on('connection', (socket) => {
+  const handle = (socket: Socket) => {
+    // A device that asked for no MQTT keep-alive (0) and vanished is still found dead by TCP's own probes; small
+    // packets (acknowledgements, commands) go out at once rather than waiting for the last one's ACK (Nagle).
+    socket.setNoDelay(true).setKeepAlive(true, TCP_KEEPALIVE_MS);
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-  });
+    aedes.handle(socket);
+  };
+  const admission = new Admission(platform.config.mqttConnectRate, (arrival) => handle(arrival.open()), undefined, hooks.behind);
+  const server: Server = createServer({ pauseOnConnect: admission.pacing }, (socket) =>
+    admission.pacing ? admission.offer(pausedArrival(socket)) : handle(socket),
+  );
   let bound = port;
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
         server.off('error', reject);
+        if (admission.pacing && !holdAccepted(server, (arrival) => admission.offer(arrival))) {
+          platform.log.warn('ingest: MQTT connections waiting for their turn are held as sockets, not handles: this Node.js accepts them otherwise (server/ingest/accepted.ts)');
+        }
         const address = server.address();
         if (typeof address === 'object' && address) bound = address.port;
         resolve();

@@ -25,3 +25,8 @@ export function kernelSockets(): KernelSocket[] {
       return { localPort: port(local), remotePort: port(remote), state, timer: Number.parseInt(kind, 16), timerTicks: Number.parseInt(when, 16) };
     });
 }
+
+/** Connections between local `port` and the local `peers` that the kernel keeps in TIME_WAIT. */
+export function inTimeWait(port: number, peers: number[]): number {
+  return kernelSockets().filter((s) => s.state === '06' && s.localPort === port && peers.includes(s.remotePort)).length;
+}

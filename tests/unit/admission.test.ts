@@ -1,14 +1,14 @@
 // @vitest-environment node
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig, MQTT_CONNECT_RATE } from '../../server/config';
+import type { Arrival } from '../../server/ingest/accepted';
 import { Admission } from '../../server/ingest/admission';
 
-/** A socket as the admission sees one: whether it is gone, and its end. */
-const fakeSocket = (name: string) => ({ name, destroyed: false, destroy() { this.destroyed = true; } });
+/** A connection as the admission sees one: whether it is gone, and its end (its socket is the broker's to open). */
+const fakeSocket = (name: string) => ({ name, destroyed: false, destroy() { this.destroyed = true; }, open: () => { throw new Error('opened by the admission'); } });
 type Fake = ReturnType<typeof fakeSocket>;
 
 /** The broker's pacing of new connections (server/ingest/admission.ts), on a clock the test moves. */
@@ -23,9 +23,9 @@ describe('admission of new MQTT connections', () => {
   });
   afterEach(() => vi.useRealTimers());
   let behind = false;
-  const admission = (perSecond: number) => new Admission(perSecond, (socket) => admitted.push((socket as unknown as Fake).name), () => clock, () => behind);
+  const admission = (perSecond: number) => new Admission(perSecond, (arrival) => admitted.push((arrival as Fake).name), () => clock, () => behind);
   const offer = (target: Admission, sockets: Fake[]) => {
-    for (const socket of sockets) target.offer(socket as unknown as Socket);
+    for (const socket of sockets) target.offer(socket as Arrival);
   };
   const burst = (count: number, from = 0) => Array.from({ length: count }, (_, i) => fakeSocket(`s${from + i}`));
   /** Moves the clock and the timers together. */
@@ -113,7 +113,7 @@ describe('admission of new MQTT connections', () => {
     expect(admitted).toEqual(burst(35).map((s) => s.name));
   });
 
-  it('lets every connection in at once with no rate, and stops looking once stopped', () => {
+  it('lets every connection in at once with no rate, and once stopped looks no more and ends the ones waiting', () => {
     const open = admission(0);
     expect(open.pacing).toBe(false);
     offer(open, burst(50));
@@ -121,10 +121,13 @@ describe('admission of new MQTT connections', () => {
 
     admitted = [];
     const pacer = admission(50);
-    offer(pacer, burst(3));
+    const sockets = burst(3);
+    offer(pacer, sockets);
     pacer.stop();
     advance(100);
     expect(admitted).toEqual(['s0']);
+    expect(sockets.map((s) => s.destroyed)).toEqual([false, true, true]);
+    expect(pacer.waiting).toBe(0);
   });
 
   describe('MQTT_CONNECT_RATE', () => {

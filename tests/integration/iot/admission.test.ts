@@ -1,7 +1,9 @@
+import { connect as connectTcp, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BEHIND_ROWS } from '../../../server/ingest/store';
 import { brokerClients } from '../../support/mqtt';
 import { startServer, type TestServer } from '../../support/server';
+import { inTimeWait } from '../../support/tcp';
 import { until } from '../../support/wait';
 import { figure, scrape } from '../ops/support';
 
@@ -71,5 +73,33 @@ describe('the embedded broker under MQTT_CONNECT_RATE', () => {
     // Held while the commit waited (at 20 a second it would have been let in within 50 ms), let in after it.
     expect(events).toEqual(['stored', 'connack']);
     expect(await waiting()).toBe(0);
+  });
+});
+
+describe('connections waiting for their turn when the broker closes', () => {
+  let server: TestServer | undefined;
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('are reset at once, as the connected ones are: nothing of theirs stays in TIME_WAIT', async () => {
+    // One a second: the first is let in, the others wait, held by the admission as the listener's bare handles.
+    server = await startServer('sqlite', { mqttConnectRate: 1 });
+    const port = server.app.broker?.port as number;
+    const sockets = await Promise.all(
+      [0, 1, 2].map(() => new Promise<Socket>((resolve, reject) => {
+        const socket = connectTcp(port, '127.0.0.1', () => resolve(socket)).once('error', reject);
+      })),
+    );
+    const ends = sockets.map((socket) => new Promise<string | undefined>((resolve) => {
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code));
+      socket.once('close', () => resolve(undefined));
+    }));
+    await until(() => server?.app.broker?.waiting === 2, 5000, 'two connections waiting');
+    const peers = sockets.map((socket) => socket.localPort as number);
+    await server.stop();
+    server = undefined;
+    expect(await Promise.all(ends)).toEqual(['ECONNRESET', 'ECONNRESET', 'ECONNRESET']);
+    expect(inTimeWait(port, peers)).toBe(0);
   });
 });

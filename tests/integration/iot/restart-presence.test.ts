@@ -5,14 +5,9 @@ import { storeKinds } from '../../support/databases';
 import { failWrites, takeLoggedErrors } from '../../support/failures';
 import { brokerClients } from '../../support/mqtt';
 import { startServer, type TestServer } from '../../support/server';
-import { kernelSockets } from '../../support/tcp';
+import { inTimeWait } from '../../support/tcp';
 import { until } from '../../support/wait';
 import { demoId } from '../monitoring/support';
-
-/** Connections between local `port` and the local `peers` that the kernel keeps in TIME_WAIT. */
-function inTimeWait(port: number, peers: number[]): number {
-  return kernelSockets().filter((s) => s.state === '06' && s.localPort === port && peers.includes(s.remotePort)).length;
-}
 
 /**
  * A restart of a process with the embedded broker (docs/mqtt.md "Presence"): the devices it disconnects as it closes
