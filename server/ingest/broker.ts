@@ -345,7 +345,8 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
     sessions,
     listening: () => server.listening && !closing,
     get connections() {
-      return sockets.size;
+      // The ones waiting for their turn are no socket yet (accepted.ts).
+      return sockets.size + admission.waiting;
     },
     get waiting() {
       return admission.waiting;

@@ -96,6 +96,8 @@ describe('connections waiting for their turn when the broker closes', () => {
       socket.once('close', () => resolve(undefined));
     }));
     await until(() => server?.app.broker?.waiting === 2, 5000, 'two connections waiting');
+    // Open connections, the waiting ones included (the metric vigil_mqtt_connections).
+    expect(server.app.broker?.connections).toBe(3);
     const peers = sockets.map((socket) => socket.localPort as number);
     await server.stop();
     server = undefined;
