@@ -10,7 +10,9 @@ export interface Arrival {
 
 /** Node's TCP handle (TCPWrap) of a connection its listener accepted, before a net.Socket is made of it. */
 interface TcpHandle {
+  /** Closes it with a reset; non-zero where it cannot (then `close` does). */
   reset(onClose: () => void): number;
+  close(): void;
 }
 
 type OnConnection = (this: unknown, status: number, handle?: TcpHandle) => void;
@@ -35,7 +37,7 @@ class HeldConnection implements Arrival {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    this.handle.reset(() => undefined);
+    if (this.handle.reset(() => undefined) !== 0) this.handle.close();
   }
 }
 

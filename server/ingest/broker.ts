@@ -292,7 +292,7 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
 
   // Sockets that have not completed CONNECT are no aedes client yet: tracked here so closing ends them too.
   const sockets = new Set<Socket>();
-  const handle = (socket: Socket) => {
+  const serve = (socket: Socket) => {
     // A device that asked for no MQTT keep-alive (0) and vanished is still found dead by TCP's own probes; small
     // packets (acknowledgements, commands) go out at once rather than waiting for the last one's ACK (Nagle).
     socket.setNoDelay(true).setKeepAlive(true, TCP_KEEPALIVE_MS);
@@ -300,9 +300,9 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
     socket.once('close', () => sockets.delete(socket));
     aedes.handle(socket);
   };
-  const admission = new Admission(platform.config.mqttConnectRate, (arrival) => handle(arrival.open()), undefined, hooks.behind);
+  const admission = new Admission(platform.config.mqttConnectRate, (arrival) => serve(arrival.open()), undefined, hooks.behind);
   const server: Server = createServer({ pauseOnConnect: admission.pacing }, (socket) =>
-    admission.pacing ? admission.offer(pausedArrival(socket)) : handle(socket),
+    admission.pacing ? admission.offer(pausedArrival(socket)) : serve(socket),
   );
   let bound = port;
   const listen = () =>
