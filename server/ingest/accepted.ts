@@ -19,7 +19,7 @@ type OnConnection = (this: unknown, status: number, handle?: TcpHandle) => void;
 
 /**
  * An accepted connection kept as the listener's bare handle until it is let in. Node makes a net.Socket of every
- * connection it accepts (a stream with its readable and writable states, ~20-40 µs each): a fleet reconnecting
+ * connection it accepts (a stream with its readable and writable states, ~20-50 µs each): a fleet reconnecting
  * at once made 20,000 of them within the first second or two after the broker listened, while the devices
  * already let in waited for their acknowledgements (bench:connections). As a handle it costs the accept alone; the
  * socket is made at its turn, at the admission's even rate.
