@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { once } from 'node:events';
-import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Arrival, holdAccepted } from '../../server/ingest/accepted';
 
@@ -15,20 +15,16 @@ describe('connections held as handles until they are let in', () => {
     for (const close of closing.splice(0)) close();
   });
 
-  /** A listening server whose accepted connections are held, and the arrivals it was handed. */
-  async function heldServer(): Promise<{ server: Server; port: number; arrivals: Arrival[]; next(): Promise<Arrival>; held: boolean; emitted: Socket[] }> {
+  /** A listening server whose accepted connections are held: its port, the next arrival, and the sockets it emitted. */
+  async function heldServer(): Promise<{ port: number; next(): Promise<Arrival>; held: boolean; emitted: Socket[] }> {
     const emitted: Socket[] = [];
     const server = createServer((socket) => emitted.push(socket)).listen(0, '127.0.0.1');
     await once(server, 'listening');
     closing.push(() => server.close());
-    const arrivals: Arrival[] = [];
     let waiter: ((arrival: Arrival) => void) | undefined;
-    const held = holdAccepted(server, (arrival) => {
-      arrivals.push(arrival);
-      waiter?.(arrival);
-    });
+    const held = holdAccepted(server, (arrival) => waiter?.(arrival));
     const next = () => new Promise<Arrival>((resolve) => (waiter = resolve));
-    return { server, port: (server.address() as AddressInfo).port, arrivals, next, held, emitted };
+    return { port: (server.address() as AddressInfo).port, next, held, emitted };
   }
 
   const client = (port: number) => {

@@ -4,12 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig, MQTT_CONNECT_RATE } from '../../server/config';
-import type { Arrival } from '../../server/ingest/accepted';
 import { Admission } from '../../server/ingest/admission';
 
 /** A connection as the admission sees one: whether it is gone, and its end (its socket is the broker's to open). */
-const fakeSocket = (name: string) => ({ name, destroyed: false, destroy() { this.destroyed = true; }, open: () => { throw new Error('opened by the admission'); } });
-type Fake = ReturnType<typeof fakeSocket>;
+const fakeArrival = (name: string) => ({ name, destroyed: false, destroy() { this.destroyed = true; }, open: () => { throw new Error('opened by the admission'); } });
+type Fake = ReturnType<typeof fakeArrival>;
 
 /** The broker's pacing of new connections (server/ingest/admission.ts), on a clock the test moves. */
 describe('admission of new MQTT connections', () => {
@@ -25,9 +24,9 @@ describe('admission of new MQTT connections', () => {
   let behind = false;
   const admission = (perSecond: number) => new Admission(perSecond, (arrival) => admitted.push((arrival as Fake).name), () => clock, () => behind);
   const offer = (target: Admission, sockets: Fake[]) => {
-    for (const socket of sockets) target.offer(socket as Arrival);
+    for (const socket of sockets) target.offer(socket);
   };
-  const burst = (count: number, from = 0) => Array.from({ length: count }, (_, i) => fakeSocket(`s${from + i}`));
+  const burst = (count: number, from = 0) => Array.from({ length: count }, (_, i) => fakeArrival(`s${from + i}`));
   /** Moves the clock and the timers together. */
   const advance = (ms: number) => {
     clock += ms;
@@ -76,7 +75,7 @@ describe('admission of new MQTT connections', () => {
     advance(20);
     expect(admitted).toEqual(['s0', 's2']);
     // s3 has waited exactly 30 s: still let in. s4, a millisecond longer: ended unread (the clock alone moved here).
-    const late = fakeSocket('s4');
+    const late = fakeArrival('s4');
     offer(pacer, [late]); // at 20 ms
     clock = 30_000;
     pacer.drain();
