@@ -9,6 +9,7 @@ import { InFlight, InOrder, within } from './in-flight';
 import { nextTurn } from '../turn';
 import { type AclRule, allowed, type Identity } from './topics';
 import { slices } from '../db/slices';
+import type { Priority } from './store';
 
 /**
  * The embedded MQTT broker (aedes): identities from wit_mqtt_user, topic rights from wit_mqtt_acl and the defaults
@@ -16,8 +17,11 @@ import { slices } from '../db/slices';
  */
 /** What the rest of the platform does with the broker's traffic (the ingestion pipeline and presence). */
 export interface BrokerHooks {
-  /** Handles a data message; the publisher's QoS 1 acknowledgement waits for it (stored durably). */
-  data(topic: string, payload: Buffer): Promise<void>;
+  /**
+   * Handles a data message; the publisher's QoS 1 acknowledgement waits for it (stored durably). `priority`: whether
+   * its device is catching up, the message sent within CATCH_UP_MS of its connection.
+   */
+  data(topic: string, payload: Buffer, priority: Priority): Promise<void>;
   isData(topic: string): boolean;
   /** A device or gateway identity connected (online) or went away (with why). */
   connection(who: Identity, online: boolean, reason: 'connect' | 'disconnect' | 'will' | 'timeout', clientIp?: string): void;
@@ -41,6 +45,8 @@ export interface Broker {
   listen(): Promise<void>;
   /** Persistent sessions of devices that are away, and their expiry. */
   readonly sessions: SessionExpiry;
+  /** How long each client has been connected: its messages' priority. */
+  readonly ages: ConnectionAges;
   /** Whether it accepts connections now: false once closing (readiness, server/observe). */
   listening(): boolean;
   /** Open TCP connections, those that have not completed their CONNECT included (the metric vigil_mqtt_connections). */
@@ -103,6 +109,12 @@ const CONNECT_TIMEOUT_MS = 10_000;
  */
 const LISTEN_BACKLOG = 65_535;
 const TCP_KEEPALIVE_MS = 60_000;
+/**
+ * A connection's messages within this long of its CONNECT are the device catching up — the readings it kept while away,
+ * and the one it sends as it comes back — and are stored after the live readings of connected devices when both wait
+ * (store.ts `SeriesWriter.write`).
+ */
+export const CATCH_UP_MS = 2_000;
 /** How long after a change of identities the connected ones are looked at again. */
 const REVOKE_AFTER_MS = 100;
 /** How often persistent sessions are looked at for expiry (more often when they expire sooner). */
@@ -164,6 +176,22 @@ export class SessionExpiry {
   }
 }
 
+/** When each client's connection came (its CONNACK): whether its messages are it catching up (CATCH_UP_MS). */
+export class ConnectionAges {
+  /** The clock connections are timed by (ms); tests move it instead of waiting. */
+  now: () => number = () => performance.now();
+  private readonly readyAt = new WeakMap<Client, number>();
+
+  ready(client: Client): void {
+    this.readyAt.set(client, this.now());
+  }
+
+  priorityOf(client: Client): Priority {
+    const since = this.readyAt.get(client) ?? this.now();
+    return this.now() - since < CATCH_UP_MS ? { catchingUpSince: since } : 'live';
+  }
+}
+
 const ipOf = (client: Client) => (client.conn as { remoteAddress?: string }).remoteAddress;
 
 export async function createBroker(platform: Platform, hooks: BrokerHooks, port: number, host: string): Promise<Broker> {
@@ -179,6 +207,7 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
     }, REVOKE_AFTER_MS);
   });
   const identities = new WeakMap<Client, Identity>();
+  const ages = new ConnectionAges();
   const inFlight = new InFlight();
   // A client's data messages acknowledged in the order it sent them, however they are stored (server/ingest/in-flight.ts).
   const acknowledgements = new InOrder<Client>();
@@ -230,7 +259,7 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
           if (closing) return done(new Error('broker closing'));
           // aedes acknowledges QoS 1 in this callback: data is acknowledged only once it is stored. The drain at close
           // counts until the acknowledgement is written.
-          const stored = hooks.data(packet.topic, packet.payload as Buffer);
+          const stored = hooks.data(packet.topic, packet.payload as Buffer, ages.priorityOf(client));
           await inFlight.track(acknowledgements.after(client, stored).then(() => done(null)));
         })
         .catch((error: Error) => done(error));
@@ -253,6 +282,7 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
   const timedOut = new WeakSet<Client>();
   const handedOver: Identity[] = [];
   aedes.on('clientReady', (client) => {
+    ages.ready(client);
     const who = identities.get(client);
     if (who) hooks.connection(who, true, 'connect', ipOf(client));
   });
@@ -343,6 +373,7 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
     },
     listen,
     sessions,
+    ages,
     listening: () => server.listening && !closing,
     get connections() {
       // The ones waiting for their turn are no socket yet (accepted.ts).

@@ -50,7 +50,7 @@ export function createIngest(platform: Platform): Ingest {
 
   const hooks: BrokerHooks = {
     isData: isDataTopic,
-    data: (topic, payload) => pipeline.accept(topic, payload),
+    data: (topic, payload, priority) => pipeline.accept(topic, payload, Date.now(), priority),
     connection: (who, online, reason, clientIp) => {
       const kind = who.clientType === MQTT_CLIENT_TYPE.device ? 'device' : who.clientType === MQTT_CLIENT_TYPE.gateway ? 'gateway' : undefined;
       if (kind) void presence.connection(who.clientId, kind, online, reason, clientIp).catch((error) => log(error, `presence of ${who.clientId}`));

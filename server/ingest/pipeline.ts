@@ -7,7 +7,7 @@ import { TEMPERATURE_KEY } from './directory';
 import type { LatestValues } from './latest';
 import { parseDevicePayload, parseGatewayPayload, type Parsed, PayloadError, type Reading, type RefusalReason } from './payload';
 import type { Presence } from './presence';
-import type { RawRow, SeriesWriter } from './store';
+import type { Priority, RawRow, SeriesWriter } from './store';
 import type { DeviceMessage, StoredReading } from './types';
 
 /** `vigil/<tenant>/device|gateway/<code>/data` */
@@ -46,7 +46,7 @@ export class Ingestion {
     private readonly presence: Presence,
   ) {}
 
-  async accept(topic: string, payload: Buffer, receivedAt = Date.now()): Promise<void> {
+  async accept(topic: string, payload: Buffer, receivedAt = Date.now(), priority: Priority = 'live'): Promise<void> {
     const match = DATA_TOPIC.exec(topic);
     if (!match) return;
     const [, tenantId, kind, code] = match;
@@ -95,7 +95,7 @@ export class Ingestion {
       createTime: formatDateTime(new Date(receivedAt)),
     };
     try {
-      await this.writer.write(outcome.stored, raw);
+      await this.writer.write(outcome.stored, raw, priority);
     } catch (failure) {
       // Unacknowledged: the broker disconnects the device, which sends the message again.
       this.platform.log.error({ err: failure, tenantId, topic }, 'ingest: storing a message failed');

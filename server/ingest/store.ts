@@ -37,7 +37,25 @@ interface Batch {
   series: SeriesRow[];
   raws: RawRow[];
   statements: StatementWrite[];
-  done: Array<{ resolve(): void; reject(error: unknown): void }>;
+  done: Answer[];
+}
+
+interface Answer {
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Whose readings a write holds: those of a connected device ('live'), or those a device sends as it comes back, the
+ * readings it kept while away among them, with when its connection came (server/ingest/broker.ts).
+ */
+export type Priority = 'live' | { catchingUpSince: number };
+
+interface CatchingUp {
+  series: readonly SeriesRow[];
+  raw?: RawRow;
+  done: Answer;
+  since: number;
 }
 
 const TABLES: readonly WriterTable[] = [
@@ -146,6 +164,14 @@ const emptyBatch = (): Batch => ({ series: [], raws: [], statements: [], done: [
 export const BEHIND_ROWS = 500;
 
 /**
+ * Series rows of catching-up readings one batch takes at most (~15 ms of commit on a 2-core machine under a reconnecting
+ * fleet): a live reading that arrives while they commit waits for no more than that. A fleet's readings arrive in bursts
+ * as it comes back; committed whole they made batches of 2,000-3,000 rows, 60-80 ms each, and every connected device
+ * waited for them (bench:connections, docs/benchmarks.md "Connections, thirty-seventh session").
+ */
+export const CATCH_UP_BATCH_ROWS = 500;
+
+/**
  * Group commit of readings: everything written while the previous transaction runs goes into the next one, so a
  * flood of small messages costs few transactions. The one way points reach the series outside a transaction of the
  * caller's: `write` stores them and, in the same transaction, counts the new ones per device and project and day
@@ -155,7 +181,16 @@ export const BEHIND_ROWS = 500;
  * it sent them itself (server/ingest/broker.ts), as MQTT wants.
  */
 export class SeriesWriter {
+  /** Live writes: the next batch takes them all. */
   private pending: Batch = emptyBatch();
+  /**
+   * Catching-up writes in the order their connections came (then as written), CATCH_UP_BATCH_ROWS at most a batch: a
+   * device back for a while goes before the crowd that came after it, whose readings arrive in bursts.
+   */
+  private catchingUp: CatchingUp[] = [];
+  private catchingUpRows = 0;
+  /** Whether the last batch taken was live: with both kinds waiting they take turns, so neither waits for long. */
+  private liveLast = false;
   private inFlight = 0;
   /** Series rows of the batches committing now. */
   private inFlightRows = 0;
@@ -181,11 +216,27 @@ export class SeriesWriter {
     this.committer = committer(native, onError);
   }
 
-  /** `raw` is the message the rows came in; readings pulled from elsewhere have none. */
-  write(series: readonly SeriesRow[], raw?: RawRow): Promise<void> {
-    return this.join((batch) => {
-      batch.series.push(...series);
-      if (raw) batch.raws.push(raw);
+  /**
+   * `raw` is the message the rows came in; readings pulled from elsewhere have none. Live and catching-up writes go in
+   * batches of their own, taking turns, and a catching-up batch is kept short: a device already connected waits for
+   * one short batch at most, not behind a whole fleet coming back (docs/mqtt.md "Reconnect storms").
+   */
+  write(series: readonly SeriesRow[], raw?: RawRow, priority: Priority = 'live'): Promise<void> {
+    if (priority === 'live') {
+      return this.join((batch) => {
+        batch.series.push(...series);
+        if (raw) batch.raws.push(raw);
+      });
+    }
+    return new Promise<void>((resolve, reject) => {
+      const since = priority.catchingUpSince;
+      const queue = this.catchingUp;
+      // Mostly the latest connection's: the end, found from the back.
+      let at = queue.length;
+      while (at > 0 && queue[at - 1].since > since) at--;
+      queue.splice(at, 0, { series, raw, done: { resolve, reject }, since });
+      this.catchingUpRows += series.length;
+      this.schedule(this.catchingUpRows >= CATCH_UP_BATCH_ROWS);
     });
   }
 
@@ -202,17 +253,52 @@ export class SeriesWriter {
     return new Promise<void>((resolve, reject) => {
       add(this.pending);
       this.pending.done.push({ resolve, reject });
-      if (this.pending.series.length >= this.maxRows) this.kick();
-      else this.timer ??= setTimeout(() => this.kick(), this.maxDelayMs);
+      this.schedule(this.pending.series.length >= this.maxRows);
     });
   }
 
+  /** A batch now when one is full, else after the gathering delay. */
+  private schedule(full: boolean): void {
+    if (full) this.kick();
+    else this.timer ??= setTimeout(() => this.kick(), this.maxDelayMs);
+  }
+
+  private get waiting(): boolean {
+    return this.pending.done.length > 0 || this.catchingUp.length > 0;
+  }
+
+  /**
+   * The next batch: every live write, or the oldest catching-up ones; with both waiting, turn about (a fleet's live
+   * readings never stop coming: first every time, they would keep a returning device's readings waiting for ever).
+   */
+  private take(): Batch {
+    this.liveLast = this.pending.done.length > 0 && !(this.liveLast && this.catchingUp.length > 0);
+    if (this.liveLast) {
+      const batch = this.pending;
+      this.pending = emptyBatch();
+      return batch;
+    }
+    const batch = emptyBatch();
+    let taken = 0;
+    while (taken < this.catchingUp.length && (taken === 0 || batch.series.length + this.catchingUp[taken].series.length <= CATCH_UP_BATCH_ROWS)) {
+      const { series, raw, done } = this.catchingUp[taken++];
+      batch.series.push(...series);
+      if (raw) batch.raws.push(raw);
+      batch.done.push(done);
+    }
+    this.catchingUp.splice(0, taken);
+    this.catchingUpRows -= batch.series.length;
+    return batch;
+  }
+
+  /** Starts batches while writes wait and the store has room for them. */
   private kick(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.inFlight >= this.committer.concurrency || this.pending.done.length === 0) return;
-    const batch = this.pending;
-    this.pending = emptyBatch();
+    while (this.inFlight < this.committer.concurrency && this.waiting) this.commit(this.take());
+  }
+
+  private commit(batch: Batch): void {
     this.inFlight++;
     const rows = batch.series.length;
     this.inFlightRows += rows;
@@ -238,13 +324,13 @@ export class SeriesWriter {
     void committed.then(() => {
       this.inFlight--;
       this.inFlightRows -= rows;
-      if (this.pending.done.length) this.kick();
+      if (this.waiting) this.kick();
     });
   }
 
   /** Series rows written and not yet committed: waiting for a batch, or in one that is committing. */
   get depth(): number {
-    return this.pending.series.length + this.inFlightRows;
+    return this.pending.series.length + this.catchingUpRows + this.inFlightRows;
   }
 
   /** Whether more rows wait than a commit takes in a moment: new connections then wait (server/ingest/admission.ts). */
@@ -254,7 +340,7 @@ export class SeriesWriter {
 
   /** Waits until everything written so far is committed. */
   async flush(): Promise<void> {
-    while (this.inFlight || this.pending.done.length) {
+    while (this.inFlight || this.waiting) {
       this.kick();
       await Promise.all(this.answering);
     }

@@ -83,10 +83,10 @@ describe('the broker closing with data in flight', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     let arrive!: () => void;
     const arrived = new Promise<void>((resolve) => (arrive = resolve));
-    hooks.data = async (topic, payload) => {
+    hooks.data = async (topic, payload, priority) => {
       arrive();
       await gate;
-      return store(topic, payload);
+      return store(topic, payload, priority);
     };
     return { arrived, release };
   }

@@ -1,6 +1,8 @@
 import { createConnection, createServer, type Socket } from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CATCH_UP_MS } from '../../../server/ingest/broker';
+import type { Priority } from '../../../server/ingest/store';
 import { signedIn } from '../../support/client';
 import { expectOk } from '../../support/envelope';
 import { hideTable, loggedErrors, takeLoggedErrors } from '../../support/failures';
@@ -18,6 +20,7 @@ onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
       { username: 'dev-inc-01', password: 'Device#Secret01', clientType: 1, clientId: 'INC-01' },
       { username: 'app-100001', password: 'Application#01', clientType: 3 },
       { username: 'dev-inc-03', password: 'Device#Secret03', clientType: 1, clientId: 'INC-03' },
+      { username: 'dev-inc-07', password: 'Device#Secret07', clientType: 1, clientId: 'INC-07' },
     ];
     for (const user of users) expect((await ctx.demo.post('/api/wit-xinde/mqttuser/submit', user)).body.code).toBe(200);
   });
@@ -184,6 +187,33 @@ onEveryStore('embedded MQTT broker', { signIn: ['demo'] }, (ctx) => {
     await device.endAsync();
     silent.destroy();
     await until(async () => (await open()) === before, 5000, 'the closed connections no longer counted');
+  });
+
+  it('takes a device’s messages of its first 2 s as it catching up, later ones as live', async () => {
+    const broker = ctx.server.app.broker;
+    if (!broker) throw new Error('no embedded broker');
+    const hooks = ctx.server.app.ingest.hooks;
+    const store = hooks.data;
+    const seen: Priority[] = [];
+    hooks.data = (_topic, _payload, priority) => {
+      seen.push(priority);
+      return Promise.resolve();
+    };
+    let clock = 1_000_000;
+    broker.ages.now = () => clock;
+    try {
+      const device = await connect('dev-inc-07', 'Device#Secret07', 'INC-07');
+      await device.publishAsync('vigil/100001/device/INC-07/data', JSON.stringify({ values: { a: 1 } }), { qos: 1 });
+      clock += CATCH_UP_MS - 1;
+      await device.publishAsync('vigil/100001/device/INC-07/data', JSON.stringify({ values: { a: 2 } }), { qos: 1 });
+      clock += 1;
+      await device.publishAsync('vigil/100001/device/INC-07/data', JSON.stringify({ values: { a: 3 } }), { qos: 1 });
+      expect(seen).toEqual([{ catchingUpSince: 1_000_000 }, { catchingUpSince: 1_000_000 }, 'live']);
+      await device.endAsync();
+    } finally {
+      hooks.data = store;
+      broker.ages.now = () => performance.now();
+    }
   });
 
   it('does not start while its MQTT port is taken, and says why', async () => {
