@@ -8,6 +8,15 @@ const TICK_MS = 5;
  */
 const BURST_MS = 20;
 /**
+ * The rate rises from SLOW_START_FROM of itself to all of it over this long from the first connection. A process just
+ * started has its code cold (not yet compiled by V8's optimiser) and its caches empty: a fleet let in at the full rate
+ * at once kept the event loop busy and the young generation's collections long (40-75 ms) for its first seconds, and
+ * the devices already back waited behind them — a reconnect storm's probe p99 72-74 ms with it, 103-115 ms without,
+ * every device back ~0.5 s later (bench:connections, docs/benchmarks.md "Connections, thirty-seventh session").
+ */
+const SLOW_START_MS = 3_000;
+const SLOW_START_FROM = 0.25;
+/**
  * How long a connection may wait for its turn: past it the device has given up (mqtt.js waits 30 s for its CONNACK)
  * and will come again; reading its CONNECT would only cost the broker.
  */
@@ -15,7 +24,7 @@ const MAX_WAIT_MS = 30_000;
 
 /**
  * Lets new connections reach the broker at most `perSecond` a second, evenly (a token bucket refilled every few
- * milliseconds, holding at most 20 ms worth), as EMQX's max_conn_rate does. A fleet reconnecting at once (a
+ * milliseconds, holding at most 20 ms worth), as EMQX's max_conn_rate does, after a slow start (SLOW_START_MS). A fleet reconnecting at once (a
  * restart, a network back) otherwise arrives in bursts of thousands: their CONNECTs and first readings filled single
  * turns of the event loop for hundreds of milliseconds and batches of 5,000 messages, and the devices already back
  * waited ~1 s for their acknowledgements (docs/benchmarks.md "Connections, twenty-ninth session"). The connections
@@ -28,6 +37,8 @@ export class Admission {
   private queue: Array<{ arrival: Arrival; at: number }> = [];
   private head = 0;
   private timer?: NodeJS.Timeout;
+  /** When the first connection was offered: the slow start counts from it. */
+  private firstAt?: number;
 
   constructor(
     private readonly perSecond: number,
@@ -40,6 +51,7 @@ export class Admission {
      * the group commits long and every connected device wait behind them (bench:connections).
      */
     private readonly behind: () => boolean = () => false,
+    private readonly slowStartMs = SLOW_START_MS,
   ) {
     this.tokens = this.burst;
     this.last = this.now();
@@ -60,14 +72,23 @@ export class Admission {
       this.admit(arrival);
       return;
     }
-    this.queue.push({ arrival, at: this.now() });
+    const at = this.now();
+    this.firstAt ??= at;
+    this.queue.push({ arrival, at });
     this.drain();
+  }
+
+  /** The rate at `now`: a quarter of it at the first connection, all of it SLOW_START_MS later. */
+  private rateAt(now: number): number {
+    const into = now - (this.firstAt ?? now);
+    if (into >= this.slowStartMs) return this.perSecond;
+    return this.perSecond * (SLOW_START_FROM + ((1 - SLOW_START_FROM) * into) / this.slowStartMs);
   }
 
   /** Lets in as many as the bucket holds, oldest first; looks again in a tick while any wait. */
   drain(): void {
     const now = this.now();
-    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) * this.perSecond) / 1000);
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) * this.rateAt(now)) / 1000);
     this.last = now;
     const held = this.behind();
     while (!held && this.tokens >= 1 && this.head < this.queue.length) {

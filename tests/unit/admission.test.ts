@@ -22,7 +22,8 @@ describe('admission of new MQTT connections', () => {
   });
   afterEach(() => vi.useRealTimers());
   let behind = false;
-  const admission = (perSecond: number) => new Admission(perSecond, (arrival) => admitted.push((arrival as Fake).name), () => clock, () => behind);
+  /** At the full rate from the first connection (no slow start) unless asked. */
+  const admission = (perSecond: number, slowStartMs = 0) => new Admission(perSecond, (arrival) => admitted.push((arrival as Fake).name), () => clock, () => behind, slowStartMs);
   const offer = (target: Admission, sockets: Fake[]) => {
     for (const socket of sockets) target.offer(socket);
   };
@@ -48,6 +49,23 @@ describe('admission of new MQTT connections', () => {
     expect(pacer.waiting).toBe(0);
     // Nothing left to let in, nothing keeps ticking.
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('starts slowly: a quarter of the rate at the first connection, rising to all of it over the slow start', () => {
+    const pacer = admission(1000, 3000);
+    offer(pacer, burst(5000));
+    const inFirst = (ms: number) => {
+      const before = admitted.length;
+      for (let t = 0; t < ms; t += 5) advance(5);
+      return admitted.length - before;
+    };
+    // 20 ms worth at once, then 250-500/s over the first second, 1,000/s once the 3 s are over.
+    expect(admitted).toHaveLength(20);
+    const first = inFirst(1000);
+    expect(first).toBeGreaterThan(300);
+    expect(first).toBeLessThan(450);
+    inFirst(2000);
+    expect(inFirst(1000)).toBe(1000);
   });
 
   it('saves no more than 20 ms worth while idle: a burst after a quiet hour is paced too', () => {
