@@ -11,11 +11,12 @@ const BURST_MS = 20;
  * The rate rises from SLOW_START_FROM of itself to all of it over this long from the first connection. A process just
  * started has its code cold (not yet compiled by V8's optimiser) and its caches empty: a fleet let in at the full rate
  * at once kept the event loop busy and the young generation's collections long (40-75 ms) for its first seconds, and
- * the devices already back waited behind them — a reconnect storm's probe p99 72-74 ms with it, 103-115 ms without,
- * every device back ~0.5 s later (bench:connections, docs/benchmarks.md "Connections, thirty-seventh session").
+ * the devices already back waited behind them. From a quarter over 3 s: a reconnect storm's probe p99 72-74 ms
+ * against 103-115 ms, but the first connections of a fleet came below 2,000 a second; from half over 2 s they come at
+ * ~2,050 (bench:connections, docs/benchmarks.md "Connections, thirty-seventh session").
  */
-const SLOW_START_MS = 3_000;
-const SLOW_START_FROM = 0.25;
+const SLOW_START_MS = 2_000;
+const SLOW_START_FROM = 0.5;
 /**
  * How long a connection may wait for its turn: past it the device has given up (mqtt.js waits 30 s for its CONNACK)
  * and will come again; reading its CONNECT would only cost the broker.
@@ -78,7 +79,7 @@ export class Admission {
     this.drain();
   }
 
-  /** The rate at `now`: a quarter of it at the first connection, all of it SLOW_START_MS later. */
+  /** The rate at `now`: half of it at the first connection, all of it SLOW_START_MS later. */
   private rateAt(now: number): number {
     const into = now - (this.firstAt ?? now);
     if (into >= this.slowStartMs) return this.perSecond;

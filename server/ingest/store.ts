@@ -191,6 +191,7 @@ export class SeriesWriter {
   private catchingUpRows = 0;
   /** Whether the last batch taken was live: with both kinds waiting they take turns, so neither waits for long. */
   private liveLast = false;
+  private catchingUpInFlight = 0;
   private inFlight = 0;
   /** Series rows of the batches committing now. */
   private inFlightRows = 0;
@@ -272,7 +273,8 @@ export class SeriesWriter {
    * readings never stop coming: first every time, they would keep a returning device's readings waiting for ever).
    */
   private take(): Batch {
-    this.liveLast = this.pending.done.length > 0 && !(this.liveLast && this.catchingUp.length > 0);
+    const turnOfCatchingUp = this.liveLast && this.catchingUp.length > 0 && !this.catchingUpFull;
+    this.liveLast = this.pending.done.length > 0 && !turnOfCatchingUp;
     if (this.liveLast) {
       const batch = this.pending;
       this.pending = emptyBatch();
@@ -280,7 +282,8 @@ export class SeriesWriter {
     }
     const batch = emptyBatch();
     let taken = 0;
-    while (taken < this.catchingUp.length && (taken === 0 || batch.series.length + this.catchingUp[taken].series.length <= CATCH_UP_BATCH_ROWS)) {
+    const most = this.committer.concurrency > 1 ? this.maxRows : CATCH_UP_BATCH_ROWS;
+    while (taken < this.catchingUp.length && (taken === 0 || batch.series.length + this.catchingUp[taken].series.length <= most)) {
       const { series, raw, done } = this.catchingUp[taken++];
       batch.series.push(...series);
       if (raw) batch.raws.push(raw);
@@ -295,10 +298,23 @@ export class SeriesWriter {
   private kick(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    while (this.inFlight < this.committer.concurrency && this.waiting) this.commit(this.take());
+    while (this.inFlight < this.committer.concurrency && this.waiting) {
+      if (!this.pending.done.length && this.catchingUpFull) return;
+      this.commit(this.take());
+    }
+  }
+
+  /**
+   * Whether catching-up batches hold all the slots they may: where batches commit side by side (PostgreSQL), they leave
+   * the last one to live readings, which then wait for none of them.
+   */
+  private get catchingUpFull(): boolean {
+    return this.catchingUpInFlight >= Math.max(1, this.committer.concurrency - 1);
   }
 
   private commit(batch: Batch): void {
+    const catchingUp = !this.liveLast;
+    if (catchingUp) this.catchingUpInFlight++;
     this.inFlight++;
     const rows = batch.series.length;
     this.inFlightRows += rows;
@@ -324,6 +340,7 @@ export class SeriesWriter {
     void committed.then(() => {
       this.inFlight--;
       this.inFlightRows -= rows;
+      if (catchingUp) this.catchingUpInFlight--;
       if (this.waiting) this.kick();
     });
   }

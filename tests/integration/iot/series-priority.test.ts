@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../../server/db/migrate';
 import { CATCH_UP_BATCH_ROWS, type Priority, type SeriesRow, SeriesWriter } from '../../../server/ingest/store';
-import { withFreshStore } from '../../support/databases';
+import { storeKinds, withFreshStore } from '../../support/databases';
 
 /**
  * The group commit's two kinds of writes (server/ingest/store.ts): readings of connected devices ('live') and those of
  * devices coming back ('catching-up'), on SQLite, whose one writer commits one batch at a time — the order in which
  * the writes are answered is the order of the batches.
  */
-describe('live and catching-up readings in the group commit, on sqlite', () => {
-  const rowsOf = (device: string, count: number): SeriesRow[] =>
-    Array.from({ length: count }, (_, i) => ({ tenantId: '100001', projectId: null, deviceId: device, pointKey: `k${i % 10}`, ts: 1_700_000_000_000 + Math.floor(i / 10), value: i, raw: i }));
+const rowsOf = (device: string, count: number): SeriesRow[] =>
+  Array.from({ length: count }, (_, i) => ({ tenantId: '100001', projectId: null, deviceId: device, pointKey: `k${i % 10}`, ts: 1_700_000_000_000 + Math.floor(i / 10), value: i, raw: i }));
 
+describe('live and catching-up readings in the group commit, on sqlite', () => {
   /** A writer, and the names of its writes in the order they were answered. */
   const withWriter = (run: (write: (name: string, rows: number, priority?: Priority) => Promise<void>, answered: string[], writer: SeriesWriter) => Promise<void>) =>
     withFreshStore('sqlite', async (database) => {
@@ -58,5 +58,27 @@ describe('live and catching-up readings in the group commit, on sqlite', () => {
       await Promise.all(writes);
       await writer.flush();
       expect(writer.depth).toBe(0);
+    }));
+});
+
+/** On PostgreSQL, whose writer commits four batches side by side (server/ingest/store.ts). */
+describe.each((await storeKinds()).filter((store) => store === 'postgres'))('live and catching-up readings in the group commit, on %s', (store) => {
+  it('catching-up batches leave a slot to live readings, which wait for none of them', () =>
+    withFreshStore(store, async (database) => {
+      await migrateToLatest(database.db);
+      const writer = new SeriesWriter(database.native, (error) => {
+        throw error;
+      });
+      const answered: string[] = [];
+      const write = (name: string, rows: number, priority?: Priority) => writer.write(rowsOf(name, rows), undefined, priority).then(() => void answered.push(name));
+      try {
+        // Five batches' worth of devices coming back, then one live reading.
+        const writes = Array.from({ length: 5 }, (_, i) => write(`back${i}`, 4000, { catchingUpSince: i }));
+        writes.push(write('live', 10));
+        await Promise.all(writes);
+        expect(answered[0]).toBe('live');
+      } finally {
+        await writer.close();
+      }
     }));
 });
