@@ -1,36 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../../server/db/migrate';
 import { CATCH_UP_BATCH_ROWS, type Priority, type SeriesRow, SeriesWriter } from '../../../server/ingest/store';
-import { storeKinds, withFreshStore } from '../../support/databases';
+import { type StoreKind, storeKinds, withFreshStore } from '../../support/databases';
 
 /**
  * The group commit's two kinds of writes (server/ingest/store.ts): readings of connected devices ('live') and those of
- * devices coming back ('catching-up'), on SQLite, whose one writer commits one batch at a time — the order in which
- * the writes are answered is the order of the batches.
+ * devices coming back ('catching-up'). The order in which the writes are answered shows the batches they went in.
  */
 const rowsOf = (device: string, count: number): SeriesRow[] =>
   Array.from({ length: count }, (_, i) => ({ tenantId: '100001', projectId: null, deviceId: device, pointKey: `k${i % 10}`, ts: 1_700_000_000_000 + Math.floor(i / 10), value: i, raw: i }));
 
-describe('live and catching-up readings in the group commit, on sqlite', () => {
-  /** A writer, and the names of its writes in the order they were answered. */
-  const withWriter = (run: (write: (name: string, rows: number, priority?: Priority) => Promise<void>, answered: string[], writer: SeriesWriter) => Promise<void>) =>
-    withFreshStore('sqlite', async (database) => {
-      await migrateToLatest(database.db);
-      const writer = new SeriesWriter(database.native, (error) => {
-        throw error;
-      });
-      const answered: string[] = [];
-      const write = (name: string, rows: number, priority?: Priority) => writer.write(rowsOf(name, rows), undefined, priority).then(() => void answered.push(name));
-      try {
-        await run(write, answered, writer);
-      } finally {
-        await writer.close();
-      }
+type Write = (name: string, rows: number, priority?: Priority) => Promise<void>;
+
+/** A writer on a fresh store, and the names of its writes in the order they were answered. */
+const withWriter = (store: StoreKind, run: (write: Write, answered: string[], writer: SeriesWriter) => Promise<void>) =>
+  withFreshStore(store, async (database) => {
+    await migrateToLatest(database.db);
+    const writer = new SeriesWriter(database.native, (error) => {
+      throw error;
     });
+    const answered: string[] = [];
+    const write: Write = (name, rows, priority) => writer.write(rowsOf(name, rows), undefined, priority).then(() => void answered.push(name));
+    try {
+      await run(write, answered, writer);
+    } finally {
+      await writer.close();
+    }
+  });
+
+/** On SQLite, whose one writer commits one batch at a time. */
+describe('live and catching-up readings in the group commit, on sqlite', () => {
+  const quarter = CATCH_UP_BATCH_ROWS / 2;
 
   it('a live reading waits for one short catching-up batch, not for the whole fleet coming back', () =>
-    withWriter(async (write, answered) => {
-      const quarter = CATCH_UP_BATCH_ROWS / 2;
+    withWriter('sqlite', async (write, answered) => {
       const writes = [write('first', 10)];
       // Six devices coming back, three batches' worth; the first batch starts with 'first' committing.
       for (let i = 1; i <= 6; i++) writes.push(write(`back${i}`, quarter, { catchingUpSince: i }));
@@ -41,8 +44,7 @@ describe('live and catching-up readings in the group commit, on sqlite', () => {
     }));
 
   it('a device back for a while goes before the crowd that came after it, whenever its reading arrives', () =>
-    withWriter(async (write, answered) => {
-      const quarter = CATCH_UP_BATCH_ROWS / 2;
+    withWriter('sqlite', async (write, answered) => {
       const writes = [write('first', 10)];
       for (let i = 1; i <= 4; i++) writes.push(write(`crowd${i}`, quarter, { catchingUpSince: 200 + i }));
       writes.push(write('early', quarter, { catchingUpSince: 100 }));
@@ -51,7 +53,7 @@ describe('live and catching-up readings in the group commit, on sqlite', () => {
     }));
 
   it('counts catching-up rows as waiting until they are committed: new connections wait for them too', () =>
-    withWriter(async (write, _answered, writer) => {
+    withWriter('sqlite', async (write, _answered, writer) => {
       const writes = [write('L', 30), write('C', 700, { catchingUpSince: 1 })];
       expect(writer.depth).toBe(730);
       expect(writer.behind).toBe(true);
@@ -61,24 +63,14 @@ describe('live and catching-up readings in the group commit, on sqlite', () => {
     }));
 });
 
-/** On PostgreSQL, whose writer commits four batches side by side (server/ingest/store.ts). */
+/** On PostgreSQL, whose writer commits four batches side by side. */
 describe.each((await storeKinds()).filter((store) => store === 'postgres'))('live and catching-up readings in the group commit, on %s', (store) => {
   it('catching-up batches leave a slot to live readings, which wait for none of them', () =>
-    withFreshStore(store, async (database) => {
-      await migrateToLatest(database.db);
-      const writer = new SeriesWriter(database.native, (error) => {
-        throw error;
-      });
-      const answered: string[] = [];
-      const write = (name: string, rows: number, priority?: Priority) => writer.write(rowsOf(name, rows), undefined, priority).then(() => void answered.push(name));
-      try {
-        // Five batches' worth of devices coming back, then one live reading.
-        const writes = Array.from({ length: 5 }, (_, i) => write(`back${i}`, 4000, { catchingUpSince: i }));
-        writes.push(write('live', 10));
-        await Promise.all(writes);
-        expect(answered[0]).toBe('live');
-      } finally {
-        await writer.close();
-      }
+    withWriter(store, async (write, answered) => {
+      // Five batches' worth of devices coming back, then one live reading.
+      const writes = Array.from({ length: 5 }, (_, i) => write(`back${i}`, 4000, { catchingUpSince: i }));
+      writes.push(write('live', 10));
+      await Promise.all(writes);
+      expect(answered[0]).toBe('live');
     }));
 });
