@@ -12,8 +12,9 @@ const BURST_MS = 20;
  * started has its code cold (not yet compiled by V8's optimiser) and its caches empty: a fleet let in at the full rate
  * at once kept the event loop busy and the young generation's collections long (40-75 ms) for its first seconds, and
  * the devices already back waited behind them. From a quarter over 3 s: a reconnect storm's probe p99 72-74 ms
- * against 103-115 ms, but the first connections of a fleet came below 2,000 a second; from half over 2 s they come at
- * ~2,050 (bench:connections, docs/benchmarks.md "Connections, thirty-seventh session").
+ * against 103-115 ms, but the first connections of a fleet came below 2,000 a second; from half over 2 s, 107 ms
+ * against 112-175 ms and ~2,050 connects/s against ~2,150 (bench:connections, docs/benchmarks.md "Connections,
+ * thirty-seventh session").
  */
 const SLOW_START_MS = 2_000;
 const SLOW_START_FROM = 0.5;
