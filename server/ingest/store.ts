@@ -164,8 +164,9 @@ const emptyBatch = (): Batch => ({ series: [], raws: [], statements: [], done: [
 export const BEHIND_ROWS = 500;
 
 /**
- * Series rows of catching-up readings one batch takes at most (~15 ms of commit on a 2-core machine under a reconnecting
- * fleet): a live reading that arrives while they commit waits for no more than that. A fleet's readings arrive in bursts
+ * Series rows of catching-up readings one batch takes at most where the store commits one batch at a time (SQLite; ~15
+ * ms of commit on a 2-core machine under a reconnecting fleet): a live reading that arrives while they commit waits
+ * for no more than that. A fleet's readings arrive in bursts
  * as it comes back; committed whole they made batches of 2,000-3,000 rows, 60-80 ms each, and every connected device
  * waited for them (bench:connections, docs/benchmarks.md "Connections, thirty-seventh session").
  */
@@ -219,8 +220,8 @@ export class SeriesWriter {
 
   /**
    * `raw` is the message the rows came in; readings pulled from elsewhere have none. Live and catching-up writes go in
-   * batches of their own, taking turns, and a catching-up batch is kept short: a device already connected waits for
-   * one short batch at most, not behind a whole fleet coming back (docs/mqtt.md "Reconnect storms").
+   * batches of their own: a device already connected waits for one short catching-up batch at most (SQLite), or for
+   * none (PostgreSQL), not behind a whole fleet coming back (docs/ingest.md "Store").
    */
   write(series: readonly SeriesRow[], raw?: RawRow, priority: Priority = 'live'): Promise<void> {
     if (priority === 'live') {
@@ -272,16 +273,17 @@ export class SeriesWriter {
    * The next batch: every live write, or the oldest catching-up ones; with both waiting, turn about (a fleet's live
    * readings never stop coming: first every time, they would keep a returning device's readings waiting for ever).
    */
-  private take(): Batch {
+  private take(): { batch: Batch; catchingUp: boolean } {
     const turnOfCatchingUp = this.liveLast && this.catchingUp.length > 0 && !this.catchingUpFull;
     this.liveLast = this.pending.done.length > 0 && !turnOfCatchingUp;
     if (this.liveLast) {
       const batch = this.pending;
       this.pending = emptyBatch();
-      return batch;
+      return { batch, catchingUp: false };
     }
     const batch = emptyBatch();
     let taken = 0;
+    // Beside a free slot for live readings (PostgreSQL), a catching-up batch may be as large as any.
     const most = this.committer.concurrency > 1 ? this.maxRows : CATCH_UP_BATCH_ROWS;
     while (taken < this.catchingUp.length && (taken === 0 || batch.series.length + this.catchingUp[taken].series.length <= most)) {
       const { series, raw, done } = this.catchingUp[taken++];
@@ -291,7 +293,7 @@ export class SeriesWriter {
     }
     this.catchingUp.splice(0, taken);
     this.catchingUpRows -= batch.series.length;
-    return batch;
+    return { batch, catchingUp: true };
   }
 
   /** Starts batches while writes wait and the store has room for them. */
@@ -300,7 +302,8 @@ export class SeriesWriter {
     this.timer = undefined;
     while (this.inFlight < this.committer.concurrency && this.waiting) {
       if (!this.pending.done.length && this.catchingUpFull) return;
-      this.commit(this.take());
+      const { batch, catchingUp } = this.take();
+      this.commit(batch, catchingUp);
     }
   }
 
@@ -312,8 +315,7 @@ export class SeriesWriter {
     return this.catchingUpInFlight >= Math.max(1, this.committer.concurrency - 1);
   }
 
-  private commit(batch: Batch): void {
-    const catchingUp = !this.liveLast;
+  private commit(batch: Batch, catchingUp: boolean): void {
     if (catchingUp) this.catchingUpInFlight++;
     this.inFlight++;
     const rows = batch.series.length;
