@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Database } from '../../../server/db/database';
 import { migrateToLatest } from '../../../server/db/migrate';
 import { CATCH_UP_BATCH_ROWS, type Priority, type SeriesRow, SeriesWriter } from '../../../server/ingest/store';
 import { type StoreKind, storeKinds, withFreshStore } from '../../support/databases';
@@ -13,7 +14,7 @@ const rowsOf = (device: string, count: number): SeriesRow[] =>
 type Write = (name: string, rows: number, priority?: Priority) => Promise<void>;
 
 /** A writer on a fresh store, and the names of its writes in the order they were answered. */
-const withWriter = (store: StoreKind, run: (write: Write, answered: string[], writer: SeriesWriter) => Promise<void>) =>
+const withWriter = (store: StoreKind, run: (write: Write, answered: string[], writer: SeriesWriter, database: Database) => Promise<void>) =>
   withFreshStore(store, async (database) => {
     await migrateToLatest(database.db);
     const writer = new SeriesWriter(database.native, (error) => {
@@ -22,7 +23,7 @@ const withWriter = (store: StoreKind, run: (write: Write, answered: string[], wr
     const answered: string[] = [];
     const write: Write = (name, rows, priority) => writer.write(rowsOf(name, rows), undefined, priority).then(() => void answered.push(name));
     try {
-      await run(write, answered, writer);
+      await run(write, answered, writer, database);
     } finally {
       await writer.close();
     }
@@ -66,11 +67,25 @@ describe('live and catching-up readings in the group commit, on sqlite', () => {
 /** On PostgreSQL, whose writer commits four batches side by side. */
 describe.each((await storeKinds()).filter((store) => store === 'postgres'))('live and catching-up readings in the group commit, on %s', (store) => {
   it('catching-up batches leave a slot to live readings, which wait for none of them', () =>
-    withWriter(store, async (write, answered) => {
-      // Five batches' worth of devices coming back, then one live reading.
-      const writes = Array.from({ length: 5 }, (_, i) => write(`back${i}`, 4000, { catchingUpSince: i }));
-      writes.push(write('live', 10));
-      await Promise.all(writes);
-      expect(answered[0]).toBe('live');
+    withWriter(store, async (write, answered, _writer, database) => {
+      if (database.native.dialect !== 'postgres') throw new Error('a PostgreSQL store');
+      // Another transaction holds a row of each device coming back: their batches wait on the series' key until it
+      // ends. Their commits take as long as the test needs, not as long as the machine happens to take.
+      const holder = await database.native.pool.connect();
+      try {
+        await holder.query('begin');
+        const back = Array.from({ length: 5 }, (_, i) => `back${i}`);
+        await holder.query(`insert into wit_device_log (device_id, point_key, ts, value, raw) select unnest($1::text[]), 'k0', ${rowsOf('', 1)[0].ts}, 0, 0`, [back]);
+        // Five batches' worth of devices coming back, then one live reading: answered while all of them still wait.
+        const writes = back.map((name, i) => write(name, 4000, { catchingUpSince: i }));
+        await write('live', 10);
+        expect(answered).toEqual(['live']);
+        await holder.query('rollback');
+        await Promise.all(writes);
+        expect(answered).toHaveLength(6);
+      } finally {
+        await holder.query('rollback');
+        holder.release();
+      }
     }));
 });
