@@ -214,6 +214,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     sessionsAway: () => broker?.sessions.away ?? 0,
     mqttConnections: () => broker?.connections ?? 0,
     mqttWaiting: () => broker?.waiting ?? 0,
+    mqttHeldSeconds: () => broker?.heldSeconds ?? 0,
   });
   registerObserveRoutes(app, {
     metrics,

@@ -41,6 +41,9 @@ export class Admission {
   private timer?: NodeJS.Timeout;
   /** When the first connection was offered: the slow start counts from it. */
   private firstAt?: number;
+  /** Since when connections wait because the platform is behind, and how long they did so before. */
+  private heldSince?: number;
+  private heldBefore = 0;
 
   constructor(
     private readonly perSecond: number,
@@ -62,6 +65,15 @@ export class Admission {
   /** Connections accepted and waiting for their turn (the metric vigil_mqtt_connections_waiting). */
   get waiting(): number {
     return this.queue.length - this.head;
+  }
+
+  /**
+   * How long connections have waited, in all, because the platform was behind rather than for the rate (ms; the metric
+   * vigil_mqtt_admission_held_seconds_total): a process that holds them often after a restart is limited by its
+   * ingestion, not by the rate (docs/operations.md "Sizes").
+   */
+  get heldMs(): number {
+    return this.heldBefore + (this.heldSince === undefined ? 0 : this.now() - this.heldSince);
   }
 
   /** Whether connections wait for their turn (a rate is set). */
@@ -93,6 +105,7 @@ export class Admission {
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) * this.rateAt(now)) / 1000);
     this.last = now;
     const held = this.behind();
+    this.noteHeld(now, held && this.waiting > 0);
     while (!held && this.tokens >= 1 && this.head < this.queue.length) {
       const { arrival, at } = this.queue[this.head++];
       if (arrival.destroyed) continue;
@@ -114,8 +127,17 @@ export class Admission {
     }, TICK_MS);
   }
 
+  private noteHeld(now: number, held: boolean): void {
+    if (held) this.heldSince ??= now;
+    else if (this.heldSince !== undefined) {
+      this.heldBefore += now - this.heldSince;
+      this.heldSince = undefined;
+    }
+  }
+
   /** Stops looking, and ends the connections still waiting (the broker closing). */
   stop(): void {
+    this.noteHeld(this.now(), false);
     clearTimeout(this.timer);
     this.timer = undefined;
     for (let i = this.head; i < this.queue.length; i++) this.queue[i].arrival.destroy();

@@ -53,6 +53,8 @@ export interface Broker {
   readonly connections: number;
   /** Connections accepted and waiting for their turn under MQTT_CONNECT_RATE (the metric vigil_mqtt_connections_waiting). */
   readonly waiting: number;
+  /** How long connections have waited because ingestion was behind, in all (the metric vigil_mqtt_admission_held_seconds_total). */
+  readonly heldSeconds: number;
   /**
    * Stops listening, refuses new data, lets data in flight commit (QoS 1 acknowledged) for up to `drainMs`, then
    * disconnects every client so devices reconnect to another process, giving aedes up to `disconnectMs` to let them
@@ -381,6 +383,9 @@ export async function createBroker(platform: Platform, hooks: BrokerHooks, port:
     },
     get waiting() {
       return admission.waiting;
+    },
+    get heldSeconds() {
+      return admission.heldMs / 1000;
     },
     close: (drainMs = BROKER_DRAIN_MS, disconnectMs = DISCONNECT_MS) => {
       clearTimeout(revoking);

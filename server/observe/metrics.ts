@@ -42,6 +42,8 @@ export interface Sources {
   mqttConnections(): number;
   /** Connections accepted and waiting for their turn under MQTT_CONNECT_RATE. */
   mqttWaiting(): number;
+  /** How long connections have waited, in all, because ingestion was behind (server/ingest/admission.ts). */
+  mqttHeldSeconds(): number;
 }
 
 /** Seconds: commits of the series writer take milliseconds (docs/benchmarks.md); a slow disk shows in the top buckets. */
@@ -144,6 +146,20 @@ export class Metrics implements Recorder {
       help: 'Connections to the embedded broker accepted and waiting for their turn under MQTT_CONNECT_RATE',
       registers,
       collect: () => waiting.set(this.sources?.mqttWaiting() ?? 0),
+    });
+    // A total kept by the admission, told to Prometheus as a counter: its rate is the share of the time new
+    // connections wait for ingestion rather than for MQTT_CONNECT_RATE.
+    let heldCounted = 0;
+    const held: Counter = new Counter({
+      name: 'vigil_mqtt_admission_held_seconds_total',
+      help: 'Seconds new connections to the embedded broker waited because ingestion was behind (not for MQTT_CONNECT_RATE)',
+      registers,
+      collect: () => {
+        const total = this.sources?.mqttHeldSeconds() ?? 0;
+        if (total <= heldCounted) return;
+        held.inc(total - heldCounted);
+        heldCounted = total;
+      },
     });
     if (options.defaults !== false) collectDefaultMetrics({ register: this.registry });
 

@@ -130,6 +130,34 @@ describe('admission of new MQTT connections', () => {
     expect(admitted).toEqual(burst(35).map((s) => s.name));
   });
 
+  it('counts the time connections waited because ingestion was behind, not their waits for the rate', () => {
+    const pacer = admission(1000);
+    offer(pacer, burst(40));
+    advance(5);
+    expect(pacer.waiting).toBe(15);
+    expect(pacer.heldMs).toBe(0);
+    behind = true;
+    advance(5);
+    advance(30);
+    expect(pacer.heldMs).toBe(30);
+    behind = false;
+    advance(5);
+    expect(pacer.heldMs).toBe(35);
+    advance(100);
+    expect(pacer.waiting).toBe(0);
+    // Behind with nobody waiting holds nobody.
+    behind = true;
+    pacer.drain();
+    clock += 1000;
+    expect(pacer.heldMs).toBe(35);
+    offer(pacer, burst(1, 40));
+    advance(10);
+    expect(pacer.heldMs).toBe(45);
+    pacer.stop();
+    clock += 1000;
+    expect(pacer.heldMs).toBe(45);
+  });
+
   it('lets every connection in at once with no rate, and once stopped looks no more and ends the ones waiting', () => {
     const open = admission(0);
     expect(open.pacing).toBe(false);

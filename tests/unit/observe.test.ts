@@ -141,12 +141,17 @@ describe('Metrics', () => {
   it('reads its gauges from their sources when scraped', async () => {
     const metrics = new Metrics(new EventBus(), { defaults: false });
     let depth = 5;
-    metrics.watch({ writerDepth: () => depth, sockets: () => 2, notifierBacklog: async () => 7, sessionsAway: () => 3, mqttConnections: () => 4, mqttWaiting: () => 6 });
+    let held = 1.5;
+    metrics.watch({ writerDepth: () => depth, sockets: () => 2, notifierBacklog: async () => 7, sessionsAway: () => 3, mqttConnections: () => 4, mqttWaiting: () => 6, mqttHeldSeconds: () => held });
     expect(await metrics.text()).toMatch(
-      /vigil_ingest_writer_queue_depth 5\n[\s\S]*vigil_realtime_sockets 2\n[\s\S]*vigil_notifier_backlog 7\n[\s\S]*vigil_mqtt_sessions_away 3\n[\s\S]*vigil_mqtt_connections 4\n[\s\S]*vigil_mqtt_connections_waiting 6\n/,
+      /vigil_ingest_writer_queue_depth 5\n[\s\S]*vigil_realtime_sockets 2\n[\s\S]*vigil_notifier_backlog 7\n[\s\S]*vigil_mqtt_sessions_away 3\n[\s\S]*vigil_mqtt_connections 4\n[\s\S]*vigil_mqtt_connections_waiting 6\n[\s\S]*vigil_mqtt_admission_held_seconds_total 1.5\n/,
     );
     depth = 0;
-    expect(await metrics.text()).toContain('vigil_ingest_writer_queue_depth 0\n');
+    held = 2.25;
+    const text = await metrics.text();
+    expect(text).toContain('vigil_ingest_writer_queue_depth 0\n');
+    // A counter of the admission's own total: 2.25 s after 1.5 s, not their sum.
+    expect(text).toContain('vigil_mqtt_admission_held_seconds_total 2.25\n');
     metrics.close();
   });
 });

@@ -23,7 +23,9 @@ describe('the embedded broker under MQTT_CONNECT_RATE', () => {
     await server?.stop();
   });
   const { connect } = brokerClients(() => server.app.broker?.port);
-  const waiting = async () => figure((await scrape(server.url, server.app.platform.config.metricsToken)).text, 'vigil_mqtt_connections_waiting');
+  const metric = async (name: string) => figure((await scrape(server.url, server.app.platform.config.metricsToken)).text, name);
+  const waiting = () => metric('vigil_mqtt_connections_waiting');
+  const held = () => metric('vigil_mqtt_admission_held_seconds_total');
 
   it('lets a burst of devices in one by one at the rate, every one of them, and shows the ones waiting', async () => {
     // Each device's first CONNECT checks its password by scrypt (~200 ms here, varying by tens): connected once, the
@@ -44,6 +46,8 @@ describe('the embedded broker under MQTT_CONNECT_RATE', () => {
     connackAt.sort((a, b) => a - b);
     expect(connackAt[DEVICES.length - 1] - connackAt[0]).toBeGreaterThanOrEqual(((DEVICES.length - 2) * 1000) / RATE);
     expect(await waiting()).toBe(0);
+    // They waited for the rate, not for ingestion.
+    expect(await held()).toBe(0);
   });
 
   it('lets nobody in while ingestion is behind with its commits, and the waiting device once it caught up', async () => {
@@ -73,6 +77,7 @@ describe('the embedded broker under MQTT_CONNECT_RATE', () => {
     // Held while the commit waited (at 20 a second it would have been let in within 50 ms), let in after it.
     expect(events).toEqual(['stored', 'connack']);
     expect(await waiting()).toBe(0);
+    expect(await held()).toBeGreaterThan(0);
   });
 });
 

@@ -222,6 +222,16 @@ interface RestartFigures extends Lateness {
   runningAt: number;
   lastBackAt: number;
   lastBackAckedAt: number;
+  /** How long the restarted server held new connections for its ingestion rather than for the rate (its /metrics). */
+  heldSeconds?: number;
+}
+
+/** A counter of the server's /metrics, or undefined where it cannot be read. */
+async function counter(server: ServerProcess, token: string, name: string): Promise<number | undefined> {
+  const response = await fetch(`http://127.0.0.1:${server.port}/metrics`, { headers: { authorization: `Bearer ${token}` } }).catch(() => undefined);
+  if (!response?.ok) return undefined;
+  const line = (await response.text()).split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
 }
 
 /** Stops the server, starts it again where it was and waits for every device to connect and publish again. */
@@ -239,8 +249,9 @@ async function restartPhase(server: ServerProcess, env: Record<string, string>, 
     return `coming back: ${t.back} / ${devices} connected, ${t.backAcked} publishing again; ${tail()}`;
   };
   const complete = await waitUntil(() => generators.total().backAcked >= devices && generators.total().back >= devices, progress, TIMEOUT_MS);
+  const heldSeconds = await counter(next, env.METRICS_TOKEN, 'vigil_mqtt_admission_held_seconds_total');
   const t = generators.total();
-  const figures = { complete, dropped: t.dropped, back: t.back, backAcked: t.backAcked, stopAt, stoppedAt, spawnAt, runningAt, lastBackAt: t.lastBackAt, lastBackAckedAt: t.lastBackAckedAt, late: t.late, worstLateMs: t.worstLateMs };
+  const figures = { complete, dropped: t.dropped, back: t.back, backAcked: t.backAcked, stopAt, stoppedAt, spawnAt, runningAt, lastBackAt: t.lastBackAt, lastBackAckedAt: t.lastBackAckedAt, late: t.late, worstLateMs: t.worstLateMs, heldSeconds };
   return { figures, server: next };
 }
 
@@ -323,6 +334,7 @@ function printRestart(r: RestartFigures, received: Received, probe: ProbeFigures
       `${s(r.lastBackAt - r.runningAt)} / ${s(r.lastBackAckedAt - r.runningAt)} after "Vigil is running", ${s(r.lastBackAckedAt - r.stopAt)} after SIGTERM`,
   );
   console.log(`               the server received a reading from ${received.devices} of ${devices} devices, the last one's first ${s(received.lastAt - r.spawnAt)} after the spawn`);
+  if (r.heldSeconds !== undefined) console.log(`               new connections held while ingestion was behind: ${r.heldSeconds.toFixed(1)} s in all (vigil_mqtt_admission_held_seconds_total)`);
   console.log(`    recovery   ${probeLine(probe)}`);
   console.log(`               ${latenessLine(r)}`);
 }
@@ -345,7 +357,12 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
   const codes = Array.from({ length: devices }, (_, i) => `BC-${String(i).padStart(5, '0')}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-connections-'));
   const secretsKey = randomBytes(32);
-  const env: Record<string, string> = { DATA_DIR: dataDir, SECRETS_KEY: secretsKey.toString('base64'), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    SECRETS_KEY: secretsKey.toString('base64'),
+    METRICS_TOKEN: randomBytes(16).toString('hex'),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
   let server: ServerProcess | undefined;
   let generators: Generators | undefined;
   let probe: Probe | undefined;
