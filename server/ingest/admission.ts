@@ -27,11 +27,11 @@ const MAX_WAIT_MS = 30_000;
 /**
  * Lets new connections reach the broker at most `perSecond` a second, evenly (a token bucket refilled every few
  * milliseconds, holding at most 20 ms worth), as EMQX's max_conn_rate does, after a slow start (SLOW_START_MS). A
- * fleet reconnecting at once (a restart, a network back) otherwise arrives in bursts of thousands: their CONNECTs and first readings filled single
- * turns of the event loop for hundreds of milliseconds and batches of 5,000 messages, and the devices already back
- * waited ~1 s for their acknowledgements (docs/benchmarks.md "Connections, twenty-ninth session"). The connections
- * wait accepted, unread, as bare handles (accepted.ts); their CONNECT timeout starts when they are let in. 0 lets every
- * one in at once.
+ * fleet reconnecting at once (a restart, a network back) otherwise arrives in bursts of thousands: their CONNECTs and
+ * first readings filled single turns of the event loop for hundreds of milliseconds and batches of 5,000 messages, and
+ * the devices already back waited ~1 s for their acknowledgements (docs/benchmarks.md "Connections, twenty-ninth
+ * session"). The connections wait accepted, unread, as bare handles (accepted.ts); their CONNECT timeout starts when
+ * they are let in. 0 lets every one in at once.
  */
 export class Admission {
   private tokens: number;

@@ -166,9 +166,9 @@ export const BEHIND_ROWS = 500;
 /**
  * Series rows of catching-up readings one batch takes at most where the store commits one batch at a time (SQLite; ~15
  * ms of commit on a 2-core machine under a reconnecting fleet): a live reading that arrives while they commit waits
- * for no more than that. A fleet's readings arrive in bursts
- * as it comes back; committed whole they made batches of 2,000-3,000 rows, 60-80 ms each, and every connected device
- * waited for them (bench:connections, docs/benchmarks.md "Connections, thirty-seventh session").
+ * for no more than that. A fleet's readings arrive in bursts as it comes back; committed whole they made batches of
+ * 2,000-3,000 rows, 60-80 ms each, and every connected device waited for them (bench:connections, docs/benchmarks.md
+ * "Connections, thirty-seventh session").
  */
 export const CATCH_UP_BATCH_ROWS = 500;
 
