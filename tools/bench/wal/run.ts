@@ -15,7 +15,7 @@ import { percentile } from '../support/stores';
  * device and with its raw message, go through the ingestion's writer as a reconnecting fleet's do: every device's
  * readings land on its own pages. The log's frame headers are then read, and each page named by SQLite's dbstat.
  * A commit writes every page its batch changed, whole (4 KB), before its fsync: on a reconnecting fleet the writer
- * thread spent ~60 % of its time committing (docs/benchmarks.md "Connections, thirty-ninth session").
+ * thread spent ~60 % of its transactions' time committing (docs/benchmarks.md "Connections, thirty-ninth session").
  * SQLite only: PostgreSQL's log is another matter.
  * Usage: npm run bench:wal [-- --devices 20000 --messages 50 --batches 200 --warm 200]
  */
