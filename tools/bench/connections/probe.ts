@@ -41,9 +41,17 @@ export interface ProbeFigures {
   offline: number;
 }
 
+/** A publish slower than this misses the target (p99 < 50 ms). */
+export const SLOW_MS = 50;
+
 export interface Probe {
   /** Its figures over the publishes sent from `from` to `to` (clock()). */
   figures(from: number, to: number): ProbeFigures;
+  /**
+   * How many publishes acknowledged after more than SLOW_MS were sent in each whole second after `origin`, from `from`
+   * to `to` (clock()): where in a recovery the slow ones are.
+   */
+  slowBySecond(origin: number, from: number, to: number): Map<number, number>;
   /** Resolves once every publish sent so far has an outcome. */
   settled(): Promise<void>;
   stop(): Promise<void>;
@@ -78,6 +86,15 @@ export async function startProbe(mqttUrl: string, tenant: string, code: string, 
   }, PROBE_EVERY_MS);
   return {
     figures: (from, to) => figuresOf(samples.filter((s) => s.sentAt >= from && s.sentAt < to), offline.filter((t) => t >= from && t < to).length),
+    slowBySecond(origin, from, to) {
+      const bySecond = new Map<number, number>();
+      for (const s of samples) {
+        if (s.sentAt < from || s.sentAt >= to || s.latencyMs === undefined || s.latencyMs <= SLOW_MS) continue;
+        const second = Math.floor((s.sentAt - origin) / 1000);
+        bySecond.set(second, (bySecond.get(second) ?? 0) + 1);
+      }
+      return bySecond;
+    },
     settled: () => new Promise((resolve) => setTimeout(resolve, pending.size ? TIMEOUT_MS : 0)),
     async stop() {
       clearInterval(timer);

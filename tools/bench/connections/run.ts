@@ -9,7 +9,7 @@ import { describeMachine } from '../support/machine';
 import { type ServerProcess, startServerProcess } from '../support/server-process';
 import { onEveryStore } from '../support/stores';
 import { type Generators, startGenerators } from './generators';
-import { PROBE_EVERY_MS, type Probe, type ProbeFigures, startProbe } from './probe';
+import { PROBE_EVERY_MS, type Probe, type ProbeFigures, SLOW_MS, startProbe } from './probe';
 import { clock, LATE_MS } from './protocol';
 
 /**
@@ -303,6 +303,13 @@ function probeLine(p: ProbeFigures): string {
   );
 }
 
+/** Where in the recovery the probe's slow publishes were: the whole seconds after the spawn that had any. */
+function slowLine(slow: Map<number, number>): string {
+  const seconds = [...slow].sort((a, b) => a[0] - b[0]);
+  if (!seconds.length) return `no probe publish over ${SLOW_MS} ms`;
+  return `probe publishes over ${SLOW_MS} ms, by second after the spawn: ${seconds.map(([second, n]) => `${second}-${second + 1} s: ${n}`).join(', ')}`;
+}
+
 function printConnect(c: ConnectFigures, devices: number): void {
   const cores = c.generatorCores;
   console.log(
@@ -324,7 +331,7 @@ function printSteady(st: SteadyFigures, probe: ProbeFigures, devices: number): v
   console.log(`               ${latenessLine(st)}`);
 }
 
-function printRestart(r: RestartFigures, received: Received, probe: ProbeFigures, devices: number, firstStartMs: number): void {
+function printRestart(r: RestartFigures, received: Received, probe: ProbeFigures, slow: Map<number, number>, devices: number, firstStartMs: number): void {
   const outcome = r.complete ? 'every device' : `NOT ALL within ${TIMEOUT_MS / 1000} s: ${r.back} of ${devices}, ${r.backAcked} publishing;`;
   console.log(
     `    restart    SIGTERM → exit ${s(r.stoppedAt - r.stopAt)} (${r.dropped} connections dropped), spawn → "Vigil is running" ${s(r.runningAt - r.spawnAt)} (the first start, no device connecting: ${s(firstStartMs)})`,
@@ -336,6 +343,7 @@ function printRestart(r: RestartFigures, received: Received, probe: ProbeFigures
   console.log(`               the server received a reading from ${received.devices} of ${devices} devices, the last one's first ${s(received.lastAt - r.spawnAt)} after the spawn`);
   if (r.heldSeconds !== undefined) console.log(`               new connections held while ingestion was behind: ${r.heldSeconds.toFixed(1)} s in all (vigil_mqtt_admission_held_seconds_total)`);
   console.log(`    recovery   ${probeLine(probe)}`);
+  console.log(`               ${slowLine(slow)}`);
   console.log(`               ${latenessLine(r)}`);
 }
 
@@ -390,7 +398,9 @@ async function bench(store: string, databaseUrl?: string): Promise<void> {
     const received = await receivedSince(dataDir, databaseUrl, restart.figures.spawnAt);
     await probe.settled();
     printSteady(steady, probe.figures(steady.from, steady.to), devices);
-    printRestart(restart.figures, received, probe.figures(restart.figures.stopAt, restart.figures.lastBackAckedAt || clock()), connect.connected, firstStartMs);
+    const recoveryEnd = restart.figures.lastBackAckedAt || clock();
+    const slow = probe.slowBySecond(restart.figures.spawnAt, restart.figures.stopAt, recoveryEnd);
+    printRestart(restart.figures, received, probe.figures(restart.figures.stopAt, recoveryEnd), slow, connect.connected, firstStartMs);
     printErrors(generators.total().errors);
     // The machine may be shared: what else ran beside the benchmark.
     console.log(`    load average (1, 5, 15 min) at the end: ${loadavg().map((l) => l.toFixed(1)).join(', ')}`);
