@@ -1,6 +1,6 @@
 import type { Arrival } from './accepted';
 
-/** How often a waiting queue is looked at: 5 ms at 2,200/s lets ~11 connections in at a time. */
+/** How often a waiting queue is looked at: 5 ms at 2,400/s lets ~12 connections in at a time. */
 const TICK_MS = 5;
 /**
  * What the bucket holds at most, in time at the rate: a few ticks, so a tick that fires late (a busy event loop) loses
@@ -11,13 +11,13 @@ const BURST_MS = 20;
  * The rate rises from SLOW_START_FROM of itself to all of it over this long from the first connection. A process just
  * started has its code cold (not yet compiled by V8's optimiser) and its caches empty: a fleet let in at the full rate
  * at once kept the event loop busy and the young generation's collections long (40-75 ms) for its first seconds, and
- * the devices already back waited behind them. From a quarter over 3 s: a reconnect storm's probe p99 72-74 ms
- * against 103-115 ms, but the first connections of a fleet came below 2,000 a second; from half over 2 s, 107 ms
- * against 112-175 ms and ~2,050 connects/s against ~2,150 (bench:connections, docs/benchmarks.md "Connections,
- * thirty-seventh session").
+ * the devices already back waited behind them. From half over 2 s at 2,200/s, a reconnect storm's probe p99 was
+ * 47.8-151 ms; from a quarter over 3 s at 2,400/s, 40.9-82.1 ms, lower in each of nine alternating pairs on both
+ * stores, the fleet back as soon, ~2,115 connects/s against ~2,085 (bench:connections, docs/benchmarks.md
+ * "Connections, forty-first session").
  */
-const SLOW_START_MS = 2_000;
-const SLOW_START_FROM = 0.5;
+const SLOW_START_MS = 3_000;
+const SLOW_START_FROM = 0.25;
 /**
  * How long a connection may wait for its turn: past it the device has given up (mqtt.js waits 30 s for its CONNACK)
  * and will come again; reading its CONNECT would only cost the broker.
@@ -92,7 +92,7 @@ export class Admission {
     this.drain();
   }
 
-  /** The rate at `now`: half of it at the first connection, all of it SLOW_START_MS later. */
+  /** The rate at `now`: a quarter of it at the first connection, all of it SLOW_START_MS later. */
   private rateAt(now: number): number {
     const into = now - (this.firstAt ?? now);
     if (into >= this.slowStartMs) return this.perSecond;
