@@ -105,7 +105,7 @@ export interface ExportLimits {
  * New MQTT connections let in per second by default, after the slow start (server/ingest/admission.ts): the rate at
  * which a 2-core process takes a returning fleet's CONNECTs and first readings with the devices already back
  * acknowledged at p50 9-20 ms, p99 41-82 ms (machine line ~76k; unpaced, ~1 s), and 20,000 devices let in within
- * ~9.3 s, above the 2,000/s the connection target asks with the slow start's cost (docs/benchmarks.md "Connections,
+ * ~9.5 s, above the 2,000/s the connection target asks with the slow start's cost (docs/benchmarks.md "Connections,
  * twenty-ninth session" and "forty-first session").
  */
 export const MQTT_CONNECT_RATE = 2_400;

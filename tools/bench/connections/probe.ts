@@ -84,12 +84,13 @@ export async function startProbe(mqttUrl: string, tenant: string, code: string, 
       settle(sample, error ? 'failed' : 'acked');
     });
   }, PROBE_EVERY_MS);
+  const sentWithin = (from: number, to: number) => samples.filter((s) => s.sentAt >= from && s.sentAt < to);
   return {
-    figures: (from, to) => figuresOf(samples.filter((s) => s.sentAt >= from && s.sentAt < to), offline.filter((t) => t >= from && t < to).length),
+    figures: (from, to) => figuresOf(sentWithin(from, to), offline.filter((t) => t >= from && t < to).length),
     slowBySecond(origin, from, to) {
       const bySecond = new Map<number, number>();
-      for (const s of samples) {
-        if (s.sentAt < from || s.sentAt >= to || s.latencyMs === undefined || s.latencyMs <= SLOW_MS) continue;
+      for (const s of sentWithin(from, to)) {
+        if (s.latencyMs === undefined || s.latencyMs <= SLOW_MS) continue;
         const second = Math.floor((s.sentAt - origin) / 1000);
         bySecond.set(second, (bySecond.get(second) ?? 0) + 1);
       }
