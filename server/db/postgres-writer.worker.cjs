@@ -7,7 +7,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { finished } = require('node:stream/promises');
 const pg = require(workerData.pg);
 const { from: copyFrom } = require(workerData.copy);
-const { COUNTERS, Tally, upsertSql } = require('./tally.cjs');
+const { COUNTERS, Tally, upsertDaysArraySql } = require('./tally.cjs');
 
 const UNIQUE_VIOLATION = '23505';
 const pool = new pg.Pool({ connectionString: workerData.url, max: workerData.connections });
@@ -75,15 +75,14 @@ async function upsert(client, table, text) {
   return table.tally ? result.rows.filter((r) => r.inserted) : [];
 }
 
+const COUNTS = COUNTERS.map(upsertDaysArraySql);
+
 /** Adds the batch's new points to the counters, last in the transaction: their rows stay locked the shortest. */
 async function count(client, tally) {
-  const rows = tally.rows();
+  const rounds = tally.dayRounds();
   for (let i = 0; i < COUNTERS.length; i++) {
-    // 34-35 parameters a row: 500 rows a statement stay far below PostgreSQL's 65,535.
-    for (let from = 0; from < rows[i].length; from += 500) {
-      const chunk = rows[i].slice(from, from + 500);
-      await client.query(upsertSql(COUNTERS[i], chunk.length, (n) => `$${n}`), chunk.flat());
-    }
+    // Named: prepared once per connection.
+    for (const values of rounds[i]) await client.query({ name: `count ${COUNTERS[i].table}`, text: COUNTS[i], values });
   }
 }
 

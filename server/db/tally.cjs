@@ -106,18 +106,44 @@ class Tally {
       return out;
     });
   }
+
+  /**
+   * days() per table of COUNTERS as `upsertDaysArraySql`'s parameters — one array per key column, the days, the counts
+   * — in rounds: one statement may not change a row twice, so a row's first day counted goes in the first round, its
+   * second (a batch across midnight) in the second, and so on. Each round is in key order, and a later round's rows
+   * are already locked by the first.
+   */
+  dayRounds() {
+    return this.days().map((entries, i) => {
+      const keyLength = COUNTERS[i].key.length;
+      const rounds = [];
+      let previous;
+      let round = 0;
+      for (const entry of entries) {
+        const id = entry.slice(0, keyLength).join('\u0000');
+        round = id === previous ? round + 1 : 0;
+        previous = id;
+        rounds[round] ??= Array.from({ length: keyLength + 2 }, () => []);
+        for (let c = 0; c < entry.length; c++) rounds[round][c].push(entry[c]);
+      }
+      return rounds;
+    });
+  }
 }
 
 /**
- * The statement that adds `count` rows to a counter table; `placeholder(i)` names the i-th parameter (1-based): `?`
- * for SQLite, `$i` for PostgreSQL.
+ * The statement that adds counts to single days of a counter table's rows, one row per element of its array
+ * parameters: the key's columns, the day (1…31), the count. Its text is the same for any number of rows, so a
+ * connection parses and plans it once: PostgreSQL's writer. 200 rows cost a quarter of what they did as one statement
+ * of 7,000 values (35 a row, parsed and planned afresh for each row count).
  */
-function upsertSql(counter, count, placeholder) {
-  const columns = [...counter.key, 'total', ...DAYS];
-  const rows = [];
-  for (let r = 0; r < count; r++) rows.push(`(${columns.map((_, c) => placeholder(r * columns.length + c + 1)).join(', ')})`);
+function upsertDaysArraySql(counter) {
+  const key = counter.key.join(', ');
+  const arrays = [...counter.key.map((_, i) => `$${i + 1}::varchar[]`), `$${counter.key.length + 1}::int[]`, `$${counter.key.length + 2}::bigint[]`];
+  const days = DAYS.map((_, i) => `case when day = ${i + 1} then n else 0 end`).join(', ');
   const added = ['total', ...DAYS].map((c) => `${c} = ${counter.table}.${c} + excluded.${c}`).join(', ');
-  return `insert into ${counter.table} (${columns.join(', ')}) values ${rows.join(', ')} on conflict (${counter.key.join(', ')}) do update set ${added}`;
+  return `insert into ${counter.table} (${key}, total, ${DAYS.join(', ')}) select ${key}, n, ${days}
+    from unnest(${arrays.join(', ')}) as incoming (${key}, day, n) on conflict (${key}) do update set ${added}`;
 }
 
 /** The statement that adds a count to the total and to day `day` of one counter row: the key's values, then the count twice. */
@@ -128,4 +154,4 @@ function upsertDaySql(counter, day) {
     on conflict (${counter.key.join(', ')}) do update set total = ${counter.table}.total + excluded.total, ${column} = ${counter.table}.${column} + excluded.${column}`;
 }
 
-module.exports = { DAYS, COUNTERS, NO_PROJECT, ALL_PROJECTS, monthDay, Tally, upsertSql, upsertDaySql };
+module.exports = { DAYS, COUNTERS, NO_PROJECT, ALL_PROJECTS, monthDay, Tally, upsertDaySql, upsertDaysArraySql };

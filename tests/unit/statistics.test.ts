@@ -144,4 +144,18 @@ describe('days of the counters', () => {
     expect(devices).toEqual([row(['D1', '2026-01'], 2, { 31: 2 }), row(['D1', '2026-02'], 1, { 1: 1 })]);
     expect(projects).toEqual([row(['100001', '0', '2026-01'], 2, { 31: 2 }), row(['100001', 'P1', '2026-02'], 1, { 1: 1 })]);
   });
+
+  it("hands PostgreSQL's writer the counted days as arrays, in rounds in which no row comes twice", () => {
+    const counted = new tally.Tally();
+    for (const [device, day, hour] of [['D2', 3, 1], ['D1', 3, 1], ['D1', 3, 2], ['D1', 4, 1], ['D1', 5, 1]] as const) {
+      counted.add(device, '100001', 'P1', new Date(2026, 1, day, hour).getTime());
+    }
+    const [devices, projects] = counted.dayRounds();
+    expect(devices).toEqual([
+      [['D1', 'D2'], ['2026-02', '2026-02'], [3, 3], [2, 1]],
+      [['D1'], ['2026-02'], [4], [1]],
+      [['D1'], ['2026-02'], [5], [1]],
+    ]);
+    expect(projects).toEqual([[['100001'], ['P1'], ['2026-02'], [3], [3]], [['100001'], ['P1'], ['2026-02'], [4], [1]], [['100001'], ['P1'], ['2026-02'], [5], [1]]]);
+  });
 });
