@@ -24,6 +24,8 @@ export interface TallyModule {
     add(device: string, tenant: string, project: string | null, ts: number): void;
     readonly empty: boolean;
     rows(): CounterRow[][];
+    /** PostgreSQL's writer thread: per counter table, rounds of column arrays (key columns, days, counts). */
+    dayRounds(): Array<Array<Array<Array<string | number>>>>;
   };
 }
 
