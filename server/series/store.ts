@@ -12,6 +12,8 @@ export type Store = Pick<Platform, 'db' | 'dialect'>;
 
 /** A counter row as tally.cjs gives it: the key's values, the total, then the counts of days 1…31. */
 type CounterRow = Array<string | number>;
+/** One statement's parameters of PostgreSQL's counter upsert: an array per key column, then the days and the counts. */
+type CounterColumns = Array<Array<string | number>>;
 
 /** server/db/tally.cjs: the one implementation of counting stored points, shared with the writer threads. */
 export interface TallyModule {
@@ -24,8 +26,8 @@ export interface TallyModule {
     add(device: string, tenant: string, project: string | null, ts: number): void;
     readonly empty: boolean;
     rows(): CounterRow[][];
-    /** PostgreSQL's writer thread: per counter table, rounds of column arrays (key columns, days, counts). */
-    dayRounds(): Array<Array<Array<Array<string | number>>>>;
+    /** Per counter table, the statements' parameters in rounds (PostgreSQL's writer thread). */
+    dayRounds(): CounterColumns[][];
   };
 }
 
