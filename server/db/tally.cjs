@@ -4,7 +4,7 @@
 //
 // A point is counted once, when it is first stored (a row written again over a stored one is not), under the local
 // day of its own time: per device and per project (`'0'`: none) and month, one counter a day (`d1`…`d31`) and their
-// total. Counters of one batch are summed first, so a batch adds to each of its devices' rows once.
+// total. Counters of one batch are summed first, so a batch adds to a counter row once per day counted, not per point.
 
 const DAYS = Array.from({ length: 31 }, (_, i) => `d${i + 1}`);
 
