@@ -347,6 +347,11 @@ export class SeriesWriter {
     });
   }
 
+  /** Series rows in the batches committing now (SQLite: at most one batch, which may be waiting for its turn to write). */
+  get committing(): number {
+    return this.inFlightRows;
+  }
+
   /** Series rows written and not yet committed: waiting for a batch, or in one that is committing. */
   get depth(): number {
     return this.pending.series.length + this.catchingUpRows + this.inFlightRows;
