@@ -27,6 +27,7 @@ import * as taskRevision from './migrations/0024_task_revision';
 import * as presenceSweep from './migrations/0025_presence_sweep';
 import * as latestWrittenAt from './migrations/0026_latest_written_at';
 import * as deviceHotUpdates from './migrations/0027_device_hot_updates';
+import * as projectPointStripes from './migrations/0028_project_point_stripes';
 
 /** Every migration, in order. Names sort lexically; never rename or edit one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025_presence_sweep': presenceSweep,
   '0026_latest_written_at': latestWrittenAt,
   '0027_device_hot_updates': deviceHotUpdates,
+  '0028_project_point_stripes': projectPointStripes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

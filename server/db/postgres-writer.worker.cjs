@@ -14,6 +14,20 @@ const pool = new pg.Pool({ connectionString: workerData.url, max: workerData.con
 // An idle connection that breaks is replaced on next use; the error must not end the thread.
 pool.on('error', () => undefined);
 
+/**
+ * Each connection's stripe of the striped counters (tally.cjs): the lowest not taken by another connection, so that
+ * batches committing side by side never add to the same project row. A connection replaced frees its stripe.
+ */
+const stripes = new Set();
+const stripeOf = new WeakMap();
+pool.on('connect', (client) => {
+  let stripe = 0;
+  while (stripes.has(stripe)) stripe++;
+  stripes.add(stripe);
+  stripeOf.set(client, stripe);
+});
+pool.on('remove', (client) => stripes.delete(stripeOf.get(client)));
+
 const ESCAPES = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\uFFFD' };
 const SPECIAL = /[\\\t\n\r\0]/;
 
@@ -81,8 +95,9 @@ const COUNTS = COUNTERS.map(upsertDaysArraySql);
 async function count(client, tally) {
   const rounds = tally.dayRounds();
   for (let i = 0; i < COUNTERS.length; i++) {
+    const stripe = COUNTERS[i].striped ? [stripeOf.get(client)] : [];
     // Named: prepared once per connection.
-    for (const values of rounds[i]) await client.query({ name: `count ${COUNTERS[i].table}`, text: COUNTS[i], values });
+    for (const values of rounds[i]) await client.query({ name: `count ${COUNTERS[i].table}`, text: COUNTS[i], values: [...values, ...stripe] });
   }
 }
 

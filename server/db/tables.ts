@@ -85,7 +85,8 @@ export interface HandTables {
   };
   // 0016 statistics (docs/statistics.md): points and alarms per device and project per day, one row a month; online samples
   wit_device_points: { deviceId: string; month: string } & DayCounts;
-  wit_project_points: { tenantId: string; projectId: string; month: string } & DayCounts;
+  /** One row per stripe: each connection of PostgreSQL's series writer adds to its own (server/db/tally.cjs); readers sum them. */
+  wit_project_points: { tenantId: string; projectId: string; month: string; stripe: number } & DayCounts;
   wit_presence_sample: { tenantId: string; grain: number; at: number; projectId: string; devices: number; online: number };
   /** Alarms raised per day, kept by triggers on wit_alarm. */
   wit_alarm_counts: { tenantId: string; projectId: string; alarmLevel: number; month: string } & DayCounts;

@@ -8,11 +8,19 @@
 
 const DAYS = Array.from({ length: 31 }, (_, i) => `d${i + 1}`);
 
-/** The counter tables and their keys (migration 0016). */
+/**
+ * The counter tables and their keys (migration 0016). A striped table has a row per stripe of each key (migration
+ * 0028): every batch of a project's devices adds to its project's row, and PostgreSQL's writer commits batches side
+ * by side, each connection to a stripe of its own, so that none waits for another's commit there. Other writers add
+ * to stripe 0 (the column's default); readers sum the stripes. A device's row meets one batch at a time.
+ */
 const COUNTERS = [
-  { table: 'wit_device_points', key: ['device_id', 'month'] },
-  { table: 'wit_project_points', key: ['tenant_id', 'project_id', 'month'] },
+  { table: 'wit_device_points', key: ['device_id', 'month'], striped: false },
+  { table: 'wit_project_points', key: ['tenant_id', 'project_id', 'month'], striped: true },
 ];
+
+/** The columns a counter row is unique by: its key, and its stripe where it has one. */
+const uniqueBy = (counter) => (counter.striped ? [...counter.key, 'stripe'] : counter.key);
 
 /** "No project" in wit_project_points and wit_presence_sample (a key column cannot be null). */
 const NO_PROJECT = '0';
@@ -133,25 +141,30 @@ class Tally {
 
 /**
  * The statement that adds counts to single days of a counter table's rows, one row per element of its array
- * parameters: the key's columns, the day (1…31), the count. Its text is the same for any number of rows, so a
- * connection parses and plans it once: PostgreSQL's writer. 200 rows cost a quarter of what they did as one statement
- * of 7,000 values (35 a row, parsed and planned afresh for each row count).
+ * parameters: the key's columns, the day (1…31), the count — then, for a striped table, the stripe. Its text is the
+ * same for any number of rows, so a connection parses and plans it once: PostgreSQL's writer. 200 rows cost a
+ * quarter of what they did as one statement of 7,000 values (35 a row, parsed and planned afresh for each row count).
  */
 function upsertDaysArraySql(counter) {
   const key = counter.key.join(', ');
-  const arrays = [...counter.key.map((_, i) => `$${i + 1}::varchar[]`), `$${counter.key.length + 1}::int[]`, `$${counter.key.length + 2}::bigint[]`];
+  const n = counter.key.length;
+  const arrays = [...counter.key.map((_, i) => `$${i + 1}::varchar[]`), `$${n + 1}::int[]`, `$${n + 2}::bigint[]`];
+  const [stripeColumn, stripeValue] = counter.striped ? [', stripe', `, $${n + 3}::int`] : ['', ''];
   const days = DAYS.map((_, i) => `case when day = ${i + 1} then n else 0 end`).join(', ');
   const added = ['total', ...DAYS].map((c) => `${c} = ${counter.table}.${c} + excluded.${c}`).join(', ');
-  return `insert into ${counter.table} (${key}, total, ${DAYS.join(', ')}) select ${key}, n, ${days}
-    from unnest(${arrays.join(', ')}) as incoming (${key}, day, n) on conflict (${key}) do update set ${added}`;
+  return `insert into ${counter.table} (${key}${stripeColumn}, total, ${DAYS.join(', ')}) select ${key}${stripeValue}, n, ${days}
+    from unnest(${arrays.join(', ')}) as incoming (${key}, day, n) on conflict (${uniqueBy(counter).join(', ')}) do update set ${added}`;
 }
 
-/** The statement that adds a count to the total and to day `day` of one counter row: the key's values, then the count twice. */
+/**
+ * The statement that adds a count to the total and to day `day` of one counter row (stripe 0 of a striped table): the
+ * key's values, then the count twice.
+ */
 function upsertDaySql(counter, day) {
   const column = DAYS[day - 1];
   const columns = [...counter.key, 'total', column];
   return `insert into ${counter.table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})
-    on conflict (${counter.key.join(', ')}) do update set total = ${counter.table}.total + excluded.total, ${column} = ${counter.table}.${column} + excluded.${column}`;
+    on conflict (${uniqueBy(counter).join(', ')}) do update set total = ${counter.table}.total + excluded.total, ${column} = ${counter.table}.${column} + excluded.${column}`;
 }
 
-module.exports = { DAYS, COUNTERS, NO_PROJECT, ALL_PROJECTS, monthDay, Tally, upsertDaySql, upsertDaysArraySql };
+module.exports = { DAYS, COUNTERS, NO_PROJECT, ALL_PROJECTS, monthDay, uniqueBy, Tally, upsertDaySql, upsertDaysArraySql };

@@ -15,10 +15,21 @@ type CounterRow = Array<string | number>;
 /** One statement's parameters of PostgreSQL's counter upsert: an array per key column, then the days and the counts. */
 type CounterColumns = Array<Array<string | number>>;
 
+/** A counter table, its key, and whether its rows are striped by writer connection. */
+interface Counter {
+  table: 'wit_device_points' | 'wit_project_points';
+  key: readonly string[];
+  striped: boolean;
+}
+
 /** server/db/tally.cjs: the one implementation of counting stored points, shared with the writer threads. */
 export interface TallyModule {
   DAYS: readonly DayColumn[];
-  COUNTERS: ReadonlyArray<{ table: 'wit_device_points' | 'wit_project_points'; key: readonly string[] }>;
+  COUNTERS: ReadonlyArray<Counter>;
+  /** The columns a counter row is unique by: its key, then its stripe where it has one (the stripe defaults to 0). */
+  uniqueBy(counter: Counter): readonly string[];
+  /** PostgreSQL's statement of `dayRounds()`'s parameters, then the stripe of a striped counter. */
+  upsertDaysArraySql(counter: Counter): string;
   NO_PROJECT: string;
   ALL_PROJECTS: string;
   monthDay(ts: number): { month: string; day: number };
@@ -71,16 +82,16 @@ export async function storeSeries(db: Db, rows: readonly SeriesRow[]): Promise<n
   return fresh;
 }
 
-/** Adds counter rows (tally.cjs: per device, per project) to their tables, in key order. */
+/** Adds counter rows (tally.cjs: per device, per project — stripe 0) to their tables, in key order. */
 async function addCounts(db: Db, [devices, projects]: CounterRow[][]): Promise<void> {
   // The day columns are named from tally.cjs's list at run time: the untyped view. 35 parameters a row at most: 500
   // rows stay below both databases' limits.
   const [byDevice, byProject] = tally.COUNTERS;
   for (const slice of slices(devices)) {
-    await loose(db).insertInto('wit_device_points').values(counterValues(byDevice.key, slice)).onConflict(adding('wit_device_points', byDevice.key)).execute();
+    await loose(db).insertInto('wit_device_points').values(counterValues(byDevice.key, slice)).onConflict(adding('wit_device_points', tally.uniqueBy(byDevice))).execute();
   }
   for (const slice of slices(projects)) {
-    await loose(db).insertInto('wit_project_points').values(counterValues(byProject.key, slice)).onConflict(adding('wit_project_points', byProject.key)).execute();
+    await loose(db).insertInto('wit_project_points').values(counterValues(byProject.key, slice)).onConflict(adding('wit_project_points', tally.uniqueBy(byProject))).execute();
   }
 }
 
