@@ -4,7 +4,7 @@ import type { Database } from '../../../server/db/database';
 import { migrateTo, migrateToLatest } from '../../../server/db/migrate';
 import type { Db } from '../../../server/db/database';
 import type { SeriesRow } from '../../../server/ingest/store';
-import { storeSeries } from '../../../server/series/store';
+import { storeSeries, tally } from '../../../server/series/store';
 import { storeKinds, withFreshStore } from '../../support/databases';
 import { formatDateTime } from '../../../server/time';
 import { expectOk, postParams } from '../../support/envelope';
@@ -31,9 +31,15 @@ async function deviceAlarms(db: Db, deviceId: string): Promise<Counts> {
   return Object.fromEntries(rows.map((r) => [r.month, [Number(r.total), ...Array.from({ length: 31 }, (_, i) => Number(r[`d${i + 1}` as 'd1']))]]));
 }
 
+/** A project's counts, its stripes summed (each connection of PostgreSQL's writer adds to one of its own). */
 async function projectCounts(db: Db, projectId: string): Promise<Counts> {
-  const rows = await db.selectFrom('wit_project_points').selectAll().where('projectId', '=', projectId).orderBy('month').execute();
-  return Object.fromEntries(rows.map((r) => [r.month, [Number(r.total), ...Array.from({ length: 31 }, (_, i) => Number(r[`d${i + 1}` as 'd1']))]]));
+  const rows = await db.selectFrom('wit_project_points').selectAll().where('projectId', '=', projectId).execute();
+  const byMonth: Counts = {};
+  for (const r of rows) {
+    const row = [Number(r.total), ...Array.from({ length: 31 }, (_, i) => Number(r[`d${i + 1}` as 'd1']))];
+    byMonth[r.month] = row.map((n, i) => n + (byMonth[r.month]?.[i] ?? 0));
+  }
+  return byMonth;
 }
 
 /** Expected counts: month -> {day: count}. */
@@ -152,6 +158,31 @@ onEveryStore('point counters', { signIn: ['demo'] }, (ctx) => {
     expect(await alarms()).toEqual({ levels: { 2: [0, 0], 3: [1, 1], 4: [0, 0] }, device: [1, 1] });
   });
 
+  it.runIf(ctx.store === 'postgres')("adds each of PostgreSQL's writer connections to a stripe of its own: batches of one project never wait for each other there", async () => {
+    const { native } = ctx.server.app.platform;
+    if (native.dialect !== 'postgres') return;
+    const [, byProject] = tally.COUNTERS;
+    const text = tally.upsertDaysArraySql(byProject);
+    const day = [[DEMO], [ids.project], ['2026-07'], [9], [5]];
+    const [a, b] = [await native.pool.connect(), await native.pool.connect()];
+    try {
+      await a.query('begin');
+      await a.query(text, [...day, 1]);
+      // B may not wait: a wait for A's row fails at once instead of hanging the test.
+      await b.query("begin; set local lock_timeout = '200ms'");
+      await b.query(text, [...day, 2]);
+      await b.query('commit');
+      await b.query("begin; set local lock_timeout = '200ms'");
+      await expect(b.query(text, [...day, 1])).rejects.toMatchObject({ code: '55P03' });
+      await b.query('rollback');
+      await a.query('commit');
+    } finally {
+      a.release();
+      b.release();
+    }
+    expect((await projectCounts(db(), ids.project))['2026-07']).toEqual(counts({ '2026-07': { 9: 10 } })['2026-07']);
+  });
+
   it('counts readings received over MQTT, a redelivered one once, under the tenant and project of the device', async () => {
     const client = await connectDevice(ctx.server, 'COUNT-TILT-01');
     const ts = new Date(2026, 3, 10, 12).getTime();
@@ -160,7 +191,13 @@ onEveryStore('point counters', { signIn: ['demo'] }, (ctx) => {
     await publish(client, DEMO, 'COUNT-TILT-01', ts + 60_000, { tilt_x: 0.1 });
     await client.endAsync();
     expect((await deviceCounts(db(), ids.device))['2026-04']).toEqual(counts({ '2026-04': { 10: 3 } })['2026-04']);
-    const rows = await db().selectFrom('wit_project_points').select(['tenantId', 'total']).where('projectId', '=', ids.project).where('month', '=', '2026-04').execute();
+    const rows = await db()
+      .selectFrom('wit_project_points')
+      .select(['tenantId', (eb) => eb.fn.sum<number>('total').as('total')])
+      .where('projectId', '=', ids.project)
+      .where('month', '=', '2026-04')
+      .groupBy('tenantId')
+      .execute();
     expect(rows.map((r) => [r.tenantId, Number(r.total)])).toEqual([[DEMO, 3]]);
   });
 });
