@@ -12,7 +12,8 @@ const DAYS = Array.from({ length: 31 }, (_, i) => `d${i + 1}`);
  * The counter tables and their keys (migration 0016). A striped table has a row per stripe of each key (migration
  * 0028): every batch of a project's devices adds to its project's row, and PostgreSQL's writer commits batches side
  * by side, each connection to a stripe of its own, so that none waits for another's commit there. Other writers add
- * to stripe 0 (the column's default); readers sum the stripes. A device's row meets one batch at a time.
+ * to stripe 0 (the column's default); readers sum the stripes. A device's row is not striped: a device reading every
+ * few seconds is in one batch at a time (docs/statistics.md "Stripes").
  */
 const COUNTERS = [
   { table: 'wit_device_points', key: ['device_id', 'month'], striped: false },
