@@ -98,7 +98,12 @@ export async function startRealtime(app: FastifyInstance, platform: Platform): P
       detachScreen();
       rooms.stop();
       await io.close();
-      await Promise.all(redis.map(closeRedis));
+      // The subscriber first. Until Redis confirms the adapter's unsubscribes, the subscriber still hands it the other
+      // processes' requests, and the adapter answers on the publisher without catching: closed, every answer was an
+      // unhandled rejection, and the process ended mid-shutdown with exit code 1 (tests/integration/live/closing.test.ts).
+      const [publisher, subscriber] = redis;
+      if (subscriber) await closeRedis(subscriber);
+      if (publisher) await closeRedis(publisher);
     },
   };
 }
