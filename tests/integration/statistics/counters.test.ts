@@ -241,7 +241,8 @@ describe.each(await storeKinds())('counting the points already stored, on %s', (
       expect(await deviceCounts(db, 'D1')).toEqual(counts({ '2026-05': { 31: 2 }, '2026-06': { 1: 1 } }));
       expect(await deviceCounts(db, 'D3')).toEqual(counts({ '2026-06': { 2: 1 } }));
       expect(await projectCounts(db, 'P1')).toEqual(counts({ '2026-05': { 31: 2 }, '2026-06': { 1: 1 } }));
-      const none = await db.selectFrom('wit_project_points').select(['tenantId', 'month', 'total']).where('projectId', '=', '0').execute();
-      expect(none.map((r) => [r.tenantId, r.month, Number(r.total)])).toEqual([['100002', '2026-06', 1]]);
+      // Carried through migration 0028 to stripe 0.
+      const none = await db.selectFrom('wit_project_points').select(['tenantId', 'month', 'stripe', 'total']).where('projectId', '=', '0').execute();
+      expect(none.map((r) => [r.tenantId, r.month, Number(r.stripe), Number(r.total)])).toEqual([['100002', '2026-06', 0, 1]]);
     }));
 });
