@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it, vi } from 'vitest';
 import type { AlarmsChanged } from '../../../server/events';
 import { nextId } from '../../../server/ids';
 import { signedIn } from '../../support/client';
@@ -10,6 +10,11 @@ import { onEveryStore } from '../../support/suite';
 import { DEMO, demoId, submit, X } from '../monitoring/support';
 import { until } from '../../support/wait';
 import { BRIDGE, emit, reading } from './support';
+
+/** The engine's read of its channels' open alarms (private to it), where a test lets a rival commit first. */
+interface OpenAlarmsReader {
+  openAlarms(deviceIds: readonly string[]): Promise<Map<string, unknown>>;
+}
 
 /**
  * What the alarm engine keeps of an alarm between readings (server/alarms/engine.ts): a late reading does not move an
@@ -166,14 +171,19 @@ onEveryStore('alarm engine', { signIn: ['demo'] }, (ctx) => {
     const batch = [reading('QJ-TILT-02', 'tilt_y', 20, at), reading('QJ-TILT-02', 'tilt_y', 0, at + 1_000)];
     const { native, db } = ctx.server.app.platform;
     if (native.dialect === 'sqlite') {
-      await native.writeLock.acquire();
-      try {
-        ctx.server.app.platform.events.emit('readings', batch);
-        await until(() => native.writeLock.waiting === 1, 10_000, 'the raise to wait for its transaction');
-        native.sqlite.prepare(insert.sql).run(...(insert.parameters as unknown[]));
-      } finally {
-        native.writeLock.release();
-      }
+      // The rival commits as the engine's read of the open alarms returns, before its raise. Not when a transaction is
+      // seen waiting for the write lock: the server's periodic writes (lease claims, the latest values) wait there too.
+      const engine = ctx.server.app.alarms.engine as unknown as OpenAlarmsReader;
+      const read = engine.openAlarms.bind(engine);
+      const rivalFirst = vi.spyOn(engine, 'openAlarms').mockImplementationOnce(async (deviceIds) => {
+        const open = await read(deviceIds);
+        await native.writeLock.run(async () => native.sqlite.prepare(insert.sql).run(...(insert.parameters as unknown[])));
+        return open;
+      });
+      ctx.server.app.platform.events.emit('readings', batch);
+      await ctx.server.app.alarms.engine.idle();
+      expect(rivalFirst).toHaveBeenCalled();
+      rivalFirst.mockRestore();
     } else {
       const rivalProcess = await native.pool.connect();
       try {
