@@ -158,7 +158,7 @@ onEveryStore('point counters', { signIn: ['demo'] }, (ctx) => {
     expect(await alarms()).toEqual({ levels: { 2: [0, 0], 3: [1, 1], 4: [0, 0] }, device: [1, 1] });
   });
 
-  it.runIf(ctx.store === 'postgres')("adds each of PostgreSQL's writer connections to a stripe of its own: batches of one project never wait for each other there", async () => {
+  it.runIf(ctx.store === 'postgres')("lets the writer's statement add to one project's month on two stripes side by side, and makes a second on one stripe wait", async () => {
     const { native } = ctx.server.app.platform;
     if (native.dialect !== 'postgres') return;
     const [, byProject] = tally.COUNTERS;
