@@ -1,7 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { BUILT_SERVER, builtOnce } from '../../tools/build-server';
 
@@ -12,14 +10,7 @@ import { BUILT_SERVER, builtOnce } from '../../tools/build-server';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-export async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  probe.close();
-  await once(probe, 'close');
-  return port;
-}
+export { freePort } from '../../tools/free-port';
 
 export interface ServerProcess {
   child: ChildProcess;

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { BUILT_SERVER, builtOnce } from '../../build-server';
+import { freePort } from '../../free-port';
 import { nodeArgsFrom } from './node-args';
 
 /** Benchmarks run the real server as its own process (its build), so the load generator does not share its event loop. */
@@ -13,17 +13,6 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 export interface ServerOptions {
   /** Fixed ports, e.g. to start a server again where its clients look for it; free ones otherwise. */
