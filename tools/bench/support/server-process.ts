@@ -13,7 +13,6 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-
 export interface ServerOptions {
   /** Fixed ports, e.g. to start a server again where its clients look for it; free ones otherwise. */
   port?: number;
